@@ -1,0 +1,299 @@
+/*
+ * dmlref.h -- the whole public API of libdmlref, the portable C reference for
+ * DirectML's data-movement and scan operators.
+ *
+ * The structs mirror DirectML's field for field (DirectML name on the right):
+ *
+ *   dmlr_tensor_desc                     DML_BUFFER_TENSOR_DESC (DML_TENSOR_DESC is
+ *                                        always Type BUFFER, so it is folded away)
+ *   dmlr_gather_operator_desc            DML_GATHER_OPERATOR_DESC
+ *   dmlr_scatter_operator_desc           DML_SCATTER_OPERATOR_DESC (= ..._ELEMENTS_...)
+ *   dmlr_scatter_nd_operator_desc        DML_SCATTER_ND_OPERATOR_DESC
+ *   dmlr_split_operator_desc             DML_SPLIT_OPERATOR_DESC
+ *   dmlr_cumulative_product_operator_desc DML_CUMULATIVE_PRODUCT_OPERATOR_DESC
+ *   dmlr_operator_desc                   DML_OPERATOR_DESC
+ *
+ * Member names and order are DirectML's, so a backend copies members one by
+ * one.  The only difference: TotalTensorSizeInBytes == 0 means "compute it"
+ * (DMLCalcBufferTensorSize), as in DxDispatch's JSON.
+ *
+ * The library knows nothing of JSON or files; it never exits or aborts on bad
+ * input and validates everything before writing any output byte.
+ */
+#ifndef DMLREF_H
+#define DMLREF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DMLR_MAX_RANK 8 /* DML_TENSOR_DIMENSION_COUNT_MAX1 */
+
+/* ---- data types: one list generates the enum, names, sizes ------------- */
+/*        DirectML name  value  bytes  C storage */
+#define DMLR_DATA_TYPES(X)            \
+    X(FLOAT32, 1, 4, float)           \
+    X(FLOAT16, 2, 2, uint16_t)        \
+    X(UINT32, 3, 4, uint32_t)         \
+    X(UINT16, 4, 2, uint16_t)         \
+    X(UINT8, 5, 1, uint8_t)           \
+    X(INT32, 6, 4, int32_t)           \
+    X(INT16, 7, 2, int16_t)           \
+    X(INT8, 8, 1, int8_t)             \
+    X(FLOAT64, 9, 8, double)          \
+    X(UINT64, 10, 8, uint64_t)        \
+    X(INT64, 11, 8, int64_t)
+
+typedef enum dmlr_data_type {
+    DMLR_UNKNOWN = 0,
+#define X(name, value, bytes, ctype) DMLR_##name = value,
+    DMLR_DATA_TYPES(X)
+#undef X
+    DMLR_DATA_TYPE_END
+} dmlr_data_type;
+
+/* Bit of a data type in a support mask. */
+#define DMLR_BIT(dt) (1u << (dt))
+
+const char *dmlr_data_type_name(dmlr_data_type dt); /* "FLOAT32"; NULL if unknown */
+uint32_t dmlr_data_type_size(dmlr_data_type dt);    /* bytes; 0 if unknown */
+bool dmlr_data_type_is_float(dmlr_data_type dt);
+bool dmlr_data_type_is_signed(dmlr_data_type dt);   /* signed integers and floats */
+/* Accepts "FLOAT32" and "DML_TENSOR_DATA_TYPE_FLOAT32"; DMLR_UNKNOWN if neither. */
+dmlr_data_type dmlr_data_type_from_name(const char *name);
+
+/* ---- binary16, in portable integer C, round to nearest even ------------ */
+float dmlr_f16_to_f32(uint16_t h);
+double dmlr_f16_to_f64(uint16_t h);
+uint16_t dmlr_f32_to_f16(float f);
+uint16_t dmlr_f64_to_f16(double d); /* rounds once, never through float */
+
+/* ---- feature levels ------------------------------------------------------ */
+#define DMLR_FEATURE_LEVELS(X) \
+    X(1_0, 0x1000) X(2_0, 0x2000) X(2_1, 0x2100) X(3_0, 0x3000) X(3_1, 0x3100) \
+    X(4_0, 0x4000) X(4_1, 0x4100) X(5_0, 0x5000) X(5_1, 0x5100) X(5_2, 0x5200) \
+    X(6_0, 0x6000) X(6_1, 0x6100) X(6_2, 0x6200) X(6_3, 0x6300) X(6_4, 0x6400)
+
+typedef enum dmlr_feature_level {
+#define X(name, value) DMLR_FEATURE_LEVEL_##name = value,
+    DMLR_FEATURE_LEVELS(X)
+#undef X
+    DMLR_FEATURE_LEVEL_MAX = DMLR_FEATURE_LEVEL_6_4
+} dmlr_feature_level;
+
+/* "3_0" for DMLR_FEATURE_LEVEL_3_0; NULL if not a level. */
+const char *dmlr_feature_level_name(dmlr_feature_level level);
+/* Accepts "3_0", "3.0" and "DML_FEATURE_LEVEL_3_0"; 0 if none of them. */
+dmlr_feature_level dmlr_feature_level_from_name(const char *name);
+
+/* ---- status and error ---------------------------------------------------- */
+#define DMLR_STATUSES(X)                                                     \
+    X(OK, "ok")                                                              \
+    X(INVALID_ARGUMENT, "invalid argument")   /* a desc breaks a rule */     \
+    X(NOT_SUPPORTED, "not supported")         /* valid, but not at this FL */\
+    X(BUFFER_TOO_SMALL, "buffer too small")   /* a binding is too short */   \
+    X(OVERLAP, "overlapping buffers")         /* output aliases something */ \
+    X(OUT_OF_MEMORY, "out of memory")
+
+typedef enum dmlr_status {
+#define X(name, text) DMLR_STATUS_##name,
+    DMLR_STATUSES(X)
+#undef X
+    DMLR_STATUS_END
+} dmlr_status;
+
+#define DMLR_MESSAGE_MAX 512
+
+typedef struct dmlr_error {
+    dmlr_status status;
+    char message[DMLR_MESSAGE_MAX]; /* one line, names op, tensor, field, dim */
+} dmlr_error;
+
+const char *dmlr_status_name(dmlr_status s); /* "INVALID_ARGUMENT" */
+
+/* ---- tensors ------------------------------------------------------------- */
+typedef enum dmlr_tensor_flags {
+    DMLR_TENSOR_FLAG_NONE = 0,
+    DMLR_TENSOR_FLAG_OWNED_BY_DML = 1
+} dmlr_tensor_flags;
+
+typedef struct dmlr_tensor_desc {
+    dmlr_data_type DataType;
+    dmlr_tensor_flags Flags;
+    uint32_t DimensionCount;
+    const uint32_t *Sizes;           /* DimensionCount entries, each >= 1 */
+    const uint32_t *Strides;         /* in elements; NULL = packed; 0 = broadcast */
+    uint64_t TotalTensorSizeInBytes; /* 0 = DMLCalcBufferTensorSize */
+    uint32_t GuaranteedBaseOffsetAlignment;
+} dmlr_tensor_desc;
+
+/*
+ * DMLCalcBufferTensorSize: (dot(Sizes - 1, Strides) + 1) * element size,
+ * rounded up to 4, in 64 bits.  Returns false (and leaves *bytes alone) when
+ * the desc is malformed or the arithmetic overflows 64 bits.
+ */
+bool dmlr_calc_buffer_tensor_size(const dmlr_tensor_desc *t, uint64_t *bytes);
+
+/* ---- operators ----------------------------------------------------------- */
+typedef enum dmlr_operator_type {
+    DMLR_OPERATOR_INVALID = 0,
+    DMLR_OPERATOR_SPLIT = 62,
+    DMLR_OPERATOR_GATHER = 67,
+    DMLR_OPERATOR_SCATTER_ELEMENTS = 94,
+    DMLR_OPERATOR_SCATTER = 94, /* alias, as in DirectML.h */
+    DMLR_OPERATOR_SCATTER_ND = 109,
+    DMLR_OPERATOR_CUMULATIVE_PRODUCT = 145
+} dmlr_operator_type;
+
+typedef enum dmlr_axis_direction {
+    DMLR_AXIS_DIRECTION_INCREASING = 0,
+    DMLR_AXIS_DIRECTION_DECREASING = 1
+} dmlr_axis_direction;
+
+typedef struct dmlr_gather_operator_desc {
+    const dmlr_tensor_desc *InputTensor;
+    const dmlr_tensor_desc *IndicesTensor;
+    const dmlr_tensor_desc *OutputTensor;
+    uint32_t Axis;
+    uint32_t IndexDimensions;
+} dmlr_gather_operator_desc;
+
+typedef struct dmlr_scatter_operator_desc {
+    const dmlr_tensor_desc *InputTensor;
+    const dmlr_tensor_desc *IndicesTensor;
+    const dmlr_tensor_desc *UpdatesTensor;
+    const dmlr_tensor_desc *OutputTensor;
+    uint32_t Axis;
+} dmlr_scatter_operator_desc;
+typedef dmlr_scatter_operator_desc dmlr_scatter_elements_operator_desc;
+
+typedef struct dmlr_scatter_nd_operator_desc {
+    const dmlr_tensor_desc *InputTensor;
+    const dmlr_tensor_desc *IndicesTensor;
+    const dmlr_tensor_desc *UpdatesTensor;
+    const dmlr_tensor_desc *OutputTensor;
+    uint32_t InputDimensionCount;
+    uint32_t IndicesDimensionCount;
+} dmlr_scatter_nd_operator_desc;
+
+typedef struct dmlr_split_operator_desc {
+    const dmlr_tensor_desc *InputTensor;
+    uint32_t OutputCount;
+    const dmlr_tensor_desc *OutputTensors; /* OutputCount descs */
+    uint32_t Axis;
+} dmlr_split_operator_desc;
+
+typedef struct dmlr_cumulative_product_operator_desc {
+    const dmlr_tensor_desc *InputTensor;
+    const dmlr_tensor_desc *OutputTensor;
+    uint32_t Axis;
+    dmlr_axis_direction AxisDirection;
+    bool HasExclusiveProduct;
+} dmlr_cumulative_product_operator_desc;
+
+typedef struct dmlr_operator_desc {
+    dmlr_operator_type Type;
+    const void *Desc; /* points to the struct matching Type */
+} dmlr_operator_desc;
+
+/* A host buffer bound to one tensor: at least TotalTensorSizeInBytes long. */
+typedef struct dmlr_buffer {
+    void *data;
+    uint64_t size;
+} dmlr_buffer;
+
+/*
+ * Validate a desc against a target feature level (DMLR_FEATURE_LEVEL_MAX when
+ * in doubt).  No buffers are involved.
+ */
+dmlr_status dmlr_validate(const dmlr_operator_desc *op, dmlr_feature_level level,
+                          dmlr_error *err);
+
+/*
+ * Execute one operator on host buffers.  inputs[] and outputs[] are bound in
+ * the order of the desc's tensor members (dmlr_operator_bindings() lists
+ * them); SPLIT binds OutputCount outputs.  Validates the desc and the
+ * bindings first and writes nothing when anything is wrong.
+ */
+dmlr_status dmlr_execute(const dmlr_operator_desc *op, const dmlr_buffer *inputs,
+                         uint32_t input_count, dmlr_feature_level level,
+                         const dmlr_buffer *outputs, uint32_t output_count,
+                         dmlr_error *err);
+
+/* ---- operator introspection (for the CLI, the harness and backends) ----- */
+typedef enum dmlr_field_kind {
+    DMLR_FIELD_INPUT_TENSOR,         /* const dmlr_tensor_desc * */
+    DMLR_FIELD_INDICES_TENSOR,       /* an input checked against index_types */
+    DMLR_FIELD_OUTPUT_TENSOR,        /* const dmlr_tensor_desc * */
+    DMLR_FIELD_OUTPUT_TENSOR_ARRAY,  /* const dmlr_tensor_desc *, count in count_offset */
+    DMLR_FIELD_UINT,                 /* uint32_t */
+    DMLR_FIELD_AXIS_DIRECTION,       /* dmlr_axis_direction */
+    DMLR_FIELD_BOOL                  /* bool */
+} dmlr_field_kind;
+
+typedef struct dmlr_field_info {
+    const char *name;     /* DirectML member name, e.g. "IndexDimensions" */
+    dmlr_field_kind kind;
+    size_t offset;        /* offsetof in the desc struct */
+    size_t count_offset;  /* arrays only: offsetof the uint32_t count member */
+} dmlr_field_info;
+
+struct dmlr_view; /* internal: a validated, resolved tensor desc */
+
+/* One row of a page's support table: what a feature level allows. */
+typedef struct dmlr_support_row {
+    dmlr_feature_level level;
+    uint32_t min_dims, max_dims;
+    uint32_t data_types;  /* mask of DMLR_BIT(dt) */
+    uint32_t index_types; /* mask of DMLR_BIT(dt); 0 if the op has no indices */
+} dmlr_support_row;
+
+typedef struct dmlr_operator_info {
+    dmlr_operator_type type;
+    const char *name;           /* "GATHER" (DML_OPERATOR_ prefix implied) */
+    const char *alias;          /* "SCATTER_ELEMENTS" or NULL */
+    size_t desc_size;
+    const dmlr_field_info *fields;
+    uint32_t field_count;
+    const dmlr_support_row *support; /* ascending levels; [0] = introduced */
+    uint32_t support_count;
+    bool in_place;              /* OutputTensor may alias InputTensor */
+    /*
+     * The op's own rules, after the shared checks resolved every bound tensor
+     * into views[] (binding order, see dmlr_operator_bindings).
+     */
+    dmlr_status (*validate)(const void *desc, const struct dmlr_view *views,
+                            dmlr_feature_level level, dmlr_error *err);
+    /* Runs only on validated descs and bindings; cannot fail. */
+    void (*compute)(const void *desc, const struct dmlr_view *views, void *const *buffers);
+} dmlr_operator_info;
+
+/* By name ("GATHER", "DML_OPERATOR_GATHER", aliases too) or by type. NULL if none. */
+const dmlr_operator_info *dmlr_operator_find(const char *name);
+const dmlr_operator_info *dmlr_operator_by_type(dmlr_operator_type type);
+/* NULL-terminated list of all operators. */
+const dmlr_operator_info *const *dmlr_operators(void);
+
+/*
+ * The tensors a desc binds, in DirectML's binding order (inputs and outputs
+ * interleaved as the members come; split them by is_output).  Fills up to
+ * `max` entries and returns the total count.  Names look like "InputTensor"
+ * or "OutputTensors[2]".  Counts above DMLR_MAX_BINDINGS are not listed.
+ */
+#define DMLR_MAX_BINDINGS 1024
+typedef struct dmlr_binding_info {
+    const dmlr_tensor_desc *desc;
+    char name[32];
+    bool is_output;
+} dmlr_binding_info;
+uint32_t dmlr_operator_bindings(const dmlr_operator_info *info, const void *desc,
+                                dmlr_binding_info *out, uint32_t max);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

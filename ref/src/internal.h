@@ -1,0 +1,139 @@
+/*
+ * internal.h -- helpers shared by the library's sources; not installed.
+ */
+#ifndef DMLREF_INTERNAL_H
+#define DMLREF_INTERNAL_H
+
+#include "dmlref.h"
+
+#include <string.h>
+
+#ifdef _OPENMP
+#define DMLR_PARALLEL_FOR _Pragma("omp parallel for schedule(static)")
+#else
+#define DMLR_PARALLEL_FOR
+#endif
+
+/* printf-style failure: sets err (if any) and returns status. */
+dmlr_status dmlr_fail(dmlr_error *err, dmlr_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/*
+ * A validated tensor desc, resolved: strides filled in (packed when absent),
+ * sizes and strides widened to 64 bits, element count and byte extent known.
+ */
+typedef struct dmlr_view {
+    dmlr_data_type dtype;
+    uint32_t rank;
+    uint32_t esize;
+    uint64_t sizes[DMLR_MAX_RANK];
+    uint64_t strides[DMLR_MAX_RANK]; /* elements */
+    uint64_t count;                  /* product of sizes */
+    uint64_t total_bytes;            /* TotalTensorSizeInBytes as used */
+} dmlr_view;
+
+/*
+ * Check one tensor desc (TENSOR-n rules) and resolve it.  `op` and `name`
+ * appear in messages ("GATHER: OutputTensor.Sizes[1] is 0, ...").  Output
+ * tensors must not have zero strides or self-overlapping elements.
+ */
+dmlr_status dmlr_view_from_desc(const dmlr_tensor_desc *t, const char *op,
+                                const char *name, bool is_output, dmlr_view *v,
+                                dmlr_error *err);
+
+/* Check a resolved view against the op's support table at `level`. */
+dmlr_status dmlr_check_support(const dmlr_operator_info *info, dmlr_feature_level level,
+                               const char *name, const dmlr_view *v, bool is_index,
+                               dmlr_error *err);
+
+/* The support row in force at `level`, or NULL when the op is newer. */
+const dmlr_support_row *dmlr_support_at(const dmlr_operator_info *info,
+                                        dmlr_feature_level level);
+
+/* Byte offset of the element at coord (rank entries). */
+static inline uint64_t dmlr_offset(const dmlr_view *v, const uint64_t *coord)
+{
+    uint64_t off = 0;
+    for (uint32_t d = 0; d < v->rank; d++)
+        off += coord[d] * v->strides[d];
+    return off * v->esize;
+}
+
+/* Row-major coordinates of flat element index i. */
+static inline void dmlr_unravel(uint64_t i, uint32_t rank, const uint64_t *sizes,
+                                uint64_t *coord)
+{
+    for (uint32_t d = rank; d-- > 0;) {
+        coord[d] = i % sizes[d];
+        i /= sizes[d];
+    }
+}
+
+/* Advance coord to the next row-major position (wraps to all zeros). */
+static inline void dmlr_next(uint32_t rank, const uint64_t *sizes, uint64_t *coord)
+{
+    for (uint32_t d = rank; d-- > 0;) {
+        if (++coord[d] < sizes[d])
+            return;
+        coord[d] = 0;
+    }
+}
+
+/*
+ * Move one element as opaque bytes.  The constant sizes let the compiler emit
+ * a single load and store; bits (NaN payloads, -0) are never touched.
+ */
+static inline void dmlr_copy_elem(void *dst, const void *src, uint32_t esize)
+{
+    switch (esize) {
+    case 1: memcpy(dst, src, 1); break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    default: memcpy(dst, src, 8); break;
+    }
+}
+
+/*
+ * Read one index element as a signed 64-bit value.  UINT64 values above
+ * INT64_MAX saturate to INT64_MAX: they are out of range for any dimension
+ * and never become negative (GATHER-6, SCATTER-5, SCATTER_ND-6).
+ */
+static inline int64_t dmlr_read_index(const unsigned char *p, dmlr_data_type dt)
+{
+    switch (dt) {
+    case DMLR_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+    case DMLR_UINT32: { uint32_t x; memcpy(&x, p, 4); return (int64_t)x; }
+    case DMLR_INT64: { int64_t x; memcpy(&x, p, 8); return x; }
+    default: { uint64_t x; memcpy(&x, p, 8); return x > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)x; }
+    }
+}
+
+/*
+ * Normalise an index along a dimension of size dim: negative values count
+ * from the end (signed index types only exist from FL 3_0, so no level check
+ * is needed here); anything still outside [0, dim) is clamped into it.
+ * *clamped tells whether the clamp changed it (the element is then
+ * implementation-defined in cases).
+ */
+static inline uint64_t dmlr_wrap_clamp(int64_t idx, uint64_t dim, bool *clamped)
+{
+    int64_t n = (int64_t)dim;
+    if (idx < 0 && idx >= -n)
+        idx += n;
+    *clamped = idx < 0 || idx >= n;
+    if (idx < 0)
+        return 0;
+    if (idx >= n)
+        return dim - 1;
+    return (uint64_t)idx;
+}
+
+/* Shared message fragment helpers. */
+#define DMLR_SHAPE_MAX 128
+/* "{3,1,2}" */
+void dmlr_format_sizes(char *buf, size_t cap, uint32_t rank, const uint64_t *sizes);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * testutil.c -- tensor builders for the Check programs.  Layouts are built
+ * here, independently of the library's own stride code.
+ */
+#include "testutil.h"
+
+const char *const tu_layout_names[TU_LAYOUT_COUNT] = {"packed", "padded", "permuted",
+                                                      "broadcast"};
+
+uint64_t tu_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void tu_fill_random(void *buf, size_t bytes, uint64_t seed)
+{
+    unsigned char *p = buf;
+    for (size_t i = 0; i < bytes; i++)
+        p[i] = (unsigned char)tu_rand(&seed);
+}
+
+void tu_tensor_init(tu_tensor *t, dmlr_data_type dt, uint32_t rank, const uint32_t *sizes,
+                    tu_layout layout)
+{
+    uint64_t esize = dmlr_data_type_size(dt), stride = 1, last = 0;
+    memset(t, 0, sizeof *t);
+    memcpy(t->sizes, sizes, rank * sizeof *sizes);
+    t->desc.DataType = dt;
+    t->desc.DimensionCount = rank;
+    t->desc.Sizes = t->sizes;
+    if (layout == TU_PERMUTED) {
+        for (uint32_t d = 0; d < rank; d++) { /* first dimension innermost */
+            t->strides[d] = (uint32_t)stride;
+            stride *= sizes[d];
+        }
+    } else {
+        for (uint32_t d = rank; d-- > 0;) {
+            uint32_t gap = layout == TU_PADDED ? d + 1 : 0;
+            t->strides[d] = (layout == TU_BROADCAST && d % 2) ? 0 : (uint32_t)stride;
+            stride = (stride + gap) * sizes[d] + (layout == TU_PADDED ? 1 : 0);
+        }
+    }
+    if (layout != TU_PACKED)
+        t->desc.Strides = t->strides;
+    for (uint32_t d = 0; d < rank; d++)
+        last += (uint64_t)(sizes[d] - 1) * (layout == TU_PACKED ? 0 : t->strides[d]);
+    if (layout == TU_PACKED)
+        last = tu_count(t) - 1;
+    t->bytes = ((last + 1) * esize + 3) / 4 * 4;
+    if (layout == TU_PADDED)
+        t->bytes += 4; /* TotalTensorSizeInBytes may exceed the minimum */
+    t->desc.TotalTensorSizeInBytes = t->bytes;
+    t->data = calloc(1, t->bytes);
+}
+
+void tu_tensor_free(tu_tensor *t)
+{
+    free(t->data);
+    t->data = NULL;
+}
+
+uint64_t tu_count(const tu_tensor *t)
+{
+    uint64_t n = 1;
+    for (uint32_t d = 0; d < t->desc.DimensionCount; d++)
+        n *= t->sizes[d];
+    return n;
+}
+
+void tu_unravel(const tu_tensor *t, uint64_t flat, uint32_t *coord)
+{
+    for (uint32_t d = t->desc.DimensionCount; d-- > 0;) {
+        coord[d] = (uint32_t)(flat % t->sizes[d]);
+        flat /= t->sizes[d];
+    }
+}
+
+uint64_t tu_ravel(const tu_tensor *t, const uint32_t *coord)
+{
+    uint64_t flat = 0;
+    for (uint32_t d = 0; d < t->desc.DimensionCount; d++)
+        flat = flat * t->sizes[d] + coord[d];
+    return flat;
+}
+
+uint64_t tu_offset_of(const tu_tensor *t, uint64_t flat)
+{
+    uint32_t coord[DMLR_MAX_RANK];
+    uint64_t off = 0;
+    if (!t->desc.Strides)
+        return flat * dmlr_data_type_size(t->desc.DataType);
+    tu_unravel(t, flat, coord);
+    for (uint32_t d = 0; d < t->desc.DimensionCount; d++)
+        off += (uint64_t)coord[d] * t->strides[d];
+    return off * dmlr_data_type_size(t->desc.DataType);
+}
+
+void *tu_elem(const tu_tensor *t, uint64_t flat)
+{
+    return (unsigned char *)t->data + tu_offset_of(t, flat);
+}
+
+void tu_fill(tu_tensor *t, uint64_t seed)
+{
+    uint32_t esize = dmlr_data_type_size(t->desc.DataType);
+    for (uint64_t i = 0; i < tu_count(t); i++) {
+        uint64_t r = tu_rand(&seed);
+        memcpy(tu_elem(t, i), &r, esize); /* little-endian: low bytes */
+    }
+}
+
+void tu_set_index(tu_tensor *t, uint64_t flat, int64_t value)
+{
+    void *p = tu_elem(t, flat);
+    switch (t->desc.DataType) {
+    case DMLR_INT32: { int32_t v = (int32_t)value; memcpy(p, &v, 4); break; }
+    case DMLR_UINT32: { uint32_t v = (uint32_t)value; memcpy(p, &v, 4); break; }
+    case DMLR_INT64: memcpy(p, &value, 8); break;
+    default: { uint64_t v = (uint64_t)value; memcpy(p, &v, 8); break; }
+    }
+}
+
+dmlr_buffer tu_buffer(const tu_tensor *t)
+{
+    dmlr_buffer b = {t->data, t->bytes};
+    return b;
+}

@@ -1,0 +1,80 @@
+/*
+ * testutil.h -- helpers shared by the Check programs (one program per unit).
+ */
+#ifndef DMLREF_TESTUTIL_H
+#define DMLREF_TESTUTIL_H
+
+#include "dmlref.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every test program is one suite with this main. */
+#define DMLR_TEST_MAIN(suite_fn)                                   \
+    int main(void)                                                 \
+    {                                                              \
+        SRunner *sr = srunner_create(suite_fn());                  \
+        srunner_run_all(sr, CK_NORMAL);                            \
+        int failed = srunner_ntests_failed(sr);                    \
+        srunner_free(sr);                                          \
+        return failed ? EXIT_FAILURE : EXIT_SUCCESS;               \
+    }
+
+/* Assert that err carries status and exactly this message. */
+#define ck_assert_error(err, st, msg)                                      \
+    do {                                                                   \
+        ck_assert_str_eq(dmlr_status_name((err).status), dmlr_status_name(st)); \
+        ck_assert_str_eq((err).message, (msg));                            \
+    } while (0)
+
+/* Assert that err carries status and a message containing this text. */
+#define ck_assert_error_has(err, st, text)                                 \
+    do {                                                                   \
+        ck_assert_str_eq(dmlr_status_name((err).status), dmlr_status_name(st)); \
+        ck_assert_msg(strstr((err).message, (text)) != NULL,               \
+                      "message '%s' lacks '%s'", (err).message, (text));   \
+    } while (0)
+
+/* Deterministic bytes (splitmix64), so failures reproduce. */
+uint64_t tu_rand(uint64_t *state);
+void tu_fill_random(void *buf, size_t bytes, uint64_t seed);
+
+/*
+ * A tensor desc with its own storage for sizes and strides.  Layouts:
+ * packed (Strides NULL), padded (each stride grown by a gap), permuted
+ * (dimensions laid out in reverse order), broadcast (zero stride on every
+ * dimension whose index is odd; inputs only).
+ */
+typedef enum { TU_PACKED, TU_PADDED, TU_PERMUTED, TU_BROADCAST, TU_LAYOUT_COUNT } tu_layout;
+extern const char *const tu_layout_names[TU_LAYOUT_COUNT];
+
+typedef struct tu_tensor {
+    dmlr_tensor_desc desc;
+    uint32_t sizes[DMLR_MAX_RANK];
+    uint32_t strides[DMLR_MAX_RANK];
+    void *data;          /* TotalTensorSizeInBytes bytes (calloc) */
+    uint64_t bytes;
+} tu_tensor;
+
+/* Sets desc pointers into t itself: do not copy a tu_tensor by value after this. */
+void tu_tensor_init(tu_tensor *t, dmlr_data_type dt, uint32_t rank, const uint32_t *sizes,
+                    tu_layout layout);
+void tu_tensor_free(tu_tensor *t);
+/* Element size, count, and byte offset of a row-major logical element. */
+uint64_t tu_count(const tu_tensor *t);
+uint64_t tu_offset_of(const tu_tensor *t, uint64_t flat);
+/* Pointer to logical element `flat` (row-major over sizes). */
+void *tu_elem(const tu_tensor *t, uint64_t flat);
+/* Fill every addressed element with random bytes of the element width. */
+void tu_fill(tu_tensor *t, uint64_t seed);
+/* Store an integer index value (in range of the type) at logical element flat. */
+void tu_set_index(tu_tensor *t, uint64_t flat, int64_t value);
+/* Row-major coordinates of a flat index over t's sizes. */
+void tu_unravel(const tu_tensor *t, uint64_t flat, uint32_t *coord);
+/* Flat row-major index of coord over t's sizes. */
+uint64_t tu_ravel(const tu_tensor *t, const uint32_t *coord);
+/* Buffer binding of a tensor. */
+dmlr_buffer tu_buffer(const tu_tensor *t);
+
+#endif
