@@ -113,7 +113,7 @@ static bool matrix_case(uint32_t D, uint32_t axis, uint32_t K, dmlr_data_type dt
     fill_indices(&ix, in_sizes[axis], seed + 1);
     memset(out.data, 0xA5, out.bytes);
     unsigned char *expect = malloc(out.bytes);
-    memset(expect, 0xA5, out.bytes); /* padding must stay untouched */
+    memset(expect, 0xA5, out.bytes); /* TENSOR-13: padding stays untouched; GATHER-9: bitwise */
     naive_gather(&in, &ix, axis, K, &out, expect);
     dmlr_error err;
     dmlr_status st = run_gather(&in, &ix, axis, K, &out, DMLR_FEATURE_LEVEL_MAX, &err);

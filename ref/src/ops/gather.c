@@ -138,6 +138,7 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
             /* GATHER-7, GATHER-8 */
             in_off += dmlr_wrap_clamp(dmlr_read_index(idx + ix_off, ix->dtype), axis_dim,
                                       &clamped) * axis_step;
+            /* GATHER-9: opaque bytes; TENSOR-13: addressed elements only */
             dmlr_copy_elem(dst + dmlr_offset(out, o), src + in_off, in->esize);
         }
     }
