@@ -33,14 +33,26 @@ TESTUTIL := $(wildcard ref/test/testutil*.c)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+# The CLI's objects but main: the case loader etc., linked into the tests too.
+CASE_OBJ := $(filter-out $(BUILD)/obj/ref/cli/main.o,$(CLI_OBJ))
 TU_OBJ   := $(TESTUTIL:%.c=$(BUILD)/obj/%.o)
 TESTS    := $(TEST_SRC:ref/test/%.c=$(BUILD)/test/%)
 
 LIB      := $(BUILD)/lib/libdmlref.a
 CLI      := $(BUILD)/bin/dmlref
 
-.PHONY: all test test-asan clean check-cases
+.PHONY: all test test-asan clean check-cases bench
 all: $(LIB) $(CLI)
+
+BENCH    := $(BUILD)/bin/dmlref-bench
+$(BENCH): $(BUILD)/obj/bench/bench.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# A benchmark, not a test: prints a table and writes build/bench*.json.
+bench: $(BENCH)
+	$(BENCH) --json $(BUILD)/bench.json
+	/usr/bin/python3 scripts/bench_numpy.py $(BUILD)/bench.json $(BUILD)/bench-report.json
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -50,9 +62,9 @@ $(CLI): $(CLI_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(CJSON_LIBS) $(LDLIBS)
 
-$(BUILD)/test/%: $(BUILD)/obj/ref/test/%.o $(TU_OBJ) $(LIB)
+$(BUILD)/test/%: $(BUILD)/obj/ref/test/%.o $(TU_OBJ) $(CASE_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(TU_OBJ) $(LIB) $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(TU_OBJ) $(CASE_OBJ) $(LIB) $(CJSON_LIBS) $(CHECK_LIBS) $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

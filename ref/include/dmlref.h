@@ -224,6 +224,31 @@ dmlr_status dmlr_execute(const dmlr_operator_desc *op, const dmlr_buffer *inputs
                          const dmlr_buffer *outputs, uint32_t output_count,
                          dmlr_error *err);
 
+/*
+ * Where the updates of a SCATTER (= SCATTER_ELEMENTS) or SCATTER_ND land, for
+ * case generators and judges (SPEC_NOTES: SCATTER-5/6, SCATTER_ND-7/8).
+ * Validates like dmlr_validate; inputs[] are bound as for dmlr_execute
+ * (InputTensor, IndicesTensor, UpdatesTensor; only the indices are read).
+ * Either array may be NULL; a non-NULL one must have exactly its count.
+ *   target_of_update[u], u row-major over UpdatesTensor.Sizes: the row-major
+ *     flat OutputTensor element that update u writes, or -1 when an index is
+ *     out of range and the write is dropped.
+ *   output_marks[o], o row-major over OutputTensor.Sizes: DMLR_SCATTER_* bits.
+ * The reference lets the last update in row-major order win; on a device any
+ * of a CONTESTED element's updates is right (`legal_values`), and a MAYBE
+ * element is implementation-defined (`implementation_defined`).
+ */
+#define DMLR_SCATTER_WRITTEN 1u   /* at least one update lands here */
+#define DMLR_SCATTER_CONTESTED 2u /* two or more land here: each is a legal value */
+#define DMLR_SCATTER_MAYBE 4u     /* an update with out-of-range coordinates could land here
+                                     on a device that clamps or wraps them instead of
+                                     dropping the write (the other coordinates kept) */
+dmlr_status dmlr_scatter_targets(const dmlr_operator_desc *op, const dmlr_buffer *inputs,
+                                 uint32_t input_count, dmlr_feature_level level,
+                                 int64_t *target_of_update, uint64_t update_count,
+                                 uint8_t *output_marks, uint64_t output_count,
+                                 dmlr_error *err);
+
 /* ---- operator introspection (for the CLI, the harness and backends) ----- */
 typedef enum dmlr_field_kind {
     DMLR_FIELD_INPUT_TENSOR,         /* const dmlr_tensor_desc * */

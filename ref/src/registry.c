@@ -6,9 +6,17 @@
 #include <stdio.h>
 
 extern const dmlr_operator_info dmlr_op_gather;
+extern const dmlr_operator_info dmlr_op_split;
+extern const dmlr_operator_info dmlr_op_cumulative_product;
+extern const dmlr_operator_info dmlr_op_scatter;
+extern const dmlr_operator_info dmlr_op_scatter_nd;
 
 static const dmlr_operator_info *const operators[] = {
     &dmlr_op_gather,
+    &dmlr_op_split,
+    &dmlr_op_cumulative_product,
+    &dmlr_op_scatter,
+    &dmlr_op_scatter_nd,
     NULL,
 };
 

@@ -1,0 +1,39 @@
+/*
+ * cli.h -- the dmlref subcommands (one source each) and their shared
+ * option handling.  Each returns the process exit code:
+ *   0 ok, 1 mismatch, 2 bad input or usage, 3 internal error.
+ */
+#ifndef DMLR_CLI_CLI_H
+#define DMLR_CLI_CLI_H
+
+#include "dmlref.h"
+
+#include <stdbool.h>
+
+int dmlr_cli_run(int argc, char **argv);      /* argv[0] is "run" */
+int dmlr_cli_check(int argc, char **argv);
+int dmlr_cli_validate(int argc, char **argv);
+int dmlr_cli_show(int argc, char **argv);
+
+/* The exit-code paragraph every --help ends with. */
+extern const char dmlr_cli_exit_codes[];
+
+/*
+ * If argv[*i] is --name or --name=VALUE, set *value (the next argument for
+ * the first form, advancing *i) and return 1; return -1 when the value is
+ * missing, 0 when argv[*i] is another argument.
+ */
+int dmlr_cli_option(int argc, char **argv, int *i, const char *name, const char **value);
+bool dmlr_cli_is_help(const char *arg);
+
+/* "dmlref CMD: problem (see dmlref CMD --help)" on stderr; returns 2. */
+int dmlr_cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* --feature-level X: 0 with a usage error printed when X is not a level. */
+dmlr_feature_level dmlr_cli_level(const char *cmd, const char *value);
+
+#endif

@@ -1,0 +1,302 @@
+/*
+ * cli_check.c -- dmlref check (run cases, compare with expected) and
+ * dmlref validate (the desc only).
+ */
+#include "case.h"
+#include "cli.h"
+#include "files.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char check_help[] =
+    "usage: dmlref check PATH... [--feature-level X] [--quiet]\n"
+    "\n"
+    "Run every case with the reference and compare its outputs with the expected\n"
+    "values bit for bit (\"check\": \"exact\"), skipping implementation_defined\n"
+    "elements and accepting legal_values.  A PATH is a case file, or a directory\n"
+    "searched recursively for *.json (not *.schema.json), in sorted order.  A negative\n"
+    "case (expect_error) passes when validation fails with its status (and message,\n"
+    "if given).  A case whose min_feature_level is above the target is skipped.\n"
+    "\n"
+    "Prints PASS name or FAIL name per case and, for a FAIL, its first 10 mismatches:\n"
+    "  OutputTensor[1,0]: expected 3 (0x40400000), got 4 (0x40800000)\n"
+    "A bad case file gets one line on stderr naming the file, the JSON path and the\n"
+    "problem.  The last line is: N cases: P passed, F failed, E errors.\n"
+    "\n"
+    "  --feature-level X  the target level (default: each case's feature_level, else 6_4)\n"
+    "  --quiet            leave out PASS and SKIP lines\n"
+    "\n";
+
+static const char validate_help[] =
+    "usage: dmlref validate CASE.json [--feature-level X]\n"
+    "\n"
+    "Load the case and validate its operator desc with dmlr_validate at level X\n"
+    "(default: the case's feature_level, else 6_4).  Prints \"valid\", or the\n"
+    "library's message on one line naming the file (exit status 2).\n"
+    "\n";
+
+enum { SHOW_MISMATCHES = 10 };
+
+typedef enum result { R_PASS, R_FAIL, R_SKIP, R_ERROR, R_INTERNAL } result;
+
+typedef struct list {
+    char **items;
+    size_t count, cap;
+} list;
+
+static bool push(list *l, const char *s)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **g = realloc(l->items, cap * sizeof *g);
+        if (!g)
+            return false;
+        l->items = g;
+        l->cap = cap;
+    }
+    return (l->items[l->count++] = strdup(s)) != NULL;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/*
+ * Case files under dir; hidden entries and symlinked directories (loops) are
+ * left out.  An unreadable directory is reported and counted as an error;
+ * false means out of memory.
+ */
+static bool collect(const char *dir, list *out, size_t *errors)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool ok = true;
+    if (!d) {
+        char buf[128];
+        dmlr_strerror(errno, buf, sizeof buf);
+        fflush(stdout);
+        fprintf(stderr, "%s: cannot read the directory: %s\n", dir, buf);
+        ++*errors;
+        return true;
+    }
+    while (ok && (e = readdir(d)) != NULL) {
+        struct stat st, lst;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *path;
+        if (e->d_name[0] == '.')
+            continue;
+        if (!(path = malloc(n)))
+            ok = false;
+        else {
+            snprintf(path, n, "%s/%s", dir, e->d_name);
+            if (stat(path, &st) == 0 && lstat(path, &lst) == 0) {
+                if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode))
+                    ok = collect(path, out, errors);
+                else if (S_ISREG(st.st_mode) && ends_with(path, ".json") &&
+                         !ends_with(path, ".schema.json"))
+                    ok = push(out, path);
+            }
+            free(path);
+        }
+    }
+    if (d)
+        closedir(d);
+    return ok;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static result check_negative(const dmlr_case *c, dmlr_feature_level level, bool quiet)
+{
+    dmlr_error err = {DMLR_STATUS_OK, ""};
+    dmlr_status st = dmlr_validate(&c->op, level, &err);
+    const char *want = dmlr_status_name(c->expect_status);
+    if (st == c->expect_status && (!c->expect_message || strcmp(err.message, c->expect_message) == 0)) {
+        if (!quiet)
+            printf("PASS %s\n", c->name);
+        return R_PASS;
+    }
+    printf("FAIL %s\n", c->name);
+    if (st == DMLR_STATUS_OK) {
+        printf("  expected %s, but validation passed\n", want);
+    } else {
+        printf("  expected %s%s%s\n", want, c->expect_message ? ": " : "",
+               c->expect_message ? c->expect_message : "");
+        printf("  got      %s: %s\n", dmlr_status_name(st), err.message);
+    }
+    return R_FAIL;
+}
+
+static result check_one(const char *file, dmlr_feature_level override, bool quiet)
+{
+    char msg[DMLR_CASE_MSG_MAX];
+    dmlr_mismatch first[SHOW_MISMATCHES];
+    dmlr_case_verdict v;
+    dmlr_case_run run;
+    dmlr_case *c;
+    dmlr_case_rc rc = dmlr_case_load(file, &c, msg, sizeof msg);
+    dmlr_feature_level level;
+    result r;
+    if (rc == DMLR_CASE_OK) {
+        level = override ? override : c->feature_level;
+        if (c->expect_error) {
+            r = check_negative(c, level, quiet);
+            dmlr_case_free(c);
+            return r;
+        }
+        if (level < c->min_feature_level) {
+            if (!quiet)
+                printf("SKIP %s (needs DML_FEATURE_LEVEL_%s, target is DML_FEATURE_LEVEL_%s)\n",
+                       c->name, dmlr_feature_level_name(c->min_feature_level),
+                       dmlr_feature_level_name(level));
+            dmlr_case_free(c);
+            return R_SKIP;
+        }
+        rc = dmlr_case_execute(c, level, &run, msg, sizeof msg);
+    }
+    if (rc != DMLR_CASE_OK) {
+        fflush(stdout); /* keep the lines in order when both go to one file */
+        fprintf(stderr, "%s\n", msg);
+        dmlr_case_free(c);
+        return rc == DMLR_CASE_INTERNAL ? R_INTERNAL : R_ERROR;
+    }
+    if (dmlr_case_compare(c, run.outputs, &v, first, SHOW_MISMATCHES)) {
+        if (!quiet)
+            printf("PASS %s\n", c->name);
+        r = R_PASS;
+    } else {
+        printf("FAIL %s\n", c->name);
+        for (uint32_t i = 0; i < v.shown; i++) {
+            dmlr_mismatch_format(c, &first[i], msg, sizeof msg);
+            printf("  %s\n", msg);
+        }
+        if (v.mismatches > v.shown)
+            printf("  ... %llu mismatches in all\n", (unsigned long long)v.mismatches);
+        r = R_FAIL;
+    }
+    dmlr_case_run_free(&run);
+    dmlr_case_free(c);
+    return r;
+}
+
+int dmlr_cli_check(int argc, char **argv)
+{
+    const char *fl = NULL;
+    dmlr_feature_level level = 0;
+    bool quiet = false;
+    list files = {NULL, 0, 0};
+    size_t counts[5] = {0}, paths = 0;
+    int rc;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (dmlr_cli_is_help(argv[i])) {
+            fputs(check_help, stdout);
+            fputs(dmlr_cli_exit_codes, stdout);
+            return 0;
+        }
+        if ((r = dmlr_cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
+            return dmlr_cli_usage_error("check", "%s needs a value", argv[i]);
+        if (r == 0 && strcmp(argv[i], "--quiet") == 0)
+            quiet = true;
+        else if (r == 0 && argv[i][0] == '-' && argv[i][1])
+            return dmlr_cli_usage_error("check", "unknown option %s", argv[i]);
+        else if (r == 0)
+            paths++;
+    }
+    if (!paths)
+        return dmlr_cli_usage_error("check", "no case file or directory given");
+    if (fl && !(level = dmlr_cli_level("check", fl)))
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        struct stat st;
+        size_t first = files.count;
+        if (strcmp(argv[i], "--feature-level") == 0) {
+            i++;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1])
+            continue;
+        if (stat(argv[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            if (!push(&files, argv[i]))
+                goto oom;
+        } else if (!collect(argv[i], &files, &counts[R_ERROR])) {
+            goto oom;
+        }
+        qsort(files.items + first, files.count - first, sizeof *files.items, by_name);
+    }
+    for (size_t i = 0; i < files.count; i++)
+        counts[check_one(files.items[i], level, quiet)]++;
+    printf("%zu cases: %zu passed, %zu failed, %zu errors", files.count, counts[R_PASS],
+           counts[R_FAIL], counts[R_ERROR] + counts[R_INTERNAL]);
+    if (counts[R_SKIP])
+        printf(", %zu skipped", counts[R_SKIP]);
+    printf("\n");
+    rc = counts[R_INTERNAL] ? 3 : counts[R_ERROR] ? 2 : counts[R_FAIL] ? 1 : 0;
+    if (files.count == 0) {
+        fflush(stdout);
+        fprintf(stderr, "dmlref check: no case files found\n");
+        rc = 2;
+    }
+    for (size_t i = 0; i < files.count; i++)
+        free(files.items[i]);
+    free(files.items);
+    return rc;
+oom:
+    fflush(stdout);
+    fprintf(stderr, "dmlref check: out of memory listing the case files\n");
+    for (size_t i = 0; i < files.count; i++)
+        free(files.items[i]);
+    free(files.items);
+    return 3;
+}
+
+int dmlr_cli_validate(int argc, char **argv)
+{
+    const char *file = NULL, *fl = NULL;
+    dmlr_feature_level level = 0;
+    char msg[DMLR_CASE_MSG_MAX];
+    dmlr_error err = {DMLR_STATUS_OK, ""};
+    dmlr_case *c;
+    dmlr_case_rc rc;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (dmlr_cli_is_help(argv[i])) {
+            fputs(validate_help, stdout);
+            fputs(dmlr_cli_exit_codes, stdout);
+            return 0;
+        }
+        if ((r = dmlr_cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
+            return dmlr_cli_usage_error("validate", "%s needs a value", argv[i]);
+        else if (r == 0 && argv[i][0] == '-' && argv[i][1])
+            return dmlr_cli_usage_error("validate", "unknown option %s", argv[i]);
+        else if (r == 0 && file)
+            return dmlr_cli_usage_error("validate", "one case file at a time");
+        else if (r == 0)
+            file = argv[i];
+    }
+    if (!file)
+        return dmlr_cli_usage_error("validate", "no case file given");
+    if (fl && !(level = dmlr_cli_level("validate", fl)))
+        return 2;
+    if ((rc = dmlr_case_load(file, &c, msg, sizeof msg)) != DMLR_CASE_OK) {
+        fprintf(stderr, "%s\n", msg);
+        return rc;
+    }
+    dmlr_status st = dmlr_validate(&c->op, level ? level : c->feature_level, &err);
+    if (st == DMLR_STATUS_OK)
+        printf("valid\n");
+    else
+        fprintf(stderr, "%s: %s\n", file, err.message);
+    dmlr_case_free(c);
+    return st == DMLR_STATUS_OK ? 0 : st == DMLR_STATUS_OUT_OF_MEMORY ? 3 : 2;
+}

@@ -1,0 +1,281 @@
+/*
+ * cli_run.c -- dmlref run: execute a case, write its outputs as .npy and a
+ * summary.json.  Everything is computed in memory first and the files are
+ * written last, through temporary names, so a failure leaves nothing behind.
+ */
+#include "case.h"
+#include "cli.h"
+#include "files.h"
+#include "npy.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char help[] =
+    "usage: dmlref run CASE.json [--out DIR] [--feature-level X]\n"
+    "\n"
+    "Execute the case with the reference (dmlr_execute) at feature level X (default:\n"
+    "the case's feature_level, else 6_4) and write into DIR (default:\n"
+    "dmlref-out/<case file name without .json>):\n"
+    "  <binding>.npy  each output's logical elements, shape = Sizes\n"
+    "                 (OutputTensor.npy, OutputTensors_0.npy, ...)\n"
+    "  summary.json   the case name, status, and per output: file, dtype, shape and\n"
+    "                 the SHA-256 of the .npy; whether the outputs match the case's\n"
+    "                 expected values is recorded, but run does not judge (see check)\n"
+    "Nothing is written unless everything succeeds.\n"
+    "\n";
+
+enum { MAX_FILES = DMLR_MAX_BINDINGS + 1, MAX_DIRS = 64 };
+
+typedef struct out_file {
+    char *path, *tmp;
+    void *bytes;
+    size_t len;
+} out_file;
+
+typedef struct plan {
+    out_file files[MAX_FILES];
+    uint32_t count;
+    char *made[MAX_DIRS]; /* directories run created, to remove on failure */
+    uint32_t made_count;
+} plan;
+
+static void plan_free(plan *p)
+{
+    for (uint32_t i = 0; i < p->count; i++) {
+        free(p->files[i].path);
+        free(p->files[i].tmp);
+        free(p->files[i].bytes);
+    }
+    for (uint32_t i = 0; i < p->made_count; i++)
+        free(p->made[i]);
+}
+
+static char *join(const char *dir, const char *name, const char *suffix)
+{
+    size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 3;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s/%s%s", dir, name, suffix);
+    return s;
+}
+
+/* Add a file to write; takes ownership of bytes. */
+static bool plan_add(plan *p, const char *dir, const char *name, void *bytes, size_t len)
+{
+    out_file *f = &p->files[p->count++];
+    f->bytes = bytes;
+    f->len = len;
+    f->path = join(dir, name, "");
+    f->tmp = join(dir, name, ".tmp");
+    return bytes && f->path && f->tmp;
+}
+
+/* mkdir -p, remembering what it created. */
+static int make_dirs(plan *p, const char *dir)
+{
+    char *path = strdup(dir);
+    int err = 0;
+    if (!path)
+        return ENOMEM;
+    for (char *s = path + 1;; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(path, 0777) == 0) {
+            if (p->made_count < MAX_DIRS && !(p->made[p->made_count++] = strdup(path)))
+                err = ENOMEM;
+        } else if (errno != EEXIST) {
+            err = errno;
+        } else {
+            struct stat st;
+            if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+                err = ENOTDIR;
+        }
+        *s = c;
+        if (err || c == '\0')
+            break;
+    }
+    free(path);
+    return err;
+}
+
+/* Write every file under a temporary name, then rename them all into place. */
+static int commit(plan *p, const char *dir, const char **failed)
+{
+    uint32_t written = 0;
+    int err = make_dirs(p, dir);
+    *failed = dir;
+    for (; !err && written < p->count; written++) {
+        *failed = p->files[written].path;
+        err = dmlr_write_file(p->files[written].tmp, p->files[written].bytes,
+                              p->files[written].len);
+        if (err)
+            unlink(p->files[written].tmp);
+    }
+    for (uint32_t i = 0; !err && i < p->count; i++)
+        if (rename(p->files[i].tmp, p->files[i].path) != 0)
+            err = errno, *failed = p->files[i].path;
+    if (err) {
+        for (uint32_t i = 0; i < written; i++)
+            unlink(p->files[i].tmp);
+        for (uint32_t i = p->made_count; i-- > 0;)
+            rmdir(p->made[i]);
+    }
+    return err;
+}
+
+static cJSON *summary_output(const dmlr_case_tensor *t, const char *file, const char *sha)
+{
+    cJSON *o = cJSON_CreateObject(), *shape = cJSON_CreateArray();
+    bool ok = o && shape && cJSON_AddStringToObject(o, "binding", t->name) &&
+              cJSON_AddStringToObject(o, "file", file) &&
+              cJSON_AddStringToObject(o, "dtype", dmlr_data_type_name(t->desc->DataType));
+    for (uint32_t d = 0; ok && d < t->rank; d++) {
+        cJSON *n = cJSON_CreateNumber((double)t->sizes[d]); /* sizes are 32-bit: exact */
+        ok = n && cJSON_AddItemToArray(shape, n);
+    }
+    ok = ok && cJSON_AddItemToObject(o, "shape", shape);
+    if (!ok)
+        cJSON_Delete(shape);
+    if (!ok || !cJSON_AddStringToObject(o, "sha256", sha)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* All outputs and the summary, in memory. */
+static bool build(plan *p, const dmlr_case *c, const dmlr_case_run *run, const char *dir,
+                  dmlr_feature_level level)
+{
+    cJSON *sum = cJSON_CreateObject(), *outs = cJSON_CreateArray();
+    dmlr_case_verdict v;
+    char *text;
+    bool ok = sum && outs && cJSON_AddStringToObject(sum, "case", c->name) &&
+              cJSON_AddStringToObject(sum, "file", c->file) &&
+              cJSON_AddStringToObject(sum, "status", "ok") &&
+              cJSON_AddStringToObject(sum, "feature_level", dmlr_feature_level_name(level));
+    dmlr_case_compare(c, run->outputs, &v, NULL, 0);
+    ok = ok && cJSON_AddBoolToObject(sum, "matches_expected", v.mismatches == 0) &&
+         cJSON_AddNumberToObject(sum, "mismatches", (double)v.mismatches);
+    for (uint32_t i = 0; ok && i < c->output_count; i++) {
+        const dmlr_case_tensor *t = dmlr_case_output(c, i);
+        void *packed = malloc((size_t)(t->count * t->esize)), *npy = NULL;
+        char name[48], sha[DMLR_SHA256_HEX];
+        size_t len = 0;
+        cJSON *o;
+        if (packed) {
+            dmlr_case_gather(t, run->outputs[i].data, packed);
+            npy = dmlr_npy_build(t->desc->DataType, t->rank, t->sizes, packed, &len);
+        }
+        free(packed);
+        snprintf(name, sizeof name, "%s.npy", t->stem);
+        if (npy)
+            dmlr_sha256_hex(npy, len, sha);
+        ok = plan_add(p, dir, name, npy, len) && (o = summary_output(t, name, sha)) &&
+             cJSON_AddItemToArray(outs, o);
+    }
+    if (ok && cJSON_AddItemToObject(sum, "outputs", outs))
+        outs = NULL; /* owned by sum now */
+    else
+        ok = false;
+    cJSON_Delete(outs);
+    text = ok ? cJSON_Print(sum) : NULL;
+    cJSON_Delete(sum);
+    if (!text)
+        return false;
+    size_t n = strlen(text);
+    char *bytes = malloc(n + 2);
+    if (bytes) {
+        memcpy(bytes, text, n);
+        bytes[n] = '\n';
+    }
+    free(text);
+    return plan_add(p, dir, "summary.json", bytes, n + 1);
+}
+
+/* dmlref-out/<file name without .json> */
+static char *default_dir(const char *file)
+{
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+        n -= 5;
+    char *dir = malloc(n + 16);
+    if (dir)
+        snprintf(dir, n + 16, "dmlref-out/%.*s", (int)n, base);
+    return dir;
+}
+
+int dmlr_cli_run(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL, *fl = NULL, *failed;
+    dmlr_feature_level level = 0;
+    char msg[DMLR_CASE_MSG_MAX], *dir;
+    dmlr_case *c;
+    dmlr_case_run run;
+    dmlr_case_rc rc;
+    plan p;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (dmlr_cli_is_help(argv[i])) {
+            fputs(help, stdout);
+            fputs(dmlr_cli_exit_codes, stdout);
+            return 0;
+        }
+        if ((r = dmlr_cli_option(argc, argv, &i, "--out", &out)) ||
+            (r = dmlr_cli_option(argc, argv, &i, "--feature-level", &fl))) {
+            if (r < 0)
+                return dmlr_cli_usage_error("run", "%s needs a value", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return dmlr_cli_usage_error("run", "unknown option %s", argv[i]);
+        } else if (file) {
+            return dmlr_cli_usage_error("run", "one case file at a time");
+        } else {
+            file = argv[i];
+        }
+    }
+    if (!file)
+        return dmlr_cli_usage_error("run", "no case file given");
+    if (fl && !(level = dmlr_cli_level("run", fl)))
+        return 2;
+    if ((rc = dmlr_case_load(file, &c, msg, sizeof msg)) != DMLR_CASE_OK) {
+        fprintf(stderr, "%s\n", msg);
+        return rc;
+    }
+    rc = dmlr_case_execute(c, level ? level : c->feature_level, &run, msg, sizeof msg);
+    if (rc != DMLR_CASE_OK) {
+        fprintf(stderr, "%s\n", msg);
+        dmlr_case_free(c);
+        return rc;
+    }
+    memset(&p, 0, sizeof p);
+    dir = out ? strdup(out) : default_dir(file);
+    if (!dir || !build(&p, c, &run, dir, level ? level : c->feature_level)) {
+        fprintf(stderr, "%s: out of memory\n", file);
+        rc = DMLR_CASE_INTERNAL;
+    } else {
+        int err = commit(&p, dir, &failed);
+        if (err) {
+            char e[128];
+            dmlr_strerror(err, e, sizeof e);
+            fprintf(stderr, "%s: cannot write %s: %s\n", file, failed, e);
+            rc = DMLR_CASE_INTERNAL;
+        } else {
+            for (uint32_t i = 0; i < p.count; i++)
+                printf("wrote %s\n", p.files[i].path);
+        }
+    }
+    plan_free(&p);
+    free(dir);
+    dmlr_case_run_free(&run);
+    dmlr_case_free(c);
+    return rc;
+}

@@ -1,0 +1,94 @@
+/*
+ * files.c -- whole-file I/O and SHA-256 (nettle; no crypto of our own).
+ */
+#include "files.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <nettle/sha2.h>
+
+int dmlr_read_file(const char *path, void **bytes, size_t *len)
+{
+    struct stat st;
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0;
+    int err = 0;
+    *bytes = NULL;
+    *len = 0;
+    if (!f)
+        return errno;
+    if (fstat(fileno(f), &st) != 0)
+        err = errno;
+    else if (S_ISDIR(st.st_mode))
+        err = EISDIR;
+    if (err) {
+        fclose(f);
+        return err;
+    }
+    /* Grow as we go: the size from fstat is only a hint (pipes, files being written). */
+    cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+    buf = malloc(cap);
+    while (buf) {
+        if (n + 1 == cap) {
+            unsigned char *p = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!p)
+                break;
+            buf = p;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                err = errno ? errno : EIO;
+            break;
+        }
+    }
+    if (!buf || (n + 1 == cap && !err && !feof(f)))
+        err = ENOMEM;
+    fclose(f);
+    if (err) {
+        free(buf);
+        return err;
+    }
+    buf[n] = '\0';
+    *bytes = buf;
+    *len = n;
+    return 0;
+}
+
+int dmlr_write_file(const char *path, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    int err = 0;
+    if (!f)
+        return errno;
+    if (len && fwrite(bytes, 1, len, f) != len)
+        err = errno ? errno : EIO;
+    if (fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    return err;
+}
+
+void dmlr_strerror(int errnum, char *buf, size_t cap)
+{
+    if (strerror_r(errnum, buf, cap) != 0)
+        snprintf(buf, cap, "error %d", errnum);
+}
+
+void dmlr_sha256_hex(const void *bytes, size_t len, char hex[DMLR_SHA256_HEX])
+{
+    struct sha256_ctx ctx;
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, bytes);
+    sha256_digest(&ctx, sizeof digest, digest);
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}

@@ -1,0 +1,27 @@
+/*
+ * files.h -- whole-file I/O and SHA-256 for the CLI and the case loader.
+ * Errors come back as errno values; nothing here keeps state.
+ */
+#ifndef DMLR_CLI_FILES_H
+#define DMLR_CLI_FILES_H
+
+#include <stddef.h>
+
+/*
+ * Read a whole file.  *bytes gets len + 1 bytes (malloc) with a NUL after
+ * the contents, so JSON text can be parsed in place.  Returns 0 or an errno
+ * value (EISDIR for a directory, ENOMEM when out of memory).
+ */
+int dmlr_read_file(const char *path, void **bytes, size_t *len);
+
+/* Create or truncate path and write len bytes.  Returns 0 or an errno value. */
+int dmlr_write_file(const char *path, const void *bytes, size_t len);
+
+/* Thread-safe strerror. */
+void dmlr_strerror(int errnum, char *buf, size_t cap);
+
+/* SHA-256 of bytes as 64 lowercase hex digits and a NUL. */
+#define DMLR_SHA256_HEX 65
+void dmlr_sha256_hex(const void *bytes, size_t len, char hex[DMLR_SHA256_HEX]);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * scatter.h -- what SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND share with
+ * dmlr_scatter_targets(); private to the library.
+ *
+ * SPEC_NOTES.md: SCATTER-5, SCATTER_ND-7 (index values), SCATTER-6,
+ * SCATTER_ND-8 (order and duplicates).
+ */
+#ifndef DMLREF_SCATTER_H
+#define DMLREF_SCATTER_H
+
+#include "internal.h"
+
+/*
+ * An index value along a dimension of size dim: signed values in [-dim, -1]
+ * count from the end; anything still outside [0, dim) -- beyond the end,
+ * below -dim, or an unsigned value of 2^63 or more (dmlr_read_index
+ * saturates those, never reading them as negative) -- is out of range and
+ * the write is dropped: returns false.
+ */
+static inline bool dmlr_scatter_wrap(int64_t idx, uint64_t dim, uint64_t *out)
+{
+    int64_t n = (int64_t)dim;
+    if (idx < 0 && idx >= -n)
+        idx += n;
+    if (idx < 0 || idx >= n)
+        return false;
+    *out = (uint64_t)idx;
+    return true;
+}
+
+/*
+ * Where update element ucoord (coordinates over UpdatesTensor.Sizes) of a
+ * validated desc lands, given the indices' bytes.  Returns 0 with ocoord set
+ * when it is written; otherwise an index is out of range, the write is
+ * dropped, and the return value is the (non-zero) mask of the output
+ * dimensions whose coordinate is out of range: a device that clamps or wraps
+ * such a coordinate instead might still write anywhere along them.  ocoord
+ * then holds the other dimensions' coordinates.
+ */
+typedef uint32_t (*dmlr_scatter_locate_fn)(const void *desc, const dmlr_view *views,
+                                           const unsigned char *indices,
+                                           const uint64_t *ucoord, uint64_t *ocoord);
+
+uint32_t dmlr_scatter_elements_locate(const void *desc, const dmlr_view *views,
+                                      const unsigned char *indices, const uint64_t *ucoord,
+                                      uint64_t *ocoord);
+uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *views,
+                                const unsigned char *indices, const uint64_t *ucoord,
+                                uint64_t *ocoord);
+
+/* The input -> output copy both scatters start with, parallel over chunks. */
+void dmlr_scatter_copy_input(const dmlr_view *in, const unsigned char *src,
+                             const dmlr_view *out, unsigned char *dst);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+ * scatter_common.c -- what SCATTER and SCATTER_ND share: the input -> output
+ * copy, and dmlr_scatter_targets(), the bookkeeping that case generators and
+ * judges use for colliding and out-of-range updates.
+ *
+ * SPEC_NOTES.md: SCATTER-5, SCATTER-6, SCATTER_ND-7, SCATTER_ND-8.
+ */
+#include "scatter.h"
+
+#include <stdlib.h>
+
+enum { CHUNK = 4096 };
+
+void dmlr_scatter_copy_input(const dmlr_view *in, const unsigned char *src,
+                             const dmlr_view *out, unsigned char *dst)
+{
+    uint64_t n = out->count, chunks = (n + CHUNK - 1) / CHUNK;
+    DMLR_PARALLEL_FOR
+    for (int64_t c = 0; c < (int64_t)chunks; c++) {
+        uint64_t o[DMLR_MAX_RANK], first = (uint64_t)c * CHUNK;
+        uint64_t last = first + CHUNK < n ? first + CHUNK : n;
+        dmlr_unravel(first, out->rank, out->sizes, o);
+        for (uint64_t i = first; i < last; i++, dmlr_next(out->rank, out->sizes, o))
+            dmlr_copy_elem(dst + dmlr_offset(out, o), src + dmlr_offset(in, o), out->esize);
+    }
+}
+
+/* Row-major flat index of coord over v's sizes. */
+static uint64_t ravel(const dmlr_view *v, const uint64_t *coord)
+{
+    uint64_t flat = 0;
+    for (uint32_t d = 0; d < v->rank; d++)
+        flat = flat * v->sizes[d] + coord[d];
+    return flat;
+}
+
+/* Mark every output element that agrees with ocoord outside the dimensions of `mask`. */
+static void mark_line(const dmlr_view *out, uint32_t mask, const uint64_t *ocoord,
+                      uint8_t *marks)
+{
+    uint64_t free_sizes[DMLR_MAX_RANK], f[DMLR_MAX_RANK] = {0}, c[DMLR_MAX_RANK], n = 1;
+    for (uint32_t d = 0; d < out->rank; d++) {
+        free_sizes[d] = (mask >> d) & 1 ? out->sizes[d] : 1;
+        n *= free_sizes[d];
+    }
+    for (uint64_t i = 0; i < n; i++, dmlr_next(out->rank, free_sizes, f)) {
+        for (uint32_t d = 0; d < out->rank; d++)
+            c[d] = (mask >> d) & 1 ? f[d] : ocoord[d];
+        marks[ravel(out, c)] |= DMLR_SCATTER_MAYBE;
+    }
+}
+
+dmlr_status dmlr_scatter_targets(const dmlr_operator_desc *op, const dmlr_buffer *inputs,
+                                 uint32_t input_count, dmlr_feature_level level,
+                                 int64_t *target_of_update, uint64_t update_count,
+                                 uint8_t *output_marks, uint64_t output_count,
+                                 dmlr_error *err)
+{
+    static const char *const names[4] = {"InputTensor", "IndicesTensor", "UpdatesTensor",
+                                         "OutputTensor"};
+    const dmlr_status bad = DMLR_STATUS_INVALID_ARGUMENT;
+    const dmlr_tensor_desc *descs[4];
+    dmlr_scatter_locate_fn locate;
+    dmlr_view v[4];
+    dmlr_status st;
+
+    if (!op || !op->Desc)
+        return dmlr_fail(err, bad, "dmlr_scatter_targets: operator desc is missing");
+    if (op->Type == DMLR_OPERATOR_SCATTER) {
+        const dmlr_scatter_operator_desc *s = op->Desc;
+        descs[0] = s->InputTensor, descs[1] = s->IndicesTensor;
+        descs[2] = s->UpdatesTensor, descs[3] = s->OutputTensor;
+        locate = dmlr_scatter_elements_locate;
+    } else if (op->Type == DMLR_OPERATOR_SCATTER_ND) {
+        const dmlr_scatter_nd_operator_desc *s = op->Desc;
+        descs[0] = s->InputTensor, descs[1] = s->IndicesTensor;
+        descs[2] = s->UpdatesTensor, descs[3] = s->OutputTensor;
+        locate = dmlr_scatter_nd_locate;
+    } else {
+        return dmlr_fail(err, bad, "dmlr_scatter_targets: DML_OPERATOR_TYPE %d is not "
+                         "SCATTER (SCATTER_ELEMENTS) or SCATTER_ND", (int)op->Type);
+    }
+    st = dmlr_validate(op, level, err);
+    if (st)
+        return st;
+    const char *name = dmlr_operator_by_type(op->Type)->name;
+    for (int t = 0; t < 4; t++) /* validated: cannot fail */
+        dmlr_view_from_desc(descs[t], name, names[t], t == 3, &v[t], NULL);
+    if (input_count != 3 || !inputs)
+        return dmlr_fail(err, bad, "%s: %u input buffers bound, expected 3", name, input_count);
+    for (int t = 0; t < 3; t++)
+        if (!inputs[t].data || inputs[t].size < v[t].total_bytes)
+            return dmlr_fail(err, DMLR_STATUS_BUFFER_TOO_SMALL,
+                             "%s: %s is bound to a buffer of %llu bytes, expected at least "
+                             "%llu (TotalTensorSizeInBytes)", name, names[t],
+                             inputs[t].data ? (unsigned long long)inputs[t].size : 0ULL,
+                             (unsigned long long)v[t].total_bytes);
+    if (target_of_update && update_count != v[2].count)
+        return dmlr_fail(err, bad, "dmlr_scatter_targets: update_count is %llu, expected %llu "
+                         "(UpdatesTensor elements)", (unsigned long long)update_count,
+                         (unsigned long long)v[2].count);
+    if (output_marks && output_count != v[3].count)
+        return dmlr_fail(err, bad, "dmlr_scatter_targets: output_count is %llu, expected %llu "
+                         "(OutputTensor elements)", (unsigned long long)output_count,
+                         (unsigned long long)v[3].count);
+    if (output_marks)
+        memset(output_marks, 0, output_count);
+    uint64_t u[DMLR_MAX_RANK] = {0}, o[DMLR_MAX_RANK];
+    for (uint64_t i = 0; i < v[2].count; i++, dmlr_next(v[2].rank, v[2].sizes, u)) {
+        uint32_t mask = locate(op->Desc, v, inputs[1].data, u, o); /* row-major: SCATTER-6 */
+        uint64_t flat = mask ? 0 : ravel(&v[3], o);
+        if (target_of_update)
+            target_of_update[i] = mask ? -1 : (int64_t)flat;
+        if (!output_marks)
+            continue;
+        if (mask) { /* SCATTER-5, SCATTER_ND-7: a device might put it anywhere on the line */
+            mark_line(&v[3], mask, o, output_marks);
+            continue;
+        }
+        if (output_marks[flat] & DMLR_SCATTER_WRITTEN) /* SCATTER-6, SCATTER_ND-8 */
+            output_marks[flat] |= DMLR_SCATTER_CONTESTED;
+        output_marks[flat] |= DMLR_SCATTER_WRITTEN;
+    }
+    if (err)
+        err->status = DMLR_STATUS_OK, err->message[0] = '\0';
+    return DMLR_STATUS_OK;
+}

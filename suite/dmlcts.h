@@ -1,0 +1,225 @@
+/*
+ * dmlcts.h -- the conformance harness's internal interfaces, shared by its
+ * sources (one concern each):
+ *
+ *   main.c     options, subcommands, exit code
+ *   select.c   case files from paths and globs, shards, filters, waivers
+ *   prepare.c  per case: load, filter, judge what needs no backend
+ *   wire.c     an operator desc flattened for the pipe to a worker
+ *   worker.c   the worker process that runs a backend (ref or plugin)
+ *   pool.c     the run loop: cases to workers, crashes, timeouts
+ *   judge.c    guard bands, untouched inputs, the output verdict
+ *   cmd.c      the file protocol (export, check, cmd: backends)
+ *   cmd_json.c request.json / response.json
+ *   report.c   progress, failures, summary table
+ *   report_fmt.c  JUnit, TAP, JSON
+ *
+ * docs/dmlcts.md is the user's documentation.
+ */
+#ifndef DMLCTS_H
+#define DMLCTS_H
+
+#include "../ref/cli/case.h"
+#include "dmlcts_backend.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Statuses, in report order.  The failing ones make the exit code 1. */
+#define DMLCTS_STATUSES(X)                                                         \
+    X(PASS, false)          /* every compared element right, nothing else wrong */ \
+    X(FAIL, true)           /* a wrong element, or an input buffer modified */     \
+    X(NOT_SUPPORTED, false) /* the backend declined, or its FL / types exclude it */ \
+    X(SKIPPED, false)       /* a negative case under a backend other than ref */   \
+    X(CRASH, true)          /* the backend died (signal or exit) running it */     \
+    X(TIMEOUT, true)        /* it ran past --timeout and was killed */             \
+    X(OOB_WRITE, true)      /* a byte outside a buffer (guard band) changed */     \
+    X(ERROR, true)          /* the backend returned an error, or a bad case file */
+
+typedef enum dmlcts_status {
+#define X(name, failing) DMLCTS_##name,
+    DMLCTS_STATUSES(X)
+#undef X
+    DMLCTS_STATUS_COUNT
+} dmlcts_status;
+
+const char *dmlcts_status_name(dmlcts_status s);
+bool dmlcts_status_failing(dmlcts_status s);
+
+/* One wrong element, kept after the case is freed. */
+typedef struct dmlcts_mismatch_info {
+    char tensor[32];
+    uint32_t rank;
+    uint32_t coord[DMLR_MAX_RANK];
+    uint64_t element;
+    char expected[48], expected_bits[24];
+    char got[48], got_bits[24];
+    bool has_ulp;
+    uint64_t ulp;
+    char text[256]; /* the whole line, as printed */
+} dmlcts_mismatch_info;
+
+typedef struct dmlcts_result {
+    char *file;
+    char *name;         /* the case name, or the file when it did not load */
+    char op[32];        /* "GATHER"; "-" when unknown */
+    char dtype[16];     /* InputTensor's DataType; "-" when unknown */
+    dmlcts_status status;
+    bool negative;      /* an expect_error case */
+    bool bad_case;      /* the case file did not load: exit code 2 */
+    bool waived;        /* failing, but listed in --expected-failures */
+    bool unexpected_pass; /* PASS, but listed in --expected-failures */
+    char *message;      /* one line: why, for any status but PASS */
+    char **notes;       /* further lines (guard bands, modified inputs) */
+    uint32_t note_count;
+    uint64_t compared, skipped, legal, mismatches;
+    uint32_t shown;
+    dmlcts_mismatch_info *first; /* shown entries */
+    double ms;          /* backend time, milliseconds */
+    bool done;
+} dmlcts_result;
+
+typedef enum dmlcts_backend_kind { DMLCTS_REF, DMLCTS_PLUGIN, DMLCTS_CMD } dmlcts_backend_kind;
+typedef enum dmlcts_mode { DMLCTS_RUN, DMLCTS_EXPORT, DMLCTS_CHECK, DMLCTS_LIST } dmlcts_mode;
+
+typedef struct dmlcts_strlist {
+    char **items;
+    size_t count, cap;
+} dmlcts_strlist;
+
+bool dmlcts_strlist_push(dmlcts_strlist *l, const char *s);
+void dmlcts_strlist_free(dmlcts_strlist *l);
+
+typedef struct dmlcts_options {
+    dmlcts_mode mode;
+    dmlcts_backend_kind backend;
+    const char *backend_spec; /* as given: "ref", "plugin:x.so", "cmd:..." */
+    const char *backend_arg;  /* the .so path or the command */
+    double timeout;           /* seconds per case */
+    unsigned jobs;
+    const char *filter;
+    dmlcts_strlist ops, dtypes; /* canonical names */
+    dmlr_feature_level level;   /* --feature-level, 0 = none */
+    unsigned shard_k, shard_n;  /* shard k of n, 1-based; n == 0: none */
+    const char *waiver_file;
+    dmlcts_strlist waivers;
+    const char *junit, *json;
+    bool tap;
+    bool verbose, quiet, progress;
+    bool fail_on_xpass;
+    unsigned show;            /* mismatches listed per failing case */
+    const char *dir;          /* export DIR / check --results DIR */
+    const char *work_dir;     /* cmd: where batch directories go */
+    bool keep_work;
+    unsigned batch;           /* cmd: cases per batch */
+    dmlcts_strlist paths;     /* case files, after expansion, sharded */
+    dmlcts_strlist repro;     /* the reproducer's options, quoted */
+    const char *argv0;
+} dmlcts_options;
+
+/* What the backend said about itself (ref and plugins; cmd claims everything). */
+extern dmlcts_backend_info dmlcts_info;
+
+/* ---- select.c ---------------------------------------------------------- */
+/* Expand PATH arguments into opts->paths (sorted per argument), then shard. */
+bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n);
+bool dmlcts_load_waivers(dmlcts_options *o);
+bool dmlcts_waived(const dmlcts_options *o, const char *name);
+
+/* ---- prepare.c ----------------------------------------------------------- */
+typedef enum dmlcts_prep {
+    DMLCTS_PREP_FILTERED, /* not selected: no result */
+    DMLCTS_PREP_DONE,     /* *r holds the final result */
+    DMLCTS_PREP_RUN       /* *c is loaded and must be executed at *level */
+} dmlcts_prep;
+
+dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case **c,
+                           dmlr_feature_level *level, dmlcts_result *r);
+void dmlcts_result_free(dmlcts_result *r);
+void dmlcts_set_message(dmlcts_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void dmlcts_add_note(dmlcts_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- wire.c -------------------------------------------------------------- */
+/* A desc flattened (no pointers) for a worker; TotalTensorSizeInBytes resolved. */
+typedef struct dmlcts_wire {
+    unsigned char *bytes;
+    size_t len, cap;
+} dmlcts_wire;
+
+bool dmlcts_wire_put_desc(dmlcts_wire *w, const dmlr_case *c);
+/* Rebuild the desc in the worker; *storage is freed by the caller (free). */
+bool dmlcts_wire_get_desc(const unsigned char *p, size_t len, dmlr_operator_desc *op,
+                          void **storage);
+
+/* ---- judge.c ------------------------------------------------------------- */
+#define DMLCTS_GUARD 4096u /* canary bytes before and after every buffer */
+
+typedef struct dmlcts_slot {
+    uint64_t offset, size; /* in the arena */
+    bool is_output;
+    bool alias;            /* the in-place OutputTensor: InputTensor's buffer */
+} dmlcts_slot;
+
+/* Arena bytes a case needs, and where each binding goes (c->tensor_count slots). */
+uint64_t dmlcts_layout(const dmlr_case *c, dmlcts_slot *slots);
+/* Canaries everywhere, inputs copied, outputs 0xA5. */
+void dmlcts_fill_arena(const dmlr_case *c, const dmlcts_slot *slots, unsigned char *arena,
+                       uint64_t used);
+/* After the backend returned: guard bands and inputs; then the outputs when ok. */
+void dmlcts_judge_arena(const dmlcts_options *o, const dmlr_case *c, const dmlcts_slot *slots,
+                        const unsigned char *arena, uint64_t used, dmlcts_run_status st,
+                        const char *backend_msg, dmlcts_result *r);
+/* Compare output buffers (binding order) with the expected values into r. */
+void dmlcts_judge_outputs(const dmlcts_options *o, const dmlr_case *c,
+                          const dmlr_buffer *outputs, dmlcts_result *r);
+/* A backend's own status (not OK) into r. */
+void dmlcts_judge_backend_status(dmlcts_run_status st, const char *msg, dmlcts_result *r);
+
+/* ---- worker.c / pool.c ----------------------------------------------------- */
+/* Run the selection through ref or a plugin; results appended to *res. */
+int dmlcts_run_pool(const dmlcts_options *o, dmlcts_result **res, size_t *count);
+/* --backend ref: suite/plugins/ref_plugin.c is linked into dmlcts itself and its
+ * three functions (dmlcts_backend.h) are called through the same worker path. */
+
+/* ---- cmd.c ---------------------------------------------------------------- */
+int dmlcts_run_cmd(const dmlcts_options *o, dmlcts_result **res, size_t *count);
+int dmlcts_export(const dmlcts_options *o, dmlcts_result **res, size_t *count);
+int dmlcts_check_results(const dmlcts_options *o, dmlcts_result **res, size_t *count);
+
+/* ---- results array ---------------------------------------------------------- */
+dmlcts_result *dmlcts_result_append(dmlcts_result **res, size_t *count, size_t *cap);
+
+/* ---- report.c -------------------------------------------------------------- */
+typedef struct dmlcts_progress {
+    size_t total;      /* case files to look at */
+    size_t seen;
+    size_t counts[DMLCTS_STATUS_COUNT];
+} dmlcts_progress;
+
+void dmlcts_progress_start(const dmlcts_options *o, dmlcts_progress *p, size_t total);
+/* A file was looked at; r is its result, or NULL when it was filtered out. */
+void dmlcts_progress_case(const dmlcts_options *o, dmlcts_progress *p, const dmlcts_result *r);
+void dmlcts_progress_end(const dmlcts_options *o, dmlcts_progress *p);
+void dmlcts_apply_waivers(const dmlcts_options *o, dmlcts_result *res, size_t n);
+/* The human report on stdout (TAP comments when --tap); returns the exit code. */
+int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n);
+void dmlcts_reproducer(const dmlcts_options *o, const dmlcts_result *r, char *buf, size_t cap);
+
+/* ---- report_fmt.c ------------------------------------------------------- */
+bool dmlcts_write_junit(const dmlcts_options *o, const dmlcts_result *res, size_t n);
+bool dmlcts_write_json(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc);
+void dmlcts_write_tap(const dmlcts_options *o, const dmlcts_result *res, size_t n);
+
+/* Monotonic seconds. */
+double dmlcts_now(void);
+
+#endif

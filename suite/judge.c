@@ -1,0 +1,272 @@
+/*
+ * judge.c -- the verdict on one execution: canary bytes around every buffer,
+ * input buffers unchanged, then the outputs against the case's expected
+ * values through dmlr_case_compare (bitwise for data movement; whatever check
+ * mode each output carries: implementation_defined elements skipped,
+ * legal_values accepted, padding never compared).
+ */
+#include "dmlcts.h"
+#include "../ref/cli/values.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ALIGN 256u
+
+/*
+ * A fixed, position-dependent canary: a stray write of 0, of 0xFF or of a
+ * copied element is unlikely to reproduce it by chance.
+ */
+static const unsigned char canary[16] = {0xDE, 0xAD, 0xC7, 0x5A, 0x3C, 0x96, 0xE1, 0x0F,
+                                         0x7B, 0x24, 0xB8, 0x61, 0xCA, 0x13, 0x85, 0x4E};
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+static bool is_in_place_output(const dmlr_case *c, const dmlr_case_tensor *t)
+{
+    return c->in_place && t->is_output && strcmp(t->name, "OutputTensor") == 0;
+}
+
+uint64_t dmlcts_layout(const dmlr_case *c, dmlcts_slot *slots)
+{
+    uint64_t cursor = 0, input_at = 0;
+    for (uint32_t i = 0; i < c->tensor_count; i++) {
+        const dmlr_case_tensor *t = &c->tensors[i];
+        slots[i].is_output = t->is_output;
+        slots[i].size = t->bytes;
+        slots[i].alias = is_in_place_output(c, t);
+        if (slots[i].alias) { /* one buffer: InputTensor's */
+            slots[i].offset = input_at;
+            continue;
+        }
+        slots[i].offset = align_up(cursor + DMLCTS_GUARD, ALIGN);
+        if (strcmp(t->name, "InputTensor") == 0)
+            input_at = slots[i].offset;
+        cursor = slots[i].offset + t->bytes;
+    }
+    return cursor + DMLCTS_GUARD;
+}
+
+static void fill_canary(unsigned char *p, uint64_t from, uint64_t to)
+{
+    for (uint64_t i = from; i < to; i++)
+        p[i] = canary[i & 15];
+}
+
+void dmlcts_fill_arena(const dmlr_case *c, const dmlcts_slot *slots, unsigned char *arena,
+                       uint64_t used)
+{
+    uint64_t cursor = 0;
+    for (uint32_t i = 0; i < c->tensor_count; i++) {
+        const dmlcts_slot *s = &slots[i];
+        if (s->alias)
+            continue;
+        fill_canary(arena, cursor, s->offset);
+        if (s->is_output)
+            memset(arena + s->offset, 0xA5, (size_t)s->size); /* an unwritten element shows */
+        else
+            memcpy(arena + s->offset, c->tensors[i].data, (size_t)s->size);
+        cursor = s->offset + s->size;
+    }
+    fill_canary(arena, cursor, used);
+}
+
+/* Which buffer a stray byte belongs to: the nearer of the two around the gap. */
+static void report_gap(const dmlr_case *c, const dmlcts_slot *slots, int before, int after,
+                       uint64_t gap_from, uint64_t gap_to, uint64_t first, uint64_t last,
+                       uint64_t count, dmlcts_result *r)
+{
+    bool near_before = before >= 0 && (after < 0 || first - gap_from < gap_to - first);
+    if (near_before)
+        dmlcts_add_note(r, "%s: %llu canary byte(s) changed after the buffer's end, the first "
+                        "at byte +%llu past TotalTensorSizeInBytes (%llu), the last at +%llu",
+                        c->tensors[before].name, (unsigned long long)count,
+                        (unsigned long long)(first - gap_from),
+                        (unsigned long long)slots[before].size,
+                        (unsigned long long)(last - gap_from));
+    else
+        dmlcts_add_note(r, "%s: %llu canary byte(s) changed before the buffer's start, the "
+                        "nearest %llu byte(s) before it", c->tensors[after].name,
+                        (unsigned long long)count, (unsigned long long)(gap_to - last));
+}
+
+/* Every byte outside the buffers must still be the canary. */
+static bool check_guards(const dmlr_case *c, const dmlcts_slot *slots,
+                         const unsigned char *arena, uint64_t used, dmlcts_result *r)
+{
+    uint64_t cursor = 0;
+    int before = -1;
+    bool ok = true;
+    for (uint32_t i = 0; i <= c->tensor_count; i++) {
+        uint64_t to = used, first = 0, last = 0, count = 0;
+        if (i < c->tensor_count) {
+            if (slots[i].alias)
+                continue;
+            to = slots[i].offset;
+        }
+        for (uint64_t b = cursor; b < to; b++)
+            if (arena[b] != canary[b & 15]) {
+                if (!count++)
+                    first = b;
+                last = b;
+            }
+        if (count) {
+            report_gap(c, slots, before, i < c->tensor_count ? (int)i : -1, cursor, to, first,
+                       last, count, r);
+            ok = false;
+        }
+        if (i < c->tensor_count) {
+            cursor = slots[i].offset + slots[i].size;
+            before = (int)i;
+        }
+    }
+    return ok;
+}
+
+/* Input buffers (padding included) must come back as they went. */
+static bool check_inputs(const dmlr_case *c, const dmlcts_slot *slots,
+                         const unsigned char *arena, dmlcts_result *r)
+{
+    bool ok = true;
+    for (uint32_t i = 0; i < c->tensor_count; i++) {
+        const dmlr_case_tensor *t = &c->tensors[i];
+        const unsigned char *was = t->data, *now = arena + slots[i].offset;
+        uint64_t changed = 0, first = 0;
+        if (t->is_output || (c->in_place && strcmp(t->name, "InputTensor") == 0))
+            continue;
+        if (memcmp(was, now, (size_t)t->bytes) == 0)
+            continue;
+        for (uint64_t b = 0; b < t->bytes; b++)
+            if (was[b] != now[b] && !changed++)
+                first = b;
+        dmlcts_add_note(r, "INPUT_MODIFIED %s: %llu byte(s) of the input buffer changed, the "
+                        "first at byte %llu (was 0x%02x, now 0x%02x)", t->name,
+                        (unsigned long long)changed, (unsigned long long)first, was[first],
+                        now[first]);
+        ok = false;
+    }
+    return ok;
+}
+
+void dmlcts_judge_backend_status(dmlcts_run_status st, const char *msg, dmlcts_result *r)
+{
+    if (st == DMLCTS_RUN_NOT_SUPPORTED) {
+        r->status = DMLCTS_NOT_SUPPORTED;
+        dmlcts_set_message(r, "the backend does not support it: %s", *msg ? msg : "(no message)");
+    } else {
+        r->status = DMLCTS_ERROR;
+        if (st == DMLCTS_RUN_ERROR)
+            dmlcts_set_message(r, "the backend returned an error: %s", *msg ? msg : "(no message)");
+        else
+            dmlcts_set_message(r, "the backend returned %d, not a dmlcts_run_status", (int)st);
+    }
+}
+
+void dmlcts_judge_arena(const dmlcts_options *o, const dmlr_case *c, const dmlcts_slot *slots,
+                        const unsigned char *arena, uint64_t used, dmlcts_run_status st,
+                        const char *backend_msg, dmlcts_result *r)
+{
+    bool guards = check_guards(c, slots, arena, used, r);
+    bool inputs = check_inputs(c, slots, arena, r);
+    dmlr_buffer *outs;
+    if (st != DMLCTS_RUN_OK) {
+        dmlcts_judge_backend_status(st, backend_msg, r);
+    } else if (!(outs = calloc(c->output_count + 1, sizeof *outs))) {
+        r->status = DMLCTS_ERROR;
+        dmlcts_set_message(r, "out of memory judging the outputs");
+    } else {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < c->tensor_count; i++)
+            if (slots[i].is_output) {
+                outs[n].data = (void *)(arena + slots[i].offset);
+                outs[n++].size = slots[i].size;
+            }
+        dmlcts_judge_outputs(o, c, outs, r);
+        free(outs);
+    }
+    /* Stray writes outrank wrong values; a modified input is a FAIL of its own. */
+    if (!guards) {
+        r->status = DMLCTS_OOB_WRITE;
+        dmlcts_set_message(r, "the backend wrote outside a buffer: %s", r->notes[0]);
+    } else if (!inputs && (r->status == DMLCTS_PASS || r->status == DMLCTS_NOT_SUPPORTED)) {
+        r->status = DMLCTS_FAIL;
+        dmlcts_set_message(r, "%s", r->notes[r->note_count - 1]);
+    }
+}
+
+/* ULPs between two floats of one type: ordered integers, NaN has none. */
+static bool ulp_distance(dmlr_data_type dt, uint64_t a, uint64_t b, uint64_t *ulp)
+{
+    unsigned bits = dt == DMLR_FLOAT16 ? 16 : dt == DMLR_FLOAT32 ? 32 : 64;
+    uint64_t sign = UINT64_C(1) << (bits - 1), mag = sign - 1;
+    uint64_t exp_mask = dt == DMLR_FLOAT16 ? 0x7c00 : dt == DMLR_FLOAT32 ? 0x7f800000
+                                                                         : UINT64_C(0x7ff0000000000000);
+    int64_t x, y;
+    if (!dmlr_data_type_is_float(dt) || (a & exp_mask & mag) == exp_mask && (a & mag & ~exp_mask) ||
+        (b & exp_mask & mag) == exp_mask && (b & mag & ~exp_mask))
+        return false;
+    x = (a & sign) ? -(int64_t)(a & mag) : (int64_t)(a & mag);
+    y = (b & sign) ? -(int64_t)(b & mag) : (int64_t)(b & mag);
+    *ulp = x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
+    return true;
+}
+
+static void keep_mismatch(const dmlr_case *c, const dmlr_mismatch *m, dmlcts_mismatch_info *out)
+{
+    const dmlr_case_tensor *t = &c->tensors[m->tensor];
+    dmlr_data_type dt = t->desc->DataType;
+    unsigned char e[8], g[8];
+    size_t n;
+    memset(out, 0, sizeof *out);
+    snprintf(out->tensor, sizeof out->tensor, "%s", t->name);
+    out->rank = t->rank;
+    memcpy(out->coord, m->coord, sizeof out->coord);
+    out->element = m->element;
+    dmlr_value_set_bits(dt, e, m->expected);
+    dmlr_value_set_bits(dt, g, m->got);
+    dmlr_value_display(dt, e, out->expected, sizeof out->expected);
+    dmlr_value_hex(dt, e, out->expected_bits, sizeof out->expected_bits);
+    dmlr_value_display(dt, g, out->got, sizeof out->got);
+    dmlr_value_hex(dt, g, out->got_bits, sizeof out->got_bits);
+    dmlr_mismatch_format(c, m, out->text, sizeof out->text);
+    out->has_ulp = ulp_distance(dt, m->expected, m->got, &out->ulp);
+    n = strlen(out->text);
+    if (out->has_ulp && n < sizeof out->text)
+        snprintf(out->text + n, sizeof out->text - n, ", %llu ulp%s",
+                 (unsigned long long)out->ulp, out->ulp == 0 ? " (sign of zero)" : "");
+}
+
+void dmlcts_judge_outputs(const dmlcts_options *o, const dmlr_case *c,
+                          const dmlr_buffer *outputs, dmlcts_result *r)
+{
+    dmlr_case_verdict v;
+    dmlr_mismatch *first = calloc(o->show + 1, sizeof *first);
+    bool ok;
+    if (!first) {
+        r->status = DMLCTS_ERROR;
+        dmlcts_set_message(r, "out of memory judging the outputs");
+        return;
+    }
+    ok = dmlr_case_compare(c, outputs, &v, first, o->show);
+    r->compared = v.compared;
+    r->skipped = v.skipped;
+    r->legal = v.legal;
+    r->mismatches = v.mismatches;
+    if (ok) {
+        r->status = DMLCTS_PASS;
+    } else {
+        r->status = DMLCTS_FAIL;
+        r->first = calloc(v.shown + 1, sizeof *r->first);
+        for (uint32_t i = 0; r->first && i < v.shown; i++)
+            keep_mismatch(c, &first[i], &r->first[r->shown++]);
+        dmlcts_set_message(r, "%llu of %llu compared element(s) differ%s",
+                           (unsigned long long)v.mismatches,
+                           (unsigned long long)(v.compared + v.short_buffers),
+                           v.short_buffers ? " (an output buffer was short)" : "");
+    }
+    free(first);
+}

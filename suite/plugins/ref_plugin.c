@@ -1,0 +1,71 @@
+/*
+ * ref_plugin.c -- an example dmlcts backend plugin: the dmlref reference
+ * itself.  Copy this file to start a backend for a GPU.
+ *
+ * Build (what `make` does for build/lib/dmlcts_ref_plugin.so):
+ *   cc -fPIC -shared -Iref/include -Isuite -o my_plugin.so my_plugin.c <your libs>
+ * Run:
+ *   build/bin/dmlcts --backend plugin:./my_plugin.so goldens
+ *
+ * The whole contract is suite/dmlcts_backend.h; in short:
+ *   - dmlcts_backend_init: once per worker process; create the device here.
+ *   - dmlcts_backend_run: one case; read c->op, read c->inputs, write
+ *     c->outputs, return OK / NOT_SUPPORTED / ERROR.  Never write outside a
+ *     buffer's [data, data + size) and never write an input buffer: the
+ *     harness checks canary bytes and the inputs after every call.
+ *   - dmlcts_backend_shutdown: release the device.
+ *
+ * A GPU backend's run() does, per case:
+ *   1. map c->op->Type and the desc's members onto the device's operator
+ *      (they mirror DirectML's DML_*_OPERATOR_DESC member for member);
+ *      return DMLCTS_RUN_NOT_SUPPORTED for what the device lacks, with a
+ *      message saying what (it is shown in the report);
+ *   2. upload c->inputs[i] (size bytes each: whole buffers, padding included,
+ *      laid out by the tensor's Strides) to device buffers of the same size;
+ *   3. for an in-place case (c->outputs[0].data == c->inputs[0].data) bind
+ *      one device buffer, as DirectML would;
+ *   4. dispatch, wait, and download each output buffer into c->outputs[i]
+ *      (whole buffers: a strided output's padding bytes may hold anything,
+ *      they are not compared);
+ *   5. return DMLCTS_RUN_OK, or DMLCTS_RUN_ERROR with the device's message.
+ * A crash or hang in any of these is caught by the harness (CRASH, TIMEOUT).
+ */
+#include "dmlcts_backend.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int dmlcts_backend_init(dmlcts_backend_info *info)
+{
+    info->abi_version = DMLCTS_BACKEND_ABI_VERSION;
+    snprintf(info->name, sizeof info->name, "dmlref reference");
+    /* The reference implements every level; a device reports its own. */
+    info->feature_level = DMLR_FEATURE_LEVEL_MAX;
+    /* Every type of the list; a device leaves out what it lacks (e.g. FLOAT64). */
+    info->data_types = 0;
+#define X(name, value, bytes, ctype) info->data_types |= DMLR_BIT(DMLR_##name);
+    DMLR_DATA_TYPES(X)
+#undef X
+    return 0;
+}
+
+dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
+{
+    dmlr_error err = {DMLR_STATUS_OK, ""};
+    /*
+     * The reference runs on host memory, so the harness's buffers are bound
+     * directly; a device copies them in and out around its dispatch.
+     */
+    dmlr_status st = dmlr_execute(c->op, c->inputs, c->input_count, c->feature_level,
+                                  c->outputs, c->output_count, &err);
+    if (st == DMLR_STATUS_OK)
+        return DMLCTS_RUN_OK;
+    snprintf(c->message, c->message_cap, "%s", err.message);
+    /* A device says NOT_SUPPORTED only for what it lacks, never to hide a bug. */
+    return st == DMLR_STATUS_NOT_SUPPORTED ? DMLCTS_RUN_NOT_SUPPORTED : DMLCTS_RUN_ERROR;
+}
+
+void dmlcts_backend_shutdown(void)
+{
+    /* Nothing to release: the reference keeps no state. */
+}

@@ -1,0 +1,206 @@
+/*
+ * prepare.c -- one case file before any backend sees it: load it, apply the
+ * filters, and settle what needs no backend (a bad file, a negative case, a
+ * feature level or data type the backend does not claim).
+ */
+#include "dmlcts.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_names[] = {
+#define X(name, failing) #name,
+    DMLCTS_STATUSES(X)
+#undef X
+};
+static const bool status_failing[] = {
+#define X(name, failing) failing,
+    DMLCTS_STATUSES(X)
+#undef X
+};
+
+const char *dmlcts_status_name(dmlcts_status s)
+{
+    return s < DMLCTS_STATUS_COUNT ? status_names[s] : "?";
+}
+
+bool dmlcts_status_failing(dmlcts_status s)
+{
+    return s < DMLCTS_STATUS_COUNT && status_failing[s];
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list copy;
+    int n;
+    char *s;
+    va_copy(copy, ap);
+    n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n < 0 || !(s = malloc((size_t)n + 1)))
+        return NULL;
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+void dmlcts_set_message(dmlcts_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    s = vformat(fmt, ap);
+    va_end(ap);
+    free(r->message);
+    r->message = s;
+}
+
+void dmlcts_add_note(dmlcts_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    char *s, **g;
+    va_start(ap, fmt);
+    s = vformat(fmt, ap);
+    va_end(ap);
+    if (!s || !(g = realloc(r->notes, (r->note_count + 1) * sizeof *g))) {
+        free(s);
+        return;
+    }
+    r->notes = g;
+    r->notes[r->note_count++] = s;
+}
+
+void dmlcts_result_free(dmlcts_result *r)
+{
+    free(r->file);
+    free(r->name);
+    free(r->message);
+    for (uint32_t i = 0; i < r->note_count; i++)
+        free(r->notes[i]);
+    free(r->notes);
+    free(r->first);
+    memset(r, 0, sizeof *r);
+}
+
+dmlcts_result *dmlcts_result_append(dmlcts_result **res, size_t *count, size_t *cap)
+{
+    if (*count == *cap) {
+        size_t n = *cap ? 2 * *cap : 256;
+        dmlcts_result *g = realloc(*res, n * sizeof *g);
+        if (!g)
+            return NULL;
+        *res = g;
+        *cap = n;
+    }
+    memset(&(*res)[*count], 0, sizeof **res);
+    return &(*res)[(*count)++];
+}
+
+static bool listed(const dmlcts_strlist *l, const char *name)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (strcmp(l->items[i], name) == 0)
+            return true;
+    return false;
+}
+
+static bool selected(const dmlcts_options *o, const dmlr_case *c)
+{
+    bool dtype = o->dtypes.count == 0;
+    if (o->filter && !strstr(c->name, o->filter))
+        return false;
+    if (o->ops.count && !listed(&o->ops, c->info->name))
+        return false;
+    for (uint32_t i = 0; !dtype && i < c->tensor_count; i++)
+        dtype = listed(&o->dtypes, dmlr_data_type_name(c->tensors[i].desc->DataType));
+    return dtype;
+}
+
+/* Negative cases: the reference validator's verdict, as dmlref check gives it. */
+static void judge_negative(const dmlr_case *c, dmlr_feature_level level, dmlcts_result *r)
+{
+    dmlr_error err = {DMLR_STATUS_OK, ""};
+    dmlr_status st = dmlr_validate(&c->op, level, &err);
+    const char *want = dmlr_status_name(c->expect_status);
+    if (st == c->expect_status &&
+        (!c->expect_message || strcmp(err.message, c->expect_message) == 0)) {
+        r->status = DMLCTS_PASS;
+    } else if (st == DMLR_STATUS_OK) {
+        r->status = DMLCTS_FAIL;
+        dmlcts_set_message(r, "the reference validator accepted the desc; expected %s", want);
+    } else {
+        r->status = DMLCTS_FAIL;
+        dmlcts_set_message(r, "expected %s%s%s; the reference validator said %s: %s", want,
+                           c->expect_message ? ": " : "",
+                           c->expect_message ? c->expect_message : "", dmlr_status_name(st),
+                           err.message);
+    }
+}
+
+dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case **out,
+                           dmlr_feature_level *level, dmlcts_result *r)
+{
+    char msg[DMLR_CASE_MSG_MAX];
+    dmlr_case *c = NULL;
+    dmlr_case_rc rc = dmlr_case_load(file, &c, msg, sizeof msg);
+    dmlr_feature_level lv;
+    *out = NULL;
+    memset(r, 0, sizeof *r);
+    r->file = strdup(file);
+    if (rc != DMLR_CASE_OK) {
+        /* Unfiltered: a broken file must show even when --filter would skip it. */
+        r->name = strdup(file);
+        snprintf(r->op, sizeof r->op, "-");
+        snprintf(r->dtype, sizeof r->dtype, "-");
+        r->status = DMLCTS_ERROR;
+        r->bad_case = true;
+        dmlcts_set_message(r, "the case file does not load: %s", msg);
+        return DMLCTS_PREP_DONE;
+    }
+    if (!selected(o, c)) {
+        dmlr_case_free(c);
+        dmlcts_result_free(r);
+        return DMLCTS_PREP_FILTERED;
+    }
+    r->name = strdup(c->name);
+    snprintf(r->op, sizeof r->op, "%s", c->info->name);
+    snprintf(r->dtype, sizeof r->dtype, "%s",
+             c->tensor_count ? dmlr_data_type_name(c->tensors[0].desc->DataType) : "-");
+    lv = o->level ? o->level : c->feature_level;
+    if (c->expect_error) {
+        r->negative = true;
+        if (o->backend == DMLCTS_REF && o->mode == DMLCTS_RUN) {
+            judge_negative(c, lv, r);
+        } else {
+            r->status = DMLCTS_SKIPPED;
+            dmlcts_set_message(r, "negative case (expect_error): judged against the reference "
+                               "validator only (--backend ref)");
+        }
+        dmlr_case_free(c);
+        return DMLCTS_PREP_DONE;
+    }
+    if (dmlcts_info.feature_level && dmlcts_info.feature_level < lv)
+        lv = dmlcts_info.feature_level;
+    if (lv < c->min_feature_level) {
+        r->status = DMLCTS_NOT_SUPPORTED;
+        dmlcts_set_message(r, "needs DML_FEATURE_LEVEL_%s; the target is DML_FEATURE_LEVEL_%s",
+                           dmlr_feature_level_name(c->min_feature_level),
+                           dmlr_feature_level_name(lv));
+        dmlr_case_free(c);
+        return DMLCTS_PREP_DONE;
+    }
+    for (uint32_t i = 0; dmlcts_info.data_types && i < c->tensor_count; i++) {
+        dmlr_data_type dt = c->tensors[i].desc->DataType;
+        if (!(dmlcts_info.data_types & DMLR_BIT(dt))) {
+            r->status = DMLCTS_NOT_SUPPORTED;
+            dmlcts_set_message(r, "%s is %s, a data type the backend does not claim",
+                               c->tensors[i].name, dmlr_data_type_name(dt));
+            dmlr_case_free(c);
+            return DMLCTS_PREP_DONE;
+        }
+    }
+    *out = c;
+    *level = lv;
+    return DMLCTS_PREP_RUN;
+}

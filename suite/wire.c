@@ -1,0 +1,229 @@
+/*
+ * wire.c -- an operator desc flattened for the pipe to a worker.
+ *
+ * The worker is a fork made before the case was loaded, so the desc (a tree
+ * of pointers) travels as plain records, walked generically through
+ * dmlr_operator_info.fields: any operator the library registers travels with
+ * no code here.  Both ends are the same binary on the same machine, so the
+ * records are in host byte order.
+ */
+#include "dmlcts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wire_tensor {
+    uint32_t data_type, flags, dim_count, has_strides;
+    uint32_t sizes[DMLR_MAX_RANK], strides[DMLR_MAX_RANK];
+    uint64_t total_bytes;
+    uint32_t alignment, reserved;
+} wire_tensor;
+
+static bool put(dmlcts_wire *w, const void *p, size_t n)
+{
+    if (w->len + n > w->cap) {
+        size_t cap = w->cap ? w->cap : 1024;
+        unsigned char *b;
+        while (cap < w->len + n)
+            cap *= 2;
+        if (!(b = realloc(w->bytes, cap)))
+            return false;
+        w->bytes = b;
+        w->cap = cap;
+    }
+    memcpy(w->bytes + w->len, p, n);
+    w->len += n;
+    return true;
+}
+
+static bool put_u32(dmlcts_wire *w, uint32_t v)
+{
+    return put(w, &v, sizeof v);
+}
+
+/* The backend sees TotalTensorSizeInBytes resolved: the bound buffer's size. */
+static bool put_tensor(dmlcts_wire *w, const dmlr_tensor_desc *t, uint64_t bytes)
+{
+    wire_tensor r;
+    memset(&r, 0, sizeof r);
+    r.data_type = (uint32_t)t->DataType;
+    r.flags = (uint32_t)t->Flags;
+    r.dim_count = t->DimensionCount;
+    r.has_strides = t->Strides != NULL;
+    for (uint32_t d = 0; d < t->DimensionCount && d < DMLR_MAX_RANK; d++) {
+        r.sizes[d] = t->Sizes[d];
+        r.strides[d] = t->Strides ? t->Strides[d] : 0;
+    }
+    r.total_bytes = bytes;
+    r.alignment = t->GuaranteedBaseOffsetAlignment;
+    return put(w, &r, sizeof r);
+}
+
+bool dmlcts_wire_put_desc(dmlcts_wire *w, const dmlr_case *c)
+{
+    const dmlr_operator_info *info = c->info;
+    const unsigned char *base = c->op.Desc;
+    uint32_t k = 0; /* index in c->tensors: the same binding order */
+    if (!put_u32(w, (uint32_t)c->op.Type))
+        return false;
+    for (uint32_t f = 0; f < info->field_count; f++) {
+        const dmlr_field_info *fi = &info->fields[f];
+        const dmlr_tensor_desc *t;
+        uint32_t v = 0;
+        switch (fi->kind) {
+        case DMLR_FIELD_INPUT_TENSOR:
+        case DMLR_FIELD_INDICES_TENSOR:
+        case DMLR_FIELD_OUTPUT_TENSOR:
+            memcpy(&t, base + fi->offset, sizeof t);
+            if (!put_u32(w, t != NULL))
+                return false;
+            if (t && (k >= c->tensor_count || !put_tensor(w, t, c->tensors[k++].bytes)))
+                return false;
+            break;
+        case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
+            memcpy(&t, base + fi->offset, sizeof t);
+            memcpy(&v, base + fi->count_offset, sizeof v);
+            if (!t)
+                v = 0;
+            if (!put_u32(w, v))
+                return false;
+            for (uint32_t i = 0; i < v; i++)
+                if (k >= c->tensor_count || !put_tensor(w, &t[i], c->tensors[k++].bytes))
+                    return false;
+            break;
+        case DMLR_FIELD_UINT:
+            memcpy(&v, base + fi->offset, sizeof v);
+            if (!put_u32(w, v))
+                return false;
+            break;
+        case DMLR_FIELD_AXIS_DIRECTION: {
+            dmlr_axis_direction d;
+            memcpy(&d, base + fi->offset, sizeof d);
+            if (!put_u32(w, (uint32_t)d))
+                return false;
+            break;
+        }
+        case DMLR_FIELD_BOOL: {
+            bool b;
+            memcpy(&b, base + fi->offset, sizeof b);
+            if (!put_u32(w, b))
+                return false;
+            break;
+        }
+        }
+    }
+    return true;
+}
+
+typedef struct reader {
+    const unsigned char *p;
+    size_t len, at;
+} reader;
+
+static bool get(reader *r, void *out, size_t n)
+{
+    if (r->len - r->at < n)
+        return false;
+    memcpy(out, r->p + r->at, n);
+    r->at += n;
+    return true;
+}
+
+/*
+ * The rebuilt descs sit in one array, so the members of a tensor array
+ * (SPLIT's OutputTensors) are contiguous as the desc needs; their Sizes and
+ * Strides in a second array.
+ */
+typedef struct dims_store {
+    uint32_t sizes[DMLR_MAX_RANK], strides[DMLR_MAX_RANK];
+} dims_store;
+
+static bool get_tensor(reader *r, dmlr_tensor_desc *d, dims_store *s)
+{
+    wire_tensor t;
+    if (!get(r, &t, sizeof t) || t.dim_count > DMLR_MAX_RANK)
+        return false;
+    memcpy(s->sizes, t.sizes, sizeof s->sizes);
+    memcpy(s->strides, t.strides, sizeof s->strides);
+    d->DataType = (dmlr_data_type)t.data_type;
+    d->Flags = (dmlr_tensor_flags)t.flags;
+    d->DimensionCount = t.dim_count;
+    d->Sizes = s->sizes;
+    d->Strides = t.has_strides ? s->strides : NULL;
+    d->TotalTensorSizeInBytes = t.total_bytes;
+    d->GuaranteedBaseOffsetAlignment = t.alignment;
+    return true;
+}
+
+static size_t round16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
+bool dmlcts_wire_get_desc(const unsigned char *p, size_t len, dmlr_operator_desc *op,
+                          void **storage)
+{
+    reader r = {p, len, 0};
+    uint32_t type;
+    const dmlr_operator_info *info;
+    /* Every tensor record takes sizeof(wire_tensor) bytes: a safe upper bound. */
+    size_t max = len / sizeof(wire_tensor) + 1, used = 0;
+    unsigned char *desc;
+    dmlr_tensor_desc *descs;
+    dims_store *dims;
+    *storage = NULL;
+    if (!get(&r, &type, sizeof type) || !(info = dmlr_operator_by_type((dmlr_operator_type)type)))
+        return false;
+    desc = calloc(1, round16(info->desc_size) + round16(max * sizeof *descs) +
+                         max * sizeof *dims);
+    if (!desc)
+        return false;
+    *storage = desc;
+    descs = (dmlr_tensor_desc *)(void *)(desc + round16(info->desc_size));
+    dims = (dims_store *)(void *)((unsigned char *)descs + round16(max * sizeof *descs));
+    for (uint32_t f = 0; f < info->field_count; f++) {
+        const dmlr_field_info *fi = &info->fields[f];
+        uint32_t v;
+        const dmlr_tensor_desc *t = NULL;
+        if (!get(&r, &v, sizeof v))
+            return false;
+        switch (fi->kind) {
+        case DMLR_FIELD_INPUT_TENSOR:
+        case DMLR_FIELD_INDICES_TENSOR:
+        case DMLR_FIELD_OUTPUT_TENSOR:
+            if (v) {
+                if (used >= max || !get_tensor(&r, &descs[used], &dims[used]))
+                    return false;
+                t = &descs[used++];
+            }
+            memcpy(desc + fi->offset, &t, sizeof t);
+            break;
+        case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
+            if (v > max - used)
+                return false;
+            t = v ? &descs[used] : NULL;
+            for (uint32_t i = 0; i < v; i++, used++)
+                if (!get_tensor(&r, &descs[used], &dims[used]))
+                    return false;
+            memcpy(desc + fi->offset, &t, sizeof t);
+            memcpy(desc + fi->count_offset, &v, sizeof v);
+            break;
+        case DMLR_FIELD_UINT:
+            memcpy(desc + fi->offset, &v, sizeof v);
+            break;
+        case DMLR_FIELD_AXIS_DIRECTION: {
+            dmlr_axis_direction d = (dmlr_axis_direction)v;
+            memcpy(desc + fi->offset, &d, sizeof d);
+            break;
+        }
+        case DMLR_FIELD_BOOL: {
+            bool b = v != 0;
+            memcpy(desc + fi->offset, &b, sizeof b);
+            break;
+        }
+        }
+    }
+    op->Type = info->type;
+    op->Desc = desc;
+    return r.at == r.len;
+}
