@@ -99,7 +99,7 @@ static inline void dmlr_copy_elem(void *dst, const void *src, uint32_t esize)
 /*
  * Read one index element as a signed 64-bit value.  UINT64 values above
  * INT64_MAX saturate to INT64_MAX: they are out of range for any dimension
- * and never become negative (GATHER-6, SCATTER-5, SCATTER_ND-6).
+ * and never become negative (GATHER-8, SCATTER-5, SCATTER_ND-7).
  */
 static inline int64_t dmlr_read_index(const unsigned char *p, dmlr_data_type dt)
 {
