@@ -1,5 +1,7 @@
 # dmlref -- out-of-tree build under build/.
-#   make            library, CLI (build/bin/dmlref), harness
+#   make            library, CLI (build/bin/dmlref), conformance harness
+#                   (build/bin/dmlcts) and its reference plugin
+#   make mutants    deliberately wrong plugins that prove dmlcts judges
 #   make test       all Check tests (SANITIZE=1: ASan + UBSan build in build-asan/)
 #   make test-asan  the same as make test SANITIZE=1
 #   make OPENMP=0   the scalar reference (no -fopenmp)
@@ -14,7 +16,8 @@ CJSON_LIBS := $(shell pkg-config --libs libcjson nettle 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -ffp-contract=off -Wall -Wextra -Wshadow -Wno-unused-parameter \
+# -fPIC everywhere: the library is linked into plugins (shared objects) too.
+CFLAGS  += -fPIC -std=c11 -ffp-contract=off -Wall -Wextra -Wshadow -Wno-unused-parameter \
            -D_POSIX_C_SOURCE=200809L -MMD -MP -Iref/include -Iref/src $(PKG_CFLAGS)
 LDLIBS  += -lm
 ifeq ($(OPENMP),1)
@@ -41,8 +44,34 @@ TESTS    := $(TEST_SRC:ref/test/%.c=$(BUILD)/test/%)
 LIB      := $(BUILD)/lib/libdmlref.a
 CLI      := $(BUILD)/bin/dmlref
 
-.PHONY: all test test-asan clean check-cases bench
-all: $(LIB) $(CLI)
+# dmlcts: suite/*.c plus the reference plugin linked in as --backend ref.
+SUITE_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard suite/*.c) suite/plugins/ref_plugin.c)
+DMLCTS     := $(BUILD)/bin/dmlcts
+REF_PLUGIN := $(BUILD)/lib/dmlcts_ref_plugin.so
+MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_by_one \
+                f16_truncate negative_index_clamp write_past_end narrow_offsets \
+                nan_canonical crash hang input_write
+MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
+
+.PHONY: all test test-asan clean check-cases bench mutants
+all: $(LIB) $(CLI) $(DMLCTS) $(REF_PLUGIN)
+
+$(BUILD)/obj/suite/%.o: CFLAGS += -Isuite
+
+$(DMLCTS): $(SUITE_OBJ) $(CASE_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(SUITE_OBJ) $(CASE_OBJ) $(LIB) $(CJSON_LIBS) -ldl $(LDLIBS)
+
+$(REF_PLUGIN): $(BUILD)/obj/suite/plugins/ref_plugin.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -shared -o $@ $< $(LIB) $(LDLIBS)
+
+mutants: $(MUTANTS)
+
+$(BUILD)/lib/dmlcts_mutant_%.so: suite/mutants/mutant_plugin.c suite/dmlcts_backend.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -Isuite -DMUTANT=M_$* $(LDFLAGS) -shared -o $@ $< \
+		$(LIB) $(LDLIBS)
 
 BENCH    := $(BUILD)/bin/dmlref-bench
 $(BENCH): $(BUILD)/obj/bench/bench.o $(LIB)
@@ -72,7 +101,7 @@ $(BUILD)/obj/%.o: %.c
 
 # Check forks a child per test; OpenMP must not start in the parent first, so
 # every test program runs OpenMP only inside the tests (see machine notes).
-test: $(TESTS) $(CLI)
+test: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS)
 	@BUILD=$(BUILD) sh scripts/run-tests.sh $(TESTS)
 
 test-asan:

@@ -25,7 +25,8 @@ expect() {
     rm -rf "$T/cwd" && mkdir "$T/cwd"
     (cd "$T/cwd" && "$@") >"$T/out" 2>"$T/err"
     got=$?
-    [ "$got" -eq "$want" ] || fail "$name: exit status $got, expected $want ($(head -c 300 "$T/err"))"
+    [ "$got" -eq "$want" ] ||
+        fail "$name: exit status $got, expected $want ($(head -c 300 "$T/err"))"
 }
 
 # The working directory is still empty: nothing was written.
@@ -37,7 +38,8 @@ nothing_written() {
 # stderr is exactly one line.
 one_line() {
     checks=$((checks + 1))
-    [ "$(wc -l <"$T/err")" -eq 1 ] || fail "$1: stderr has $(wc -l <"$T/err") lines: $(cat "$T/err")"
+    [ "$(wc -l <"$T/err")" -eq 1 ] ||
+        fail "$1: stderr has $(wc -l <"$T/err") lines: $(cat "$T/err")"
 }
 
 has() { # has FILE TEXT NAME
@@ -98,12 +100,14 @@ has "$T/out" "1 cases: 1 passed, 0 failed, 0 errors" "check good"
 nothing_written "check good"
 expect 0 "check --quiet" "$B" check --quiet "$G"
 checks=$((checks + 1))
-[ "$(cat "$T/out")" = "1 cases: 1 passed, 0 failed, 0 errors" ] || fail "check --quiet: $(cat "$T/out")"
+[ "$(cat "$T/out")" = "1 cases: 1 passed, 0 failed, 0 errors" ] ||
+    fail "check --quiet: $(cat "$T/out")"
 expect 1 "check mismatch" "$B" check "$T/cases/mismatch.json"
 has "$T/out" "FAIL t/mismatch" "check mismatch"
 has "$T/out" "  OutputTensor[4]: expected 14 (0x41600000), got 13 (0x41500000)" "check mismatch"
 expect 2 "check bad value" "$B" check "$T/cases/badvalue.json"
-has "$T/err" "$T/cases/badvalue.json: \$.inputs.InputTensor[2]: 0.1 is not exactly a FLOAT32 value" "check bad value"
+has "$T/err" "$T/cases/badvalue.json: \$.inputs.InputTensor[2]: 0.1 is not exactly a FLOAT32" \
+    "check bad value"
 one_line "check bad value"
 nothing_written "check bad value"
 expect 2 "check rejected desc" "$B" check "$T/cases/rejected.json"

@@ -88,9 +88,9 @@ static bool check_npy(jctx *j, const dmlr_npy *npy, const char *path, const dmlr
         char shape[DMLR_NPY_MAX_RANK * 22], dims[DMLR_MAX_RANK * 12];
         dmlr_case_format_dims(shape, sizeof shape, npy->rank, npy->shape);
         dmlr_case_format_dims(dims, sizeof dims, t->rank, t->sizes);
-        return jfail(j, "%s holds %llu elements (shape %s), expected %llu (the product of Sizes %s)",
-                     path, (unsigned long long)npy->count, shape, (unsigned long long)t->count,
-                     dims);
+        return jfail(j, "%s holds %llu elements (shape %s), expected %llu (the product of "
+                     "Sizes %s)", path, (unsigned long long)npy->count, shape,
+                     (unsigned long long)t->count, dims);
     }
     return true;
 }

@@ -72,6 +72,9 @@ bool jvalue(jctx *j, const cJSON *v, dmlr_data_type dt, void *elem);
 void *case_alloc(jctx *j, size_t bytes); /* zeroed; joom on failure */
 char *case_strdup(jctx *j, const char *s);
 
+/* case_desc.c: $.desc into c->op, then the bound tensors into j->tensors. */
+bool dmlr_case_parse_desc(jctx *j, const cJSON *desc);
+bool dmlr_case_list_tensors(jctx *j);
 /* case_data.c: the inputs and outputs members of a positive case. */
 bool dmlr_case_size_tensors(jctx *j);
 bool dmlr_case_parse_inputs(jctx *j, const cJSON *inputs);

@@ -121,7 +121,8 @@ static result check_negative(const dmlr_case *c, dmlr_feature_level level, bool 
     dmlr_error err = {DMLR_STATUS_OK, ""};
     dmlr_status st = dmlr_validate(&c->op, level, &err);
     const char *want = dmlr_status_name(c->expect_status);
-    if (st == c->expect_status && (!c->expect_message || strcmp(err.message, c->expect_message) == 0)) {
+    bool same_message = !c->expect_message || strcmp(err.message, c->expect_message) == 0;
+    if (st == c->expect_status && same_message) {
         if (!quiet)
             printf("PASS %s\n", c->name);
         return R_PASS;

@@ -6,6 +6,9 @@
  */
 #include "case_fixture.h"
 
+#define Z64 "0000000000000000000000000000000000000000000000000000000000000000"
+#define FF64 "00000000000000000000000000000000000000000000000000000000000000ff"
+
 /* ---- the bad-input rules ------------------------------------------------- */
 
 START_TEST(malformed_json_is_reported_with_its_line_and_column)
@@ -39,7 +42,8 @@ END_TEST
 
 START_TEST(unknown_member_is_rejected_with_its_json_path)
 {
-    write_case("case.json", "{" HEAD ", " GATHER_DESC("'Sizes': [4], 'Size': [4]", "FLOAT32", "0") "}");
+    write_case("case.json",
+               "{" HEAD ", " GATHER_DESC("'Sizes': [4], 'Size': [4]", "FLOAT32", "0") "}");
     assert_bad("$.desc.InputTensor.Size: unknown member (expected DataType, Sizes, Strides, "
                "TotalTensorSizeInBytes, Flags, GuaranteedBaseOffsetAlignment, DimensionCount)");
 }
@@ -170,7 +174,8 @@ END_TEST
 START_TEST(an_unknown_check_mode_is_an_error)
 {
     write_case("case.json", "{" HEAD ", " DESC ", " INPUTS("[11, 12, 13, 14]") ", 'outputs': "
-               "{'OutputTensor': {'check': 'cumulative_product_bound', 'expected': [1, 2, 3, 4, 5]}}}");
+               "{'OutputTensor': {'check': 'cumulative_product_bound', "
+               "'expected': [1, 2, 3, 4, 5]}}}");
     assert_bad("$.outputs.OutputTensor.check: \"cumulative_product_bound\" is not a check mode "
                "this dmlref knows (\"exact\")");
 }
@@ -180,7 +185,7 @@ START_TEST(missing_sidecar_is_rejected_with_its_json_path)
 {
     char problem[1024];
     write_case("case.json", "{" HEAD ", " DESC ", " INPUTS("{'npy': 'nothere.npy', 'sha256': "
-               "'0000000000000000000000000000000000000000000000000000000000000000'}") ", " OUTPUTS "}");
+               "'" Z64 "'}") ", " OUTPUTS "}");
     snprintf(problem, sizeof problem, "$.inputs.InputTensor.npy: cannot read %s: No such file or "
              "directory", in_dir("nothere.npy"));
     assert_bad(problem);
@@ -205,9 +210,9 @@ START_TEST(sidecar_with_a_wrong_checksum_is_rejected)
     char sha[DMLR_SHA256_HEX], problem[1024];
     write_sidecar("in.npy", sha);
     write_case("case.json", "{" HEAD ", " DESC ", " INPUTS("{'npy': 'in.npy', 'sha256': "
-               "'00000000000000000000000000000000000000000000000000000000000000ff'}") ", " OUTPUTS "}");
+               "'" FF64 "'}") ", " OUTPUTS "}");
     snprintf(problem, sizeof problem, "$.inputs.InputTensor.sha256: %s has SHA-256 %s, expected "
-             "00000000000000000000000000000000000000000000000000000000000000ff", in_dir("in.npy"), sha);
+             FF64, in_dir("in.npy"), sha);
     assert_bad(problem);
 }
 END_TEST

@@ -50,7 +50,8 @@ START_TEST(float16_numbers_are_accepted_only_when_they_convert_back_exactly)
              "pattern, e.g. \"0x2e66\" for the nearest");
     rejected("2049", false, DMLR_FLOAT16, "2049 is not exactly a FLOAT16 value: write its bit "
              "pattern, e.g. \"0x6800\" for the nearest");
-    rejected("65520", false, DMLR_FLOAT16, "65520 is out of range for FLOAT16 (largest finite 65504)");
+    rejected("65520", false, DMLR_FLOAT16,
+             "65520 is out of range for FLOAT16 (largest finite 65504)");
     rejected("2.98023223876953125e-8", false, DMLR_FLOAT16, /* 2^-25: below the least subnormal */
              "2.98023223876953125e-8 is not exactly a FLOAT16 value: write its bit pattern, e.g. "
              "\"0x0000\" for the nearest");
@@ -214,6 +215,8 @@ START_TEST(writers_print_a_number_only_when_it_is_exact)
 {
     assert_written(DMLR_FLOAT32, 0x40400000, true, "3");
     assert_written(DMLR_FLOAT32, 0x3fc00000, true, "1.5");
+    assert_written(DMLR_FLOAT32, 0x41200000, true, "10");      /* not 1e+01 */
+    assert_written(DMLR_FLOAT32, 0x501502f9, true, "1e+10");   /* not 10000000000 */
     assert_written(DMLR_FLOAT32, 0x3dcccccd, false, "0x3dcccccd");   /* 0.1f */
     assert_written(DMLR_FLOAT32, 0x80000000, false, "0x80000000");   /* -0 */
     assert_written(DMLR_FLOAT32, 0x00000001, false, "0x00000001");   /* subnormal */
