@@ -38,7 +38,8 @@ typedef enum dmlr_case_rc {
 } dmlr_case_rc;
 
 typedef enum dmlr_check_mode {
-    DMLR_CHECK_EXACT = 0 /* bit patterns of every addressed element */
+    DMLR_CHECK_EXACT = 0,           /* bit patterns of every addressed element */
+    DMLR_CHECK_CUMPROD_BOUND = 1    /* "cumulative_product_bound": CUMULATIVE_PRODUCT-10/11 */
 } dmlr_check_mode;
 
 /* An element where any of several values is right. */
@@ -140,6 +141,7 @@ typedef struct dmlr_case_verdict {
     uint64_t compared;      /* elements compared */
     uint64_t skipped;       /* implementation_defined elements */
     uint64_t legal;         /* differed from expected but were among legal_values */
+    uint64_t within_bound;  /* differed from expected but inside the tolerance bound */
     uint64_t mismatches;
     uint32_t shown;         /* entries filled in first[] */
     uint32_t short_buffers; /* outputs bound to a buffer shorter than `bytes` (all mismatched) */

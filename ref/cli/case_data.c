@@ -287,9 +287,20 @@ static bool parse_output(jctx *j, const cJSON *v, dmlr_case_tensor *t)
     jkey(j, "check");
     if (!jstring(j, cJSON_GetObjectItemCaseSensitive(v, "check"), &mode))
         return false;
-    if (strcmp(mode, "exact") != 0)
-        return jfail(j, "\"%s\" is not a check mode this dmlref knows (\"exact\")", mode);
-    t->check = DMLR_CHECK_EXACT;
+    if (strcmp(mode, "exact") == 0) {
+        t->check = DMLR_CHECK_EXACT;
+    } else if (strcmp(mode, "cumulative_product_bound") == 0) {
+        /* CUMULATIVE_PRODUCT-10: only that operator's float outputs have a bound */
+        if (j->c->info->type != DMLR_OPERATOR_CUMULATIVE_PRODUCT ||
+            !dmlr_data_type_is_float(t->desc->DataType))
+            return jfail(j, "\"cumulative_product_bound\" applies to FLOAT16/FLOAT32 outputs of "
+                            "CUMULATIVE_PRODUCT only, not %s %s", j->c->info->name,
+                         dmlr_data_type_name(t->desc->DataType));
+        t->check = DMLR_CHECK_CUMPROD_BOUND;
+    } else {
+        return jfail(j, "\"%s\" is not a check mode this dmlref knows (\"exact\", "
+                        "\"cumulative_product_bound\")", mode);
+    }
     jback(j, back);
     jkey(j, "expected");
     if (!(packed = case_alloc(j, (size_t)(t->count * t->esize))) ||

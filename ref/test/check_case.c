@@ -174,10 +174,20 @@ END_TEST
 START_TEST(an_unknown_check_mode_is_an_error)
 {
     write_case("case.json", "{" HEAD ", " DESC ", " INPUTS("[11, 12, 13, 14]") ", 'outputs': "
+               "{'OutputTensor': {'check': 'ulp', 'expected': [1, 2, 3, 4, 5]}}}");
+    assert_bad("$.outputs.OutputTensor.check: \"ulp\" is not a check mode this dmlref knows "
+               "(\"exact\", \"cumulative_product_bound\")");
+}
+END_TEST
+
+START_TEST(the_cumulative_product_bound_applies_to_cumulative_product_only)
+{
+    /* CUMULATIVE_PRODUCT-10 */
+    write_case("case.json", "{" HEAD ", " DESC ", " INPUTS("[11, 12, 13, 14]") ", 'outputs': "
                "{'OutputTensor': {'check': 'cumulative_product_bound', "
                "'expected': [1, 2, 3, 4, 5]}}}");
-    assert_bad("$.outputs.OutputTensor.check: \"cumulative_product_bound\" is not a check mode "
-               "this dmlref knows (\"exact\")");
+    assert_bad("$.outputs.OutputTensor.check: \"cumulative_product_bound\" applies to "
+               "FLOAT16/FLOAT32 outputs of CUMULATIVE_PRODUCT only, not GATHER FLOAT32");
 }
 END_TEST
 
@@ -324,6 +334,7 @@ static Suite *suite(void)
     tcase_add_test(tc, nested_array_shape_mismatch_is_rejected_with_its_json_path);
     tcase_add_test(tc, wrong_element_count_is_rejected_with_its_json_path);
     tcase_add_test(tc, an_unknown_check_mode_is_an_error);
+    tcase_add_test(tc, the_cumulative_product_bound_applies_to_cumulative_product_only);
     tcase_add_test(tc, missing_sidecar_is_rejected_with_its_json_path);
     tcase_add_test(tc, sidecar_with_a_wrong_checksum_is_rejected);
     tcase_add_test(tc, sidecar_data_loads_like_inline_data);

@@ -6,6 +6,8 @@
  */
 #include "case_fixture.h"
 
+#include <math.h>
+
 #include <pthread.h>
 
 static float f32_at(const void *buf, size_t slot)
@@ -217,6 +219,38 @@ START_TEST(implementation_defined_elements_are_skipped_and_legal_values_accepted
 }
 END_TEST
 
+/* FLOAT32 {4} cumulative product of 3, 3, 3, 3 (exact: 3, 9, 27, 81), judged by the bound. */
+#define CUMPROD_BOUND_CASE                                                                  \
+    "{'format': 'dmlref-case-1', 'name': 'bound', 'min_feature_level': '4_0', "            \
+    "'type': 'DML_OPERATOR_CUMULATIVE_PRODUCT', 'desc': {"                                \
+    "'InputTensor': {'DataType': 'FLOAT32', 'Sizes': [4]}, "                              \
+    "'OutputTensor': {'DataType': 'FLOAT32', 'Sizes': [4]}, "                             \
+    "'Axis': 0, 'AxisDirection': 'INCREASING', 'HasExclusiveProduct': false}, "           \
+    "'inputs': {'InputTensor': [3, 3, 3, 3]}, "                                           \
+    "'outputs': {'OutputTensor': {'check': 'cumulative_product_bound', "                  \
+    "'expected': [3, 9, 27, 81]}}}"
+
+START_TEST(the_cumulative_product_bound_accepts_a_result_inside_it_and_not_outside)
+{
+    /* CUMULATIVE_PRODUCT-10: element 3 has n = 4, bound 81 * ((1 + 2^-24)^5 - 1) ~ 2.4e-5 */
+    dmlr_case_verdict v;
+    dmlr_case *c;
+    float got[4] = {3, 9, 27, 81};
+    dmlr_buffer b = {got, sizeof got};
+    write_case("case.json", CUMPROD_BOUND_CASE);
+    c = load_ok("case.json");
+    ck_assert(dmlr_case_compare(c, &b, &v, NULL, 0));
+    got[3] = nextafterf(81.0f, 100.0f); /* one ulp (7.6e-6) inside */
+    ck_assert(dmlr_case_compare(c, &b, &v, NULL, 0));
+    ck_assert_int_eq(v.within_bound, 1);
+    got[3] = 81.0f + 4 * 7.62939453125e-6f; /* four ulps (3.1e-5) outside */
+    ck_assert(!dmlr_case_compare(c, &b, &v, NULL, 0));
+    got[3] = 81.0f, got[0] = nextafterf(nextafterf(3.0f, 0.0f), 0.0f); /* n = 1: bound 3.6e-7 < 2 ulps */
+    ck_assert(!dmlr_case_compare(c, &b, &v, NULL, 0));
+    dmlr_case_free(c);
+}
+END_TEST
+
 START_TEST(a_short_output_buffer_fails_every_element_of_it)
 {
     dmlr_case_verdict v;
@@ -301,6 +335,7 @@ static Suite *suite(void)
     tcase_add_test(tc, outputs_start_filled_with_0xa5_so_unwritten_bytes_show);
     tcase_add_test(tc, a_mismatch_is_reported_with_its_coordinates_values_and_bits);
     tcase_add_test(tc, implementation_defined_elements_are_skipped_and_legal_values_accepted);
+    tcase_add_test(tc, the_cumulative_product_bound_accepts_a_result_inside_it_and_not_outside);
     tcase_add_test(tc, a_short_output_buffer_fails_every_element_of_it);
     tcase_add_test(tc, an_in_place_run_leaves_the_case_input_untouched);
     tcase_add_test(tc, one_loaded_case_can_be_run_and_judged_from_several_threads);
