@@ -207,26 +207,29 @@ START_TEST(cumulative_product_of_long_axes_and_many_lanes_matches_the_naive_loop
     for (size_t t = 0; t < CP_TYPE_COUNT; t++) {
         ck_assert(matrix_case(2, 0, cp_types[t], 1, t % 2, TU_PADDED, TU_PERMUTED, 300, 120, t));
         ck_assert(matrix_case(2, 1, cp_types[t], 0, t % 2, TU_PERMUTED, TU_PADDED, 20, 2000, t));
+        /* lanes neighbours in memory: tiles of 1024 lanes and a remainder */
+        ck_assert(matrix_case(2, 0, cp_types[t], 1, !(t % 2), TU_PADDED, TU_PACKED, 5, 2500, t));
     }
 }
 END_TEST
 
 START_TEST(cumulative_product_is_bit_identical_at_any_thread_count)
 {
-    /* CUMULATIVE_PRODUCT-6: lanes in parallel, never a walk */
+    /* CUMULATIVE_PRODUCT-6: tiles of lanes in parallel, never a walk; both tilings */
 #ifdef _OPENMP
     uint32_t sizes[2] = {500, 900};
-    for (int t = 0; t < 2; t++) {
+    for (int t = 0; t < 4; t++) {
         tu_tensor in, a, b;
         dmlr_error err;
-        tu_tensor_init(&in, cp_types[t], 2, sizes, TU_PADDED);
-        tu_tensor_init(&a, cp_types[t], 2, sizes, TU_PERMUTED);
-        tu_tensor_init(&b, cp_types[t], 2, sizes, TU_PERMUTED);
+        tu_layout lout = t < 2 ? TU_PERMUTED : TU_PACKED;
+        tu_tensor_init(&in, cp_types[t % 2], 2, sizes, TU_PADDED);
+        tu_tensor_init(&a, cp_types[t % 2], 2, sizes, lout);
+        tu_tensor_init(&b, cp_types[t % 2], 2, sizes, lout);
         fill_values(&in, 99);
         omp_set_num_threads(1);
-        ck_assert_int_eq(run_tensors(&in, &a, 0, 0, false, &err), 0);
+        ck_assert_int_eq(run_tensors(&in, &a, t % 2, 0, false, &err), 0);
         omp_set_num_threads(4);
-        ck_assert_int_eq(run_tensors(&in, &b, 0, 0, false, &err), 0);
+        ck_assert_int_eq(run_tensors(&in, &b, t % 2, 0, false, &err), 0);
         ck_assert_mem_eq(a.data, b.data, a.bytes);
         tu_tensor_free(&in);
         tu_tensor_free(&a);
