@@ -2,17 +2,19 @@
  * dmlcts.h -- the conformance harness's internal interfaces, shared by its
  * sources (one concern each):
  *
- *   main.c     options, subcommands, exit code
- *   select.c   case files from paths and globs, shards, filters, waivers
- *   prepare.c  per case: load, filter, judge what needs no backend
- *   wire.c     an operator desc flattened for the pipe to a worker
- *   worker.c   the worker process that runs a backend (ref or plugin)
- *   pool.c     the run loop: cases to workers, crashes, timeouts
- *   judge.c    guard bands, untouched inputs, the output verdict
- *   cmd.c      the file protocol (export, check, cmd: backends)
- *   cmd_json.c request.json / response.json
- *   report.c   progress, failures, summary table
- *   report_fmt.c  JUnit, TAP, JSON
+ *   main.c         options, subcommands, exit code
+ *   select.c       case files from paths and globs, shards, waivers
+ *   prepare.c      per case: load, filter, settle what needs no backend
+ *   wire.c         an operator desc flattened for the pipe to a worker
+ *   worker.c       the worker process: loads the backend, serves cases
+ *   worker_host.c  the harness's side of a worker (worker.h)
+ *   pool.c         the run loop: cases to workers, crashes, timeouts
+ *   judge.c        guard bands, untouched inputs, the output verdict
+ *   cmd.c          the cmd: backend (cmd.h: the file protocol)
+ *   cmd_json.c     request.json, .npy buffers, response files
+ *   export.c       dmlcts export / dmlcts check --results
+ *   report.c       progress, failures, summary table
+ *   report_fmt.c   JUnit, TAP, JSON
  *
  * docs/dmlcts.md is the user's documentation.
  */
@@ -25,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Statuses, in report order.  The failing ones make the exit code 1. */
 #define DMLCTS_STATUSES(X)                                                         \
@@ -206,10 +209,15 @@ typedef struct dmlcts_progress {
 } dmlcts_progress;
 
 void dmlcts_progress_start(const dmlcts_options *o, dmlcts_progress *p, size_t total);
-/* A file was looked at; r is its result, or NULL when it was filtered out. */
-void dmlcts_progress_case(const dmlcts_options *o, dmlcts_progress *p, const dmlcts_result *r);
+/*
+ * A file was looked at; r is its final result (the waiver list is applied to
+ * it here), or NULL when it was filtered out.
+ */
+void dmlcts_progress_case(const dmlcts_options *o, dmlcts_progress *p, dmlcts_result *r);
 void dmlcts_progress_end(const dmlcts_options *o, dmlcts_progress *p);
-void dmlcts_apply_waivers(const dmlcts_options *o, dmlcts_result *res, size_t n);
+/* A failure's notes, mismatches and reproducer, each line after prefix. */
+void dmlcts_print_details(const dmlcts_options *o, const dmlcts_result *r, const char *prefix,
+                          FILE *f);
 /* The human report on stdout (TAP comments when --tap); returns the exit code. */
 int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n);
 void dmlcts_reproducer(const dmlcts_options *o, const dmlcts_result *r, char *buf, size_t cap);

@@ -198,16 +198,15 @@ void dmlcts_judge_arena(const dmlcts_options *o, const dmlr_case *c, const dmlct
     }
 }
 
-/* ULPs between two floats of one type: ordered integers, NaN has none. */
+/* ULPs between two floats of one type: ordered integers; NaN has none. */
 static bool ulp_distance(dmlr_data_type dt, uint64_t a, uint64_t b, uint64_t *ulp)
 {
     unsigned bits = dt == DMLR_FLOAT16 ? 16 : dt == DMLR_FLOAT32 ? 32 : 64;
     uint64_t sign = UINT64_C(1) << (bits - 1), mag = sign - 1;
-    uint64_t exp_mask = dt == DMLR_FLOAT16 ? 0x7c00 : dt == DMLR_FLOAT32 ? 0x7f800000
-                                                                         : UINT64_C(0x7ff0000000000000);
+    uint64_t inf = dt == DMLR_FLOAT16 ? 0x7c00 : dt == DMLR_FLOAT32 ? 0x7f800000
+                                                                    : UINT64_C(0x7ff0000000000000);
     int64_t x, y;
-    if (!dmlr_data_type_is_float(dt) || (a & exp_mask & mag) == exp_mask && (a & mag & ~exp_mask) ||
-        (b & exp_mask & mag) == exp_mask && (b & mag & ~exp_mask))
+    if (!dmlr_data_type_is_float(dt) || (a & mag) > inf || (b & mag) > inf)
         return false;
     x = (a & sign) ? -(int64_t)(a & mag) : (int64_t)(a & mag);
     y = (b & sign) ? -(int64_t)(b & mag) : (int64_t)(b & mag);

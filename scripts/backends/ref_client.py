@@ -1,0 +1,218 @@
+#!/usr/bin/python3
+"""ref_client.py -- a dmlcts `cmd:` backend in NumPy, and the template for
+backends in other languages (docs/cmd-protocol.md).
+
+    build/bin/dmlcts --backend cmd:"/usr/bin/python3 scripts/backends/ref_client.py" goldens
+
+dmlcts runs this program with one argument, a batch directory holding
+request.json and each case's input buffers as .npy files.  For every case the
+program writes each output buffer as a .npy file (the whole buffer: padding
+included, any dtype, exactly `bytes` bytes) and finally response.json with a
+status per case: OK, NOT_SUPPORTED or ERROR (+ message).
+
+Buffers are raw bytes laid out by each tensor's Strides (in elements; absent =
+packed), so the operators below read and write through
+numpy.lib.stride_tricks.as_strided views of them.  A device backend would
+instead upload the raw input bytes, bind its own descs, dispatch and download.
+"""
+import json
+import os
+import sys
+import traceback
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+DTYPES = {
+    "FLOAT32": "<f4", "FLOAT16": "<f2", "FLOAT64": "<f8",
+    "UINT8": "|u1", "UINT16": "<u2", "UINT32": "<u4", "UINT64": "<u8",
+    "INT8": "|i1", "INT16": "<i2", "INT32": "<i4", "INT64": "<i8",
+}
+
+
+class NotSupported(Exception):
+    """The backend cannot run this case: reported as NOT_SUPPORTED."""
+
+
+def packed_strides(sizes):
+    strides, n = [], 1
+    for s in reversed(sizes):
+        strides.insert(0, n)
+        n *= s
+    return strides
+
+
+def tensor_view(raw, t, writeable=False):
+    """The logical elements of tensor desc t inside raw (a uint8 buffer)."""
+    dt = np.dtype(DTYPES[t["DataType"]])
+    sizes = t["Sizes"]
+    strides = t.get("Strides") or packed_strides(sizes)
+    base = raw[: len(raw) // dt.itemsize * dt.itemsize].view(dt)
+    return as_strided(base, shape=sizes, strides=[s * dt.itemsize for s in strides],
+                      writeable=writeable)
+
+
+def index_values(a):
+    """Indices as int64; unsigned values of 2^63 or more stay out of range."""
+    if a.dtype == np.uint64:
+        return np.minimum(a, np.uint64(2**62)).astype(np.int64)
+    return a.astype(np.int64)
+
+
+def wrap(v, dim):
+    """Negative indices count from the end (signed index types, FL 3_0 on)."""
+    return np.where((v < 0) & (v >= -dim), v + dim, v)
+
+
+def gather(d, ins, outs):
+    inp, idx = ins
+    out = outs[0]
+    rank, k, axis = inp.ndim, d["IndexDimensions"], d["Axis"]
+    # Only the last IndexDimensions dimensions of the indices count (GATHER-5).
+    sub = index_values(np.asarray(idx[(0,) * (rank - k)]))
+    dim = inp.shape[axis]
+    # Out-of-range indices: implementation-defined; clamp them like the reference.
+    sub = np.clip(wrap(sub, dim), 0, dim - 1)
+    res = np.take(inp, sub, axis=axis)
+    # [before Axis, index dims, after Axis], right-aligned in rank (GATHER-6).
+    out[...] = res.reshape(out.shape)
+
+
+def scatter(d, ins, outs):
+    inp, idx, upd = ins
+    out = outs[0]
+    out[...] = inp
+    axis = d["Axis"]
+    dim = out.shape[axis]
+    v = wrap(index_values(np.asarray(idx)), dim)
+    keep = (v >= 0) & (v < dim)                      # out of range: dropped
+    coords = list(np.indices(upd.shape))
+    coords[axis] = v
+    sel = tuple(c[keep] for c in coords)
+    out[sel] = np.asarray(upd)[keep]                 # duplicates: any one wins
+
+
+def scatter_nd(d, ins, outs):
+    inp, idx, upd = ins
+    out = outs[0]
+    out[...] = inp
+    rank = inp.ndim
+    k = idx.shape[-1]
+    q0 = rank - d["IndicesDimensionCount"]
+    i0 = rank - d["InputDimensionCount"]
+    qshape = idx.shape[q0:rank - 1]
+    tshape = out.shape[i0 + k:]
+    tuples = index_values(np.asarray(idx[(0,) * q0])).reshape(qshape + (k,))
+    updates = np.asarray(upd).reshape(qshape + tshape)  # [q, s], right-aligned (SCATTER_ND-6)
+    for q in np.ndindex(*qshape):                         # in order: the last write wins
+        coord = []
+        for j in range(k):
+            dim = out.shape[i0 + j]
+            c = int(wrap(tuples[q + (j,)], dim))
+            if not 0 <= c < dim:
+                break                                     # out of range: dropped
+            coord.append(c)
+        else:
+            out[(0,) * i0 + tuple(coord)] = updates[q]
+
+
+def split(d, ins, outs):
+    inp = ins[0]
+    axis, at = d["Axis"], 0
+    for out in outs:
+        n = out.shape[axis]
+        sl = [slice(None)] * inp.ndim
+        sl[axis] = slice(at, at + n)
+        out[...] = inp[tuple(sl)]
+        at += n
+
+
+def cumulative_product(d, ins, outs):
+    x = np.asarray(ins[0])
+    out = outs[0]
+    axis = d["Axis"]
+    decreasing = d["AxisDirection"] == "DML_AXIS_DIRECTION_DECREASING"
+    if decreasing:
+        x = np.flip(x, axis)
+    if x.dtype.kind == "f":
+        # CUMULATIVE_PRODUCT-9: FLOAT64 products in order, rounded once.
+        acc = x.astype(np.float64)
+    else:
+        # CUMULATIVE_PRODUCT-8: integers wrap modulo 2^bits.
+        acc = x.view(x.dtype.str.replace("i", "u"))
+    prod = np.multiply.accumulate(acc, axis=axis, dtype=acc.dtype)
+    if d["HasExclusiveProduct"]:
+        ones = np.ones_like(np.take(prod, [0], axis=axis))
+        prod = np.concatenate([ones, np.take(prod, range(prod.shape[axis] - 1), axis=axis)],
+                              axis=axis)
+    res = prod.astype(x.dtype) if x.dtype.kind == "f" else prod.view(x.dtype)
+    if decreasing:
+        res = np.flip(res, axis)
+    out[...] = res
+
+
+OPERATORS = {
+    "DML_OPERATOR_GATHER": gather,
+    "DML_OPERATOR_SCATTER": scatter,
+    "DML_OPERATOR_SCATTER_ELEMENTS": scatter,
+    "DML_OPERATOR_SCATTER_ND": scatter_nd,
+    "DML_OPERATOR_SPLIT": split,
+    "DML_OPERATOR_CUMULATIVE_PRODUCT": cumulative_product,
+}
+
+
+def tensor_descs(desc):
+    """The desc's tensor members in binding order (SPLIT: each OutputTensors entry)."""
+    for value in desc.values():
+        if isinstance(value, dict) and "DataType" in value:
+            yield value
+        elif isinstance(value, list):
+            yield from value
+
+
+def run_case(batch, case):
+    op = OPERATORS.get(case["type"])
+    if op is None:
+        raise NotSupported("%s is not implemented here" % case["type"])
+    descs = list(tensor_descs(case["desc"]))
+    n_in = len(case["inputs"])
+    raws = [np.load(os.path.join(batch, b["file"])).view(np.uint8) for b in case["inputs"]]
+    ins = [tensor_view(r, t) for r, t in zip(raws, descs[:n_in])]
+    out_raws = []
+    for b in case["outputs"]:
+        raw = np.full(b["bytes"], 0xA5, dtype=np.uint8)
+        if case["in_place"]:
+            raw[:] = raws[0][: b["bytes"]]  # one buffer: InputTensor's
+        out_raws.append(raw)
+    outs = [tensor_view(r, t, True) for r, t in zip(out_raws, descs[n_in:])]
+    op(case["desc"], ins, outs)
+    for b, raw in zip(case["outputs"], out_raws):
+        np.save(os.path.join(batch, b["file"]), raw)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: ref_client.py BATCH_DIR", file=sys.stderr)
+        return 2
+    batch = argv[1]
+    with open(os.path.join(batch, "request.json")) as f:
+        request = json.load(f)
+    answers = []
+    for case in request["cases"]:
+        answer = {"id": case["id"], "status": "OK"}
+        try:
+            run_case(batch, case)
+        except NotSupported as e:
+            answer.update(status="NOT_SUPPORTED", message=str(e))
+        except Exception as e:  # one case's failure must not lose the batch
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            answer.update(status="ERROR", message="%s: %s (%s:%d)" % (
+                type(e).__name__, e, os.path.basename(tb.filename), tb.lineno))
+        answers.append(answer)
+    with open(os.path.join(batch, "response.json"), "w") as f:
+        json.dump({"format": "dmlcts-response-1", "cases": answers}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,154 @@
+#!/bin/sh
+# test-dmlcts.sh BUILD/bin/dmlref -- proof that dmlcts judges.
+#
+# The reference (built in, as a plugin, through the cmd: protocol, and via
+# export + check) must pass every case; every mutant of
+# suite/mutants/mutant_plugin.c must get its expected non-PASS status on at
+# least one case; a crash or a hang must not stop the run; reports, waivers,
+# shards and usage errors behave as docs/dmlcts.md says.  dmlcts's own output
+# goes to files under a temporary directory (its closing lines would
+# otherwise read as this test's); one line per check is printed here.
+set -u
+BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
+CTS=$BUILD/bin/dmlcts
+LIB=$BUILD/lib
+PY=/usr/bin/python3
+CLIENT="$PY scripts/backends/ref_client.py"
+T=$(mktemp -d "${TMPDIR:-/tmp}/test-dmlcts.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run NAME EXPECTED_RC ARGS...: dmlcts output in $T/NAME.out, stderr in $T/NAME.err
+run() {
+    name=$1 want=$2
+    shift 2
+    "$CTS" "$@" --no-progress >"$T/$name.out" 2>"$T/$name.err"
+    rc=$?
+    if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, expected $want (see below)"; tail -n 5 "$T/$name.out" "$T/$name.err"; fi
+}
+
+# has NAME REGEX: a line of NAME's stdout matches
+has() {
+    if grep -Eq "$2" "$T/$1.out"; then ok; else bad "$1: no line matches /$2/"; fi
+}
+hasnt() {
+    if grep -Eq "$2" "$T/$1.out"; then bad "$1: a line matches /$2/"; else ok; fi
+}
+
+for f in "$CTS" "$LIB/dmlcts_ref_plugin.so"; do
+    [ -e "$f" ] || { echo "FAIL: $f is missing (make; make mutants)"; exit 1; }
+done
+
+# How many positive and negative cases the goldens hold, per dmlref itself.
+positive=$("$CTS" list goldens 2>/dev/null | wc -l)
+negative=$(grep -l '"expect_error"' $(find goldens -name '*.json' ! -name '*.schema.json') | wc -l)
+positive=$((positive - negative))
+
+# 1. The reference passes everything, in every way it can be run.
+run ref 0 goldens
+has ref "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
+run plugin 0 --backend "plugin:$LIB/dmlcts_ref_plugin.so" goldens
+has plugin "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+run plugin_j2 0 -j2 --backend "plugin:$LIB/dmlcts_ref_plugin.so" goldens
+has plugin_j2 "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+run cmd 0 --backend "cmd:$CLIENT" --batch 7 goldens
+has cmd "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+run export 0 export "$T/exported" goldens
+$CLIENT "$T/exported" >/dev/null 2>&1 || bad "ref_client.py failed on the exported batch"
+run check 0 check --results "$T/exported" goldens
+has check "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+
+# 2. Every mutant is caught: MUTANT STATUS [CASE]
+while read -r m status case; do
+    [ -e "$LIB/dmlcts_mutant_$m.so" ] || { bad "$LIB/dmlcts_mutant_$m.so is missing (make mutants)"; continue; }
+    run "mutant_$m" 1 --timeout 2 --backend "plugin:$LIB/dmlcts_mutant_$m.so" goldens
+    has "mutant_$m" "^$status ${case:-}"
+done <<EOF
+ignore_strides FAIL
+axis_off_by_one FAIL
+reversed_direction FAIL
+exclusive_off_by_one FAIL
+f16_truncate FAIL dmlcts-selftest/cumulative_product.float16_rounding
+negative_index_clamp FAIL gather/negative_indices
+write_past_end OOB_WRITE
+narrow_offsets FAIL dmlcts-selftest/split.u8_70000
+nan_canonical FAIL dmlcts-selftest/gather.nan_payloads
+crash CRASH dmlcts-selftest/gather.nan_payloads
+hang TIMEOUT dmlcts-selftest/gather.nan_payloads
+input_write FAIL .*INPUT_MODIFIED
+EOF
+
+# 3. A crash or a hang costs one case: the later ones are still judged.
+for m in crash hang; do
+    has "mutant_$m" "^PASS dmlcts-selftest/split.u8_70000$"
+    has "mutant_$m" "^dmlcts: $((positive - 1)) passed, 1 failed, $negative skipped$"
+done
+has mutant_write_past_end "OutputTensor: 1 canary byte\(s\) changed after the buffer's end, the first at byte \+0"
+has mutant_f16_truncate "ulp"
+has mutant_ignore_strides "reproduce: .*dmlcts --backend plugin:.*dmlcts_mutant_ignore_strides.so --timeout 2 goldens/.*\.json -v$"
+# A program that crashes on one case: its batch is split and only that case is lost.
+cat >"$T/crashy.sh" <<EOF
+#!/bin/sh
+grep -q '"dmlcts-selftest/gather.nan_payloads"' "\$1/request.json" && kill -SEGV \$\$
+exec $CLIENT "\$1"
+EOF
+small=$("$CTS" list goldens/dmlcts-selftest goldens/doc 2>/dev/null | wc -l)
+run cmd_crash 1 --backend "cmd:sh $T/crashy.sh" --batch 5 goldens/dmlcts-selftest goldens/doc
+has cmd_crash "^CRASH dmlcts-selftest/gather.nan_payloads: the command died of signal 11"
+has cmd_crash "^dmlcts: $((small - 1)) passed, 1 failed, 0 skipped$"
+
+# 4. Reports: JUnit and JSON parse and agree; TAP has its plan.
+run reports 1 --timeout 2 --backend "plugin:$LIB/dmlcts_mutant_crash.so" --junit "$T/r.xml" \
+    --json "$T/r.json" goldens/dmlcts-selftest goldens/doc
+$PY - "$T/r.xml" "$T/r.json" <<'EOF' && ok || bad "JUnit / JSON reports"
+import json, sys, xml.etree.ElementTree as ET
+x = ET.parse(sys.argv[1]).getroot()
+j = json.load(open(sys.argv[2]))
+assert j["format"] == "dmlcts-report-1" and j["exit_code"] == 1, j["exit_code"]
+assert int(x.get("tests")) == j["totals"]["cases"] == len(j["cases"])
+assert int(x.get("errors")) == j["totals"]["CRASH"] == 1
+crash = [c for c in j["cases"] if c["status"] == "CRASH"][0]
+assert crash["name"] == "dmlcts-selftest/gather.nan_payloads" and crash["reproduce"]
+EOF
+run tap 0 --tap goldens/doc
+has tap "^TAP version 13$"
+has tap "^1\.\.[0-9]+$"
+hasnt tap "^not ok"
+
+# 5. Waivers: a waived crash passes the run; a waived pass is reported.
+printf '# known bad\ndmlcts-selftest/gather.nan*\ndoc/gather.example1\n' >"$T/waivers"
+run waived 0 --timeout 2 --backend "plugin:$LIB/dmlcts_mutant_crash.so" \
+    --expected-failures "$T/waivers" goldens/dmlcts-selftest goldens/doc
+has waived "^CRASH dmlcts-selftest/gather.nan_payloads \(waived\)"
+has waived "^PASS doc/gather.example1 \(waived, but passed\)"
+run xpass 1 --fail-on-unexpected-pass --expected-failures "$T/waivers" goldens/doc
+
+# 6. Selection: shards partition the files; filters; levels.
+total=0
+for k in 1 2 3; do
+    run "shard$k" 0 --shard "$k/3" goldens
+    n=$(grep -Ec '^(PASS|FAIL|NOT_SUPPORTED|SKIPPED|ERROR) ' "$T/shard$k.out")
+    total=$((total + n))
+done
+[ "$total" -eq $((positive + negative)) ] && ok || bad "shards hold $total cases, expected $((positive + negative))"
+run filter 0 --op GATHER --dtype FLOAT32 --filter nan goldens
+has filter "^dmlcts: 1 passed, 0 failed, 0 skipped$"
+run level 0 --feature-level 2_1 goldens/doc
+has level "^NOT_SUPPORTED doc/gather.example4: needs DML_FEATURE_LEVEL_3_0"
+
+# 7. Bad input: one clear line, exit 2; a bad case file is an ERROR, exit 2.
+run usage 2 --bogus goldens
+run nopath 2 goldens/no-such-dir
+run badshard 2 --shard 4/3 goldens
+run badplugin 2 --backend plugin:"$T/none.so" goldens/doc
+grep -q "cannot load the plugin" "$T/badplugin.err" && ok || bad "badplugin: no clear message"
+printf '{"format": "dmlref-case-1", "name": "x"' >"$T/broken.json"
+run badcase 2 "$T/broken.json" goldens/doc
+has badcase "^ERROR .*broken.json: the case file does not load"
+
+echo "test-dmlcts: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

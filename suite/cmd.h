@@ -1,0 +1,70 @@
+/*
+ * cmd.h -- the file protocol of docs/cmd-protocol.md, shared by the cmd:
+ * backend, `dmlcts export` and `dmlcts check --results`.
+ *
+ * A batch directory holds request.json and, per case, one .npy per input
+ * buffer (the raw TotalTensorSizeInBytes bytes, padding included, as a 1-D
+ * array of the element type).  The program answers with one .npy per output
+ * buffer and response.json.  Files are named <id>.<stem>.npy, stem being the
+ * binding's name made file-safe ("OutputTensors_1").
+ */
+#ifndef DMLCTS_CMD_H
+#define DMLCTS_CMD_H
+
+#include "dmlcts.h"
+
+#include <cJSON.h>
+
+#define DMLCTS_REQUEST_FORMAT "dmlcts-request-1"
+#define DMLCTS_RESPONSE_FORMAT "dmlcts-response-1"
+
+typedef struct dmlcts_batch_case {
+    dmlr_case *c;
+    size_t result;             /* index in the results */
+    dmlr_feature_level level;
+    char id[24];               /* "c000042" */
+} dmlcts_batch_case;
+
+/* "<dir>/<id>.<stem>.npy" */
+void dmlcts_cmd_file(char *buf, size_t cap, const char *dir, const char *id,
+                     const dmlr_case_tensor *t);
+/* request.json and the input .npy files; false with msg on an I/O error. */
+bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size_t n, char *msg,
+                              size_t cap);
+/* Parse a whole JSON file; NULL with msg. */
+cJSON *dmlcts_cmd_read_json(const char *path, char *msg, size_t cap);
+/*
+ * Read one buffer's .npy as raw bytes (malloc) into *data, *len bytes; false
+ * with msg when missing or not a .npy of one of the 11 element types.
+ */
+bool dmlcts_cmd_read_npy(const char *path, void **data, size_t *len, char *msg, size_t cap);
+/*
+ * Judge one case from its batch directory: response entry `answer` (NULL:
+ * none), output files, input files unchanged.
+ */
+void dmlcts_cmd_judge(const dmlcts_options *o, const char *dir, const dmlcts_batch_case *bc,
+                      const cJSON *answer, dmlcts_result *r);
+
+/* The entry of root's "cases" whose member key is the string value; NULL if none. */
+const cJSON *dmlcts_cmd_find(const cJSON *root, const char *key, const char *value);
+
+/* One pass over the selection for the file-protocol modes. */
+typedef struct dmlcts_cmd_run {
+    const dmlcts_options *o;
+    dmlcts_result **res;
+    dmlcts_progress progress;
+    bool silent;            /* export: no per-case lines */
+    cJSON *request, *response; /* check: DIR's files */
+    size_t exported;
+} dmlcts_cmd_run;
+
+/*
+ * Settle what needs no backend; hand the runnable cases to batch() in
+ * groups of up to o->batch (all at once when 0), then free them.
+ */
+int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
+                    void (*batch)(dmlcts_cmd_run *, dmlcts_batch_case *, size_t));
+/* A result is final: progress line (unless silent). */
+void dmlcts_cmd_progress(dmlcts_cmd_run *cr, dmlcts_result *r);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * cmd_json.c -- the files of a batch directory: request.json with each
+ * case's desc in the case format's own words (DirectML names), the input
+ * buffers as .npy, and the judging of what a program wrote back.
+ */
+#include "cmd.h"
+#include "../ref/cli/files.h"
+#include "../ref/cli/npy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dmlcts_cmd_file(char *buf, size_t cap, const char *dir, const char *id,
+                     const dmlr_case_tensor *t)
+{
+    snprintf(buf, cap, "%s%s%s.%s.npy", dir ? dir : "", dir ? "/" : "", id, t->stem);
+}
+
+/* A tensor desc as the case format writes it, with TotalTensorSizeInBytes resolved. */
+static cJSON *tensor_json(const dmlr_tensor_desc *t, uint64_t bytes)
+{
+    cJSON *j = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
+    cJSON_AddStringToObject(j, "DataType", dmlr_data_type_name(t->DataType));
+    for (uint32_t d = 0; d < t->DimensionCount; d++)
+        cJSON_AddItemToArray(sizes, cJSON_CreateNumber(t->Sizes[d]));
+    cJSON_AddItemToObject(j, "Sizes", sizes);
+    if (t->Strides) {
+        cJSON *strides = cJSON_CreateArray();
+        for (uint32_t d = 0; d < t->DimensionCount; d++)
+            cJSON_AddItemToArray(strides, cJSON_CreateNumber(t->Strides[d]));
+        cJSON_AddItemToObject(j, "Strides", strides);
+    }
+    cJSON_AddNumberToObject(j, "TotalTensorSizeInBytes", (double)bytes);
+    cJSON_AddStringToObject(j, "Flags", t->Flags == DMLR_TENSOR_FLAG_OWNED_BY_DML ? "OWNED_BY_DML"
+                                                                                  : "NONE");
+    if (t->GuaranteedBaseOffsetAlignment)
+        cJSON_AddNumberToObject(j, "GuaranteedBaseOffsetAlignment",
+                                t->GuaranteedBaseOffsetAlignment);
+    return j;
+}
+
+static cJSON *desc_json(const dmlr_case *c)
+{
+    const unsigned char *base = c->op.Desc;
+    cJSON *j = cJSON_CreateObject();
+    uint32_t k = 0;
+    for (uint32_t f = 0; f < c->info->field_count; f++) {
+        const dmlr_field_info *fi = &c->info->fields[f];
+        const dmlr_tensor_desc *t;
+        uint32_t v;
+        switch (fi->kind) {
+        case DMLR_FIELD_INPUT_TENSOR:
+        case DMLR_FIELD_INDICES_TENSOR:
+        case DMLR_FIELD_OUTPUT_TENSOR:
+            memcpy(&t, base + fi->offset, sizeof t);
+            if (t)
+                cJSON_AddItemToObject(j, fi->name, tensor_json(t, c->tensors[k++].bytes));
+            break;
+        case DMLR_FIELD_OUTPUT_TENSOR_ARRAY: {
+            cJSON *a = cJSON_AddArrayToObject(j, fi->name);
+            memcpy(&t, base + fi->offset, sizeof t);
+            memcpy(&v, base + fi->count_offset, sizeof v);
+            for (uint32_t i = 0; t && i < v; i++)
+                cJSON_AddItemToArray(a, tensor_json(&t[i], c->tensors[k++].bytes));
+            break;
+        }
+        case DMLR_FIELD_UINT:
+            memcpy(&v, base + fi->offset, sizeof v);
+            cJSON_AddNumberToObject(j, fi->name, v);
+            break;
+        case DMLR_FIELD_AXIS_DIRECTION: {
+            dmlr_axis_direction d;
+            memcpy(&d, base + fi->offset, sizeof d);
+            cJSON_AddStringToObject(j, fi->name, d == DMLR_AXIS_DIRECTION_DECREASING
+                                                     ? "DML_AXIS_DIRECTION_DECREASING"
+                                                     : "DML_AXIS_DIRECTION_INCREASING");
+            break;
+        }
+        case DMLR_FIELD_BOOL: {
+            bool b;
+            memcpy(&b, base + fi->offset, sizeof b);
+            cJSON_AddBoolToObject(j, fi->name, b);
+            break;
+        }
+        }
+    }
+    return j;
+}
+
+/* Raw buffer bytes as a 1-D .npy of the element type (bytes when it does not divide). */
+static bool write_npy(const char *path, const dmlr_case_tensor *t, const void *data, char *msg,
+                      size_t cap)
+{
+    dmlr_data_type dt = t->bytes % t->esize ? DMLR_UINT8 : t->desc->DataType;
+    uint64_t shape = t->bytes / dmlr_data_type_size(dt);
+    size_t len;
+    void *img = dmlr_npy_build(dt, 1, &shape, data, &len);
+    int e;
+    if (!img) {
+        snprintf(msg, cap, "%s: out of memory", path);
+        return false;
+    }
+    e = dmlr_write_file(path, img, len);
+    free(img);
+    if (e) {
+        char why[128];
+        dmlr_strerror(e, why, sizeof why);
+        snprintf(msg, cap, "cannot write %s: %s", path, why);
+        return false;
+    }
+    return true;
+}
+
+static cJSON *binding_json(const dmlcts_batch_case *b, const dmlr_case_tensor *t)
+{
+    cJSON *j = cJSON_CreateObject();
+    char file[256];
+    dmlcts_cmd_file(file, sizeof file, NULL, b->id, t);
+    cJSON_AddStringToObject(j, "name", t->name);
+    cJSON_AddStringToObject(j, "file", file);
+    cJSON_AddStringToObject(j, "data_type", dmlr_data_type_name(t->desc->DataType));
+    cJSON_AddNumberToObject(j, "bytes", (double)t->bytes);
+    return j;
+}
+
+bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size_t n, char *msg,
+                              size_t cap)
+{
+    cJSON *root = cJSON_CreateObject(), *cases = cJSON_AddArrayToObject(root, "cases");
+    char path[4096], *text;
+    bool ok = true;
+    int e;
+    cJSON_AddStringToObject(root, "format", DMLCTS_REQUEST_FORMAT);
+    for (size_t i = 0; ok && i < n; i++) {
+        const dmlr_case *c = bc[i].c;
+        cJSON *j = cJSON_CreateObject(), *in, *out;
+        char type[64];
+        snprintf(type, sizeof type, "DML_OPERATOR_%s", c->info->name);
+        cJSON_AddStringToObject(j, "id", bc[i].id);
+        cJSON_AddStringToObject(j, "name", c->name);
+        cJSON_AddStringToObject(j, "type", type);
+        cJSON_AddStringToObject(j, "feature_level", dmlr_feature_level_name(bc[i].level));
+        cJSON_AddBoolToObject(j, "in_place", c->in_place);
+        cJSON_AddItemToObject(j, "desc", desc_json(c));
+        in = cJSON_AddArrayToObject(j, "inputs");
+        out = cJSON_AddArrayToObject(j, "outputs");
+        for (uint32_t k = 0; ok && k < c->tensor_count; k++) {
+            const dmlr_case_tensor *t = &c->tensors[k];
+            cJSON_AddItemToArray(t->is_output ? out : in, binding_json(&bc[i], t));
+            dmlcts_cmd_file(path, sizeof path, dir, bc[i].id, t);
+            if (!t->is_output)
+                ok = write_npy(path, t, t->data, msg, cap);
+        }
+        cJSON_AddItemToArray(cases, j);
+    }
+    text = ok ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!ok)
+        return false;
+    if (!text) {
+        snprintf(msg, cap, "out of memory writing request.json");
+        return false;
+    }
+    snprintf(path, sizeof path, "%s/request.json", dir);
+    e = dmlr_write_file(path, text, strlen(text));
+    free(text);
+    if (e) {
+        char why[128];
+        dmlr_strerror(e, why, sizeof why);
+        snprintf(msg, cap, "cannot write %s: %s", path, why);
+        return false;
+    }
+    return true;
+}
+
+cJSON *dmlcts_cmd_read_json(const char *path, char *msg, size_t cap)
+{
+    void *text;
+    size_t len;
+    cJSON *j;
+    int e = dmlr_read_file(path, &text, &len);
+    if (e) {
+        char why[128];
+        dmlr_strerror(e, why, sizeof why);
+        snprintf(msg, cap, "cannot read %s: %s", path, why);
+        return NULL;
+    }
+    if (!(j = cJSON_ParseWithLength(text, len)))
+        snprintf(msg, cap, "%s is not valid JSON", path);
+    free(text);
+    return j;
+}
+
+bool dmlcts_cmd_read_npy(const char *path, void **data, size_t *len, char *msg, size_t cap)
+{
+    void *bytes;
+    size_t n;
+    dmlr_npy npy;
+    char why[256];
+    int e = dmlr_read_file(path, &bytes, &n);
+    *data = NULL;
+    if (e) {
+        dmlr_strerror(e, why, sizeof why);
+        snprintf(msg, cap, "cannot read %s: %s", path, why);
+        return false;
+    }
+    if (!dmlr_npy_parse(bytes, n, &npy, why, sizeof why)) {
+        snprintf(msg, cap, "%s: %s", path, why);
+        free(bytes);
+        return false;
+    }
+    /* Raw little-endian bytes, as they lay in the device's buffer. */
+    *len = (size_t)(npy.count * dmlr_data_type_size(npy.dtype));
+    *data = malloc(*len + 1);
+    if (*data)
+        memcpy(*data, npy.data, *len);
+    free(bytes);
+    if (!*data)
+        snprintf(msg, cap, "%s: out of memory", path);
+    return *data != NULL;
+}

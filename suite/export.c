@@ -1,0 +1,109 @@
+/*
+ * export.c -- `dmlcts export DIR` (one batch directory for another machine)
+ * and `dmlcts check --results DIR` (judge what a program wrote into it).
+ * The directory's format is the cmd: backend's (docs/cmd-protocol.md).
+ */
+#include "cmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool export_failed;
+
+static void export_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
+{
+    char msg[1024];
+    if (!dmlcts_cmd_write_request(cr->o->dir, bc, n, msg, sizeof msg)) {
+        fprintf(stderr, "dmlcts export: %s\n", msg);
+        export_failed = true;
+        return;
+    }
+    cr->exported += n;
+}
+
+int dmlcts_export(const dmlcts_options *o, dmlcts_result **res, size_t *count)
+{
+    dmlcts_options all = *o;
+    dmlcts_cmd_run cr;
+    char path[4096];
+    size_t bad = 0, neg = 0, ns = 0;
+    snprintf(path, sizeof path, "%s/request.json", o->dir);
+    if (mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "dmlcts export: cannot create %s: %s\n", o->dir, strerror(errno));
+        return 2;
+    }
+    if (access(path, F_OK) == 0) {
+        fprintf(stderr, "dmlcts export: %s already holds a request.json; choose a new "
+                "directory\n", o->dir);
+        return 2;
+    }
+    all.batch = 0; /* one request.json for everything */
+    memset(&cr, 0, sizeof cr);
+    cr.o = &all;
+    cr.res = res;
+    cr.silent = true;
+    if (dmlcts_cmd_walk(&cr, count, export_batch) != 0)
+        return 2;
+    for (size_t i = 0; i < *count; i++) {
+        const dmlcts_result *r = &(*res)[i];
+        bad += r->bad_case;
+        neg += r->negative;
+        ns += r->status == DMLCTS_NOT_SUPPORTED;
+        if (r->bad_case)
+            fprintf(stderr, "dmlcts export: %s\n", r->message);
+    }
+    printf("dmlcts export: %zu case(s) written to %s (%zu negative and %zu not supported left "
+           "out, %zu bad case file(s))\n", cr.exported, o->dir, neg, ns, bad);
+    printf("next: run the backend on %s (docs/cmd-protocol.md), then\n  %s check --results %s "
+           "<the same selection>\n", o->dir, o->argv0, o->dir);
+    return export_failed || bad || !cr.exported ? 2 : 0;
+}
+
+static void check_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        dmlcts_result *r = &(*cr->res)[bc[i].result];
+        const cJSON *req = dmlcts_cmd_find(cr->request, "name", bc[i].c->name);
+        const cJSON *id = req ? cJSON_GetObjectItemCaseSensitive(req, "id") : NULL;
+        if (!cJSON_IsString(id)) {
+            r->status = DMLCTS_ERROR;
+            dmlcts_set_message(r, "not in %s/request.json: export with the same selection",
+                               cr->o->dir);
+        } else {
+            snprintf(bc[i].id, sizeof bc[i].id, "%s", id->valuestring);
+            dmlcts_cmd_judge(cr->o, cr->o->dir, &bc[i],
+                             dmlcts_cmd_find(cr->response, "id", bc[i].id), r);
+        }
+        r->done = true;
+        dmlcts_cmd_progress(cr, r);
+    }
+}
+
+int dmlcts_check_results(const dmlcts_options *o, dmlcts_result **res, size_t *count)
+{
+    dmlcts_cmd_run cr;
+    char path[4096], msg[1024];
+    int rc;
+    memset(&cr, 0, sizeof cr);
+    cr.o = o;
+    cr.res = res;
+    snprintf(path, sizeof path, "%s/request.json", o->dir);
+    if (!(cr.request = dmlcts_cmd_read_json(path, msg, sizeof msg))) {
+        fprintf(stderr, "dmlcts check: %s\n", msg);
+        return 2;
+    }
+    snprintf(path, sizeof path, "%s/response.json", o->dir);
+    if (!(cr.response = dmlcts_cmd_read_json(path, msg, sizeof msg))) {
+        fprintf(stderr, "dmlcts check: %s (has the backend run on %s?)\n", msg, o->dir);
+        cJSON_Delete(cr.request);
+        return 2;
+    }
+    rc = dmlcts_cmd_walk(&cr, count, check_batch);
+    cJSON_Delete(cr.request);
+    cJSON_Delete(cr.response);
+    return rc;
+}

@@ -1,0 +1,334 @@
+/*
+ * main.c -- dmlcts: the DirectML operator conformance harness.  Options,
+ * subcommands, exit code.  docs/dmlcts.md is the manual.
+ */
+#include "dmlcts.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+dmlcts_backend_info dmlcts_info;
+
+static const char usage[] =
+    "usage: dmlcts [run] [OPTIONS] PATH...          run cases on a backend and judge them\n"
+    "       dmlcts export DIR [OPTIONS] PATH...     write the cases' inputs for another machine\n"
+    "       dmlcts check --results DIR [OPTIONS] PATH...  judge outputs produced there\n"
+    "       dmlcts list [OPTIONS] PATH...           print the selected cases' names\n"
+    "\n"
+    "PATH: a case file, a directory (recursive *.json, not *.schema.json) or a quoted glob.\n"
+    "\n"
+    "backend:\n"
+    "  --backend ref            the built-in reference, in a worker process (default)\n"
+    "  --backend plugin:LIB.so  a shared library with the C ABI of suite/dmlcts_backend.h\n"
+    "  --backend cmd:COMMAND    a program driven through batch directories (docs/cmd-protocol.md)\n"
+    "  --timeout SECONDS        per case (default 60); past it: TIMEOUT, the worker is killed\n"
+    "  -j, --jobs N             worker processes (ref, plugin; default 1)\n"
+    "  --batch N                cmd: cases per batch (default 200)\n"
+    "  --work-dir DIR           cmd: where batch directories go (default $TMPDIR or /tmp)\n"
+    "  --keep-work              cmd: keep the batch directories\n"
+    "selection:\n"
+    "  --filter SUBSTR          case names containing SUBSTR\n"
+    "  --op NAME[,NAME]         operators: GATHER, SCATTER, SCATTER_ND, SPLIT,\n"
+    "                           CUMULATIVE_PRODUCT\n"
+    "  --dtype NAME[,NAME]      cases with a tensor of one of these data types\n"
+    "  --feature-level X        the target level; cases needing more are NOT_SUPPORTED\n"
+    "  --shard K/N              the K-th of N shards (files by index in sorted order, mod N)\n"
+    "  --expected-failures FILE waivers: case names or globs, one per line, # comments\n"
+    "  --fail-on-unexpected-pass  exit 1 when a waived case passes\n"
+    "reports:\n"
+    "  -v, --verbose            list every case that did not pass, 100 mismatches each\n"
+    "  -q, --quiet              no line per passing or skipped case\n"
+    "  --show N                 mismatches listed per failing case (default 10)\n"
+    "  --no-progress            plain lines even on a terminal\n"
+    "  --junit FILE, --json FILE, --tap (TAP 13 on stdout)\n"
+    "\n"
+    "Statuses: PASS FAIL NOT_SUPPORTED SKIPPED CRASH TIMEOUT OOB_WRITE ERROR.\n"
+    "Exit status: 0 no case FAIL, CRASH, TIMEOUT, OOB_WRITE or ERROR (waived ones aside);\n"
+    "1 some case did; 2 usage error, bad case file, or a backend that cannot start.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "dmlcts: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see dmlcts --help)\n");
+    return 2;
+}
+
+/* --name VALUE or --name=VALUE: 1 matched, 0 not this option, -1 value missing. */
+static int opt(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return 0;
+    if (argv[*i][n] == '=') {
+        *value = argv[*i] + n + 1;
+        return 1;
+    }
+    if (argv[*i][n] != '\0')
+        return 0;
+    if (*i + 1 >= argc)
+        return -1;
+    *value = argv[++*i];
+    return 1;
+}
+
+static bool parse_uint(const char *s, unsigned max, unsigned *out)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *end || v > max || s[0] == '-')
+        return false;
+    *out = (unsigned)v;
+    return true;
+}
+
+/* Comma list of names into canonical names (by lookup); false on an unknown one. */
+static bool names(const char *list, dmlcts_strlist *out, bool ops)
+{
+    char *copy = strdup(list), *save = NULL;
+    bool ok = copy != NULL;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; ok && t;
+         t = strtok_r(NULL, ",", &save)) {
+        const dmlr_operator_info *info = ops ? dmlr_operator_find(t) : NULL;
+        dmlr_data_type dt = ops ? DMLR_UNKNOWN : dmlr_data_type_from_name(t);
+        if (ops ? !info : dt == DMLR_UNKNOWN) {
+            usage_error(ops ? "--op: %s is not an operator of dmlref"
+                            : "--dtype: %s is not a data type", t);
+            ok = false;
+        } else {
+            ok = dmlcts_strlist_push(out, ops ? info->name : dmlr_data_type_name(dt));
+        }
+    }
+    free(copy);
+    return ok;
+}
+
+static int parse(int argc, char **argv, dmlcts_options *o, dmlcts_strlist *args)
+{
+    int i = 1;
+    const char *v, *timeout = NULL, *fl = NULL;
+    bool show_given = false, no_progress = false;
+    o->argv0 = argv[0];
+    o->backend_spec = "ref";
+    o->timeout = 60;
+    o->jobs = 1;
+    o->show = 10;
+    o->batch = 200;
+    o->work_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    if (i < argc && (strcmp(argv[i], "run") == 0 || strcmp(argv[i], "list") == 0 ||
+                     strcmp(argv[i], "check") == 0 || strcmp(argv[i], "export") == 0)) {
+        o->mode = argv[i][0] == 'r' ? DMLCTS_RUN : argv[i][0] == 'l' ? DMLCTS_LIST
+                  : argv[i][0] == 'c' ? DMLCTS_CHECK : DMLCTS_EXPORT;
+        if (o->mode == DMLCTS_EXPORT) {
+            if (++i >= argc || argv[i][0] == '-')
+                return usage_error("export needs a directory: dmlcts export DIR PATH...%s", "");
+            o->dir = argv[i];
+        }
+        i++;
+    }
+    for (; i < argc; i++) {
+        int r = 0;
+        const char *a = argv[i];
+#define OPT(name) ((r = opt(argc, argv, &i, name, &v)) != 0)
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage, stdout);
+            exit(0);
+        } else if (OPT("--backend")) {
+            o->backend_spec = v;
+        } else if (OPT("--timeout")) {
+            timeout = v;
+        } else if (strncmp(a, "-j", 2) == 0 && a[2] >= '0' && a[2] <= '9') {
+            if (!parse_uint(a + 2, 64, &o->jobs) || !o->jobs)
+                return usage_error("%s: expected -j N with N from 1 to 64", a);
+        } else if (OPT("--jobs") || OPT("-j")) {
+            if (r > 0 && (!parse_uint(v, 64, &o->jobs) || !o->jobs))
+                return usage_error("-j %s: expected 1 to 64", v);
+        } else if (OPT("--batch")) {
+            if (r > 0 && (!parse_uint(v, 1000000, &o->batch) || !o->batch))
+                return usage_error("--batch %s: expected a positive count", v);
+        } else if (OPT("--work-dir")) {
+            o->work_dir = v;
+        } else if (OPT("--filter")) {
+            o->filter = v;
+        } else if (OPT("--op")) {
+            if (r > 0 && !names(v, &o->ops, true))
+                return 2;
+        } else if (OPT("--dtype")) {
+            if (r > 0 && !names(v, &o->dtypes, false))
+                return 2;
+        } else if (OPT("--feature-level")) {
+            fl = v;
+        } else if (OPT("--shard")) {
+            if (r > 0 && (strspn(v, "0123456789/") != strlen(v) ||
+                          sscanf(v, "%u/%u", &o->shard_k, &o->shard_n) != 2 || !o->shard_n ||
+                          !o->shard_k || o->shard_k > o->shard_n))
+                return usage_error("--shard %s: expected K/N with 1 <= K <= N", v);
+        } else if (OPT("--expected-failures")) {
+            o->waiver_file = v;
+        } else if (OPT("--junit")) {
+            o->junit = v;
+        } else if (OPT("--json")) {
+            o->json = v;
+        } else if (OPT("--show")) {
+            if (r > 0 && !parse_uint(v, 100000, &o->show))
+                return usage_error("--show %s: expected a count", v);
+            show_given = true;
+        } else if (OPT("--results")) {
+            o->dir = v;
+        } else if (r == 0 && strcmp(a, "--tap") == 0) {
+            o->tap = true;
+        } else if (r == 0 && (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)) {
+            o->verbose = true;
+        } else if (r == 0 && (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)) {
+            o->quiet = true;
+        } else if (r == 0 && strcmp(a, "--no-progress") == 0) {
+            no_progress = true;
+        } else if (r == 0 && strcmp(a, "--keep-work") == 0) {
+            o->keep_work = true;
+        } else if (r == 0 && strcmp(a, "--fail-on-unexpected-pass") == 0) {
+            o->fail_on_xpass = true;
+        } else if (r == 0 && a[0] == '-' && a[1]) {
+            return usage_error("unknown option %s", a);
+        } else if (r == 0) {
+            if (!dmlcts_strlist_push(args, a))
+                return usage_error("out of memory%s", "");
+        }
+        if (r < 0)
+            return usage_error("%s needs a value", a);
+#undef OPT
+    }
+    if (timeout) {
+        char *end;
+        o->timeout = strtod(timeout, &end);
+        if (*end || !(o->timeout > 0) || o->timeout > 86400)
+            return usage_error("--timeout %s: expected seconds above 0, at most 86400",
+                               timeout);
+    }
+    if (fl && !(o->level = dmlr_feature_level_from_name(fl)))
+        return usage_error("--feature-level %s: not a DML_FEATURE_LEVEL (1_0 ... 6_4)", fl);
+    if (strcmp(o->backend_spec, "ref") == 0) {
+        o->backend = DMLCTS_REF;
+    } else if (strncmp(o->backend_spec, "plugin:", 7) == 0 && o->backend_spec[7]) {
+        o->backend = DMLCTS_PLUGIN;
+        o->backend_arg = o->backend_spec + 7;
+    } else if (strncmp(o->backend_spec, "cmd:", 4) == 0 && o->backend_spec[4]) {
+        o->backend = DMLCTS_CMD;
+        o->backend_arg = o->backend_spec + 4;
+    } else {
+        return usage_error("--backend %s: expected ref, plugin:LIB.so or cmd:COMMAND",
+                           o->backend_spec);
+    }
+    if (o->mode == DMLCTS_CHECK && !o->dir)
+        return usage_error("check needs --results DIR%s", "");
+    if (o->mode != DMLCTS_CHECK && o->mode != DMLCTS_EXPORT && o->dir)
+        return usage_error("--results belongs to dmlcts check%s", "");
+    if (args->count == 0)
+        return usage_error("no case file or directory given%s", "");
+    if (o->verbose && !show_given)
+        o->show = 100;
+    o->progress = !no_progress && !o->tap && !o->quiet && isatty(STDOUT_FILENO);
+    /* The reproducer repeats what decides a case's verdict. */
+    if (o->mode == DMLCTS_CHECK) {
+        dmlcts_strlist_push(&o->repro, "check");
+        dmlcts_strlist_push(&o->repro, "--results");
+        dmlcts_strlist_push(&o->repro, o->dir);
+    } else if (o->backend != DMLCTS_REF) {
+        dmlcts_strlist_push(&o->repro, "--backend");
+        dmlcts_strlist_push(&o->repro, o->backend_spec);
+    }
+    if (fl) {
+        dmlcts_strlist_push(&o->repro, "--feature-level");
+        dmlcts_strlist_push(&o->repro, fl);
+    }
+    if (timeout) {
+        dmlcts_strlist_push(&o->repro, "--timeout");
+        dmlcts_strlist_push(&o->repro, timeout);
+    }
+    return 0;
+}
+
+static int list(const dmlcts_options *o)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < o->paths.count; i++) {
+        dmlcts_result r;
+        dmlr_case *c;
+        dmlr_feature_level level;
+        dmlcts_prep p = dmlcts_prepare(o, o->paths.items[i], &c, &level, &r);
+        if (p == DMLCTS_PREP_FILTERED)
+            continue;
+        if (r.bad_case) {
+            fprintf(stderr, "dmlcts: %s\n", r.message);
+            bad++;
+        } else {
+            printf("%s\t%s\t%s\t%s\n", r.name, r.op, r.dtype, r.file);
+        }
+        dmlr_case_free(c);
+        dmlcts_result_free(&r);
+    }
+    return bad ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    dmlcts_options o;
+    dmlcts_strlist args = {NULL, 0, 0};
+    dmlcts_result *res = NULL;
+    size_t n = 0;
+    int rc;
+    memset(&o, 0, sizeof o);
+    if ((rc = parse(argc, argv, &o, &args)) != 0)
+        goto out;
+    if (!dmlcts_expand_paths(&o, args.items, args.count) || !dmlcts_load_waivers(&o)) {
+        rc = 2;
+        goto out;
+    }
+    /* A worker or a program that dies mid-pipe must not kill the harness. */
+    signal(SIGPIPE, SIG_IGN);
+    if (o.backend == DMLCTS_CMD || o.mode != DMLCTS_RUN) {
+        /* No process to ask: the program answers NOT_SUPPORTED per case itself. */
+        snprintf(dmlcts_info.name, sizeof dmlcts_info.name, "%.63s",
+                 o.mode == DMLCTS_CHECK ? "results" : o.backend_spec);
+    }
+    switch (o.mode) {
+    case DMLCTS_LIST:
+        rc = list(&o);
+        goto out;
+    case DMLCTS_EXPORT:
+        rc = dmlcts_export(&o, &res, &n);
+        goto out;
+    case DMLCTS_CHECK:
+        rc = dmlcts_check_results(&o, &res, &n);
+        break;
+    case DMLCTS_RUN:
+        rc = o.backend == DMLCTS_CMD ? dmlcts_run_cmd(&o, &res, &n) : dmlcts_run_pool(&o, &res, &n);
+        break;
+    }
+    if (rc != 0)
+        goto out;
+    if (o.tap)
+        dmlcts_write_tap(&o, res, n);
+    rc = dmlcts_report(&o, res, n);
+    if (o.junit && !dmlcts_write_junit(&o, res, n)) {
+        fprintf(stderr, "dmlcts: cannot write --junit %s\n", o.junit);
+        rc = 2;
+    }
+    if (o.json && !dmlcts_write_json(&o, res, n, rc)) {
+        fprintf(stderr, "dmlcts: cannot write --json %s\n", o.json);
+        rc = 2;
+    }
+out:
+    for (size_t i = 0; i < n; i++)
+        dmlcts_result_free(&res[i]);
+    free(res);
+    dmlcts_strlist_free(&args);
+    dmlcts_strlist_free(&o.paths);
+    dmlcts_strlist_free(&o.ops);
+    dmlcts_strlist_free(&o.dtypes);
+    dmlcts_strlist_free(&o.waivers);
+    dmlcts_strlist_free(&o.repro);
+    return rc;
+}

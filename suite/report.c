@@ -1,0 +1,244 @@
+/*
+ * report.c -- what a person reads: one line per case as it finishes (a
+ * progress bar instead when stdout is a terminal), then every failure with
+ * its first mismatches and a reproducer, the table by operator x data type,
+ * and a closing "N passed, N failed, N skipped" line.
+ */
+#include "dmlcts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double dmlcts_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double last_draw;
+
+static void draw(const dmlcts_progress *p)
+{
+    enum { WIDTH = 30 };
+    size_t fill = p->total ? p->seen * WIDTH / p->total : WIDTH;
+    char bar[WIDTH + 1];
+    size_t failing = 0;
+    for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+        if (dmlcts_status_failing((dmlcts_status)s))
+            failing += p->counts[s];
+    for (size_t i = 0; i < WIDTH; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[WIDTH] = '\0';
+    printf("\r\033[K[%s] %zu/%zu  pass %zu  fail %zu  n/s %zu  skip %zu", bar, p->seen, p->total,
+           p->counts[DMLCTS_PASS], failing, p->counts[DMLCTS_NOT_SUPPORTED],
+           p->counts[DMLCTS_SKIPPED]);
+    fflush(stdout);
+    last_draw = dmlcts_now();
+}
+
+void dmlcts_progress_start(const dmlcts_options *o, dmlcts_progress *p, size_t total)
+{
+    memset(p, 0, sizeof *p);
+    p->total = total;
+    if (o->progress)
+        draw(p);
+}
+
+static void mark_waiver(const dmlcts_options *o, dmlcts_result *r)
+{
+    if (!o->waivers.count || !dmlcts_waived(o, r->name))
+        return;
+    r->waived = dmlcts_status_failing(r->status);
+    r->unexpected_pass = r->status == DMLCTS_PASS;
+}
+
+void dmlcts_progress_case(const dmlcts_options *o, dmlcts_progress *p, dmlcts_result *r)
+{
+    bool loud;
+    p->seen++;
+    if (!r) {
+        if (o->progress && dmlcts_now() - last_draw > 0.05)
+            draw(p);
+        return;
+    }
+    mark_waiver(o, r);
+    p->counts[r->status]++;
+    loud = dmlcts_status_failing(r->status) && !r->waived;
+    if (o->tap) {
+        /* TAP owns stdout and is written at the end. */
+    } else if (o->progress) {
+        if (loud || r->unexpected_pass)
+            printf("\r\033[K%s %s%s: %s\n", dmlcts_status_name(r->status), r->name,
+                   r->unexpected_pass ? " (waived, but passed)" : "",
+                   r->message ? r->message : "");
+        if (loud || dmlcts_now() - last_draw > 0.05 || p->seen == p->total)
+            draw(p);
+    } else if (!o->quiet || loud || r->unexpected_pass) {
+        printf("%s %s%s%s%s%s\n", dmlcts_status_name(r->status), r->name,
+               r->waived ? " (waived)" : "", r->unexpected_pass ? " (waived, but passed)" : "",
+               r->message ? ": " : "", r->message ? r->message : "");
+    }
+}
+
+void dmlcts_progress_end(const dmlcts_options *o, dmlcts_progress *p)
+{
+    if (o->progress && !o->tap) {
+        draw(p);
+        printf("\n");
+    }
+}
+
+/* POSIX shell quoting, only where needed. */
+static size_t quote(char *buf, size_t cap, const char *s)
+{
+    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                        "_-./:=,+@%") == strlen(s))
+        return (size_t)snprintf(buf, cap, "%s", s);
+    size_t n = (size_t)snprintf(buf, cap, "'");
+    for (; *s && n < cap; s++)
+        n += (size_t)(*s == '\'' ? snprintf(buf + n, cap - n, "'\\''")
+                                 : snprintf(buf + n, cap - n, "%c", *s));
+    if (n < cap)
+        n += (size_t)snprintf(buf + n, cap - n, "'");
+    return n;
+}
+
+void dmlcts_reproducer(const dmlcts_options *o, const dmlcts_result *r, char *buf, size_t cap)
+{
+    size_t n = quote(buf, cap, o->argv0);
+    for (size_t i = 0; i < o->repro.count && n + 1 < cap; i++) {
+        buf[n++] = ' ';
+        n += quote(buf + n, cap - n, o->repro.items[i]);
+    }
+    if (n + 1 < cap) {
+        buf[n++] = ' ';
+        n += quote(buf + n, cap - n, r->file);
+    }
+    if (n < cap)
+        snprintf(buf + n, cap - n, " -v");
+}
+
+/* The failure's lines, also used as TAP diagnostics (prefix "# "). */
+void dmlcts_print_details(const dmlcts_options *o, const dmlcts_result *r, const char *prefix,
+                          FILE *f)
+{
+    char repro[2048];
+    for (uint32_t i = 0; i < r->note_count; i++)
+        fprintf(f, "%s  %s\n", prefix, r->notes[i]);
+    for (uint32_t i = 0; i < r->shown; i++)
+        fprintf(f, "%s  %s\n", prefix, r->first[i].text);
+    if (r->mismatches > r->shown)
+        fprintf(f, "%s  ... %llu mismatch(es) in all (-v or --show N lists more)\n", prefix,
+                (unsigned long long)r->mismatches);
+    if (r->skipped || r->legal)
+        fprintf(f, "%s  (%llu element(s) implementation-defined, not compared; %llu accepted "
+                "as legal values)\n", prefix, (unsigned long long)r->skipped,
+                (unsigned long long)r->legal);
+    if (!r->negative && !r->bad_case) {
+        dmlcts_reproducer(o, r, repro, sizeof repro);
+        fprintf(f, "%s  reproduce: %s\n", prefix, repro);
+    }
+}
+
+typedef struct row {
+    const char *op, *dtype;
+    size_t counts[DMLCTS_STATUS_COUNT], total;
+} row;
+
+static int by_row(const void *a, const void *b)
+{
+    const row *x = a, *y = b;
+    int c = strcmp(x->op, y->op);
+    return c ? c : strcmp(x->dtype, y->dtype);
+}
+
+static void table(const dmlcts_result *res, size_t n, const char *prefix)
+{
+    static const char *const head[] = {"PASS", "FAIL", "N/S", "SKIP", "CRASH", "TIMEOUT",
+                                       "OOB", "ERROR"};
+    row *rows = calloc(n + 1, sizeof *rows), total;
+    size_t nr = 0;
+    if (!rows)
+        return;
+    memset(&total, 0, sizeof total);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < nr && (strcmp(rows[k].op, res[i].op) || strcmp(rows[k].dtype, res[i].dtype)))
+            k++;
+        if (k == nr) {
+            rows[nr].op = res[i].op;
+            rows[nr++].dtype = res[i].dtype;
+        }
+        rows[k].counts[res[i].status]++;
+        rows[k].total++;
+        total.counts[res[i].status]++;
+        total.total++;
+    }
+    qsort(rows, nr, sizeof *rows, by_row);
+    printf("%s%-20s %-9s %6s", prefix, "operator", "data type", "total");
+    for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+        printf(" %7s", head[s]);
+    printf("\n");
+    for (size_t k = 0; k <= nr; k++) {
+        const row *w = k < nr ? &rows[k] : &total;
+        printf("%s%-20s %-9s %6zu", prefix, k < nr ? w->op : "all", k < nr ? w->dtype : "",
+               w->total);
+        for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+            printf(" %7zu", w->counts[s]);
+        printf("\n");
+    }
+    free(rows);
+}
+
+int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n)
+{
+    const char *pre = o->tap ? "# " : "";
+    size_t counts[DMLCTS_STATUS_COUNT] = {0}, failing = 0, waived = 0, xpass = 0, bad = 0;
+    bool header = false;
+    if (n == 0) {
+        fprintf(stderr, "dmlcts: no case selected\n");
+        return 2;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const dmlcts_result *r = &res[i];
+        counts[r->status]++;
+        bad += r->bad_case;
+        failing += dmlcts_status_failing(r->status) && !r->waived;
+        waived += r->waived;
+        xpass += r->unexpected_pass;
+        if (o->tap || (r->status == DMLCTS_PASS && !r->unexpected_pass))
+            continue;
+        if (!o->verbose && !dmlcts_status_failing(r->status) && !r->unexpected_pass)
+            continue;
+        if (!header)
+            printf("\n== %s ==\n", o->verbose ? "cases that did not pass" : "failures");
+        header = true;
+        printf("%s %s%s%s: %s\n", dmlcts_status_name(r->status), r->name,
+               r->waived ? " (waived)" : "",
+               r->unexpected_pass ? " (waived, but passed: remove the waiver?)" : "",
+               r->message ? r->message : "passed");
+        if (dmlcts_status_failing(r->status))
+            dmlcts_print_details(o, r, "", stdout);
+    }
+    printf("%s\n%s== by operator and data type (backend: %s) ==\n", pre, pre,
+           dmlcts_info.name[0] ? dmlcts_info.name : o->backend_spec);
+    table(res, n, pre);
+    printf("%s%zu cases:", pre, n);
+    for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+        if (counts[s])
+            printf(" %s %zu", dmlcts_status_name((dmlcts_status)s), counts[s]);
+    if (waived)
+        printf("; %zu failing case(s) waived", waived);
+    if (xpass)
+        printf("; %zu waived case(s) passed", xpass);
+    printf("\n");
+    /* The closing line CI parsers read: failed counts every unwaived failing status. */
+    printf("%sdmlcts: %zu passed, %zu failed, %zu skipped\n", pre, counts[DMLCTS_PASS], failing,
+           counts[DMLCTS_NOT_SUPPORTED] + counts[DMLCTS_SKIPPED] + waived);
+    if (bad)
+        return 2;
+    return failing || (o->fail_on_xpass && xpass) ? 1 : 0;
+}

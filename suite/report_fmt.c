@@ -1,0 +1,229 @@
+/*
+ * report_fmt.c -- the machine-readable reports: JUnit XML (--junit), TAP 13
+ * on stdout (--tap) and JSON (--json).  Field names are documented in
+ * docs/dmlcts.md and stay stable; new fields may be added.
+ */
+#include "dmlcts.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The details of a failure as one string (malloc), or NULL. */
+static char *details(const dmlcts_options *o, const dmlcts_result *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    dmlcts_print_details(o, r, "", f);
+    fclose(f);
+    return buf;
+}
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '<')
+            fputs("&lt;", f);
+        else if (c == '>')
+            fputs("&gt;", f);
+        else if (c == '&')
+            fputs("&amp;", f);
+        else if (c == '"')
+            fputs("&quot;", f);
+        else if (c < 0x20 && c != '\n' && c != '\t')
+            fputc('?', f); /* not representable in XML 1.0 */
+        else
+            fputc(c, f);
+    }
+}
+
+bool dmlcts_write_junit(const dmlcts_options *o, const dmlcts_result *res, size_t n)
+{
+    FILE *f = fopen(o->junit, "w");
+    size_t fail = 0, err = 0, skip = 0;
+    double total = 0;
+    if (!f)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const dmlcts_result *r = &res[i];
+        total += r->ms / 1000.0;
+        if (r->waived || !dmlcts_status_failing(r->status))
+            skip += r->status != DMLCTS_PASS;
+        else if (r->status == DMLCTS_FAIL || r->status == DMLCTS_OOB_WRITE)
+            fail++;
+        else
+            err++;
+    }
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f, "<testsuites name=\"dmlcts\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+            "skipped=\"%zu\" time=\"%.3f\">\n", n, fail, err, skip, total);
+    fprintf(f, "  <testsuite name=\"dmlcts\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+            "skipped=\"%zu\" time=\"%.3f\">\n", n, fail, err, skip, total);
+    fprintf(f, "    <properties><property name=\"backend\" value=\"");
+    xml_text(f, o->backend_spec);
+    fprintf(f, "\"/></properties>\n");
+    for (size_t i = 0; i < n; i++) {
+        const dmlcts_result *r = &res[i];
+        const char *st = dmlcts_status_name(r->status);
+        fprintf(f, "    <testcase classname=\"dmlcts.%s.%s\" name=\"", r->op, r->dtype);
+        xml_text(f, r->name);
+        fprintf(f, "\" file=\"");
+        xml_text(f, r->file);
+        fprintf(f, "\" time=\"%.6f\"", r->ms / 1000.0);
+        if (r->status == DMLCTS_PASS) {
+            fprintf(f, "/>\n");
+            continue;
+        }
+        fprintf(f, ">\n");
+        if (r->waived || !dmlcts_status_failing(r->status)) {
+            fprintf(f, "      <skipped message=\"%s%s: ", r->waived ? "waived " : "", st);
+            xml_text(f, r->message);
+            fprintf(f, "\"/>\n");
+        } else {
+            const char *tag = r->status == DMLCTS_FAIL || r->status == DMLCTS_OOB_WRITE ? "failure"
+                                                                                        : "error";
+            char *d = details(o, r);
+            fprintf(f, "      <%s type=\"%s\" message=\"", tag, st);
+            xml_text(f, r->message);
+            fprintf(f, "\">");
+            xml_text(f, d);
+            fprintf(f, "</%s>\n", tag);
+            free(d);
+        }
+        fprintf(f, "    </testcase>\n");
+    }
+    fprintf(f, "  </testsuite>\n</testsuites>\n");
+    return fclose(f) == 0;
+}
+
+void dmlcts_write_tap(const dmlcts_options *o, const dmlcts_result *res, size_t n)
+{
+    printf("TAP version 13\n1..%zu\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const dmlcts_result *r = &res[i];
+        const char *st = dmlcts_status_name(r->status);
+        bool failing = dmlcts_status_failing(r->status);
+        printf("%s %zu - %s", failing ? "not ok" : "ok", i + 1, r->name);
+        if (r->waived)
+            printf(" # TODO waived %s: %s", st, r->message ? r->message : "");
+        else if (r->status == DMLCTS_NOT_SUPPORTED || r->status == DMLCTS_SKIPPED)
+            printf(" # SKIP %s: %s", st, r->message ? r->message : "");
+        printf("\n");
+        if (failing) {
+            printf("# %s: %s\n", st, r->message ? r->message : "");
+            dmlcts_print_details(o, r, "#", stdout);
+        } else if (r->unexpected_pass) {
+            printf("# waived, but passed: remove the waiver?\n");
+        }
+    }
+}
+
+static cJSON *strings(char **items, uint32_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; a && i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(items[i]));
+    return a;
+}
+
+static cJSON *mismatch(const dmlcts_mismatch_info *m)
+{
+    cJSON *j = cJSON_CreateObject(), *coord = cJSON_CreateArray();
+    cJSON_AddStringToObject(j, "tensor", m->tensor);
+    for (uint32_t d = 0; d < m->rank; d++)
+        cJSON_AddItemToArray(coord, cJSON_CreateNumber(m->coord[d]));
+    cJSON_AddItemToObject(j, "coord", coord);
+    cJSON_AddNumberToObject(j, "element", (double)m->element);
+    cJSON_AddStringToObject(j, "expected", m->expected);
+    cJSON_AddStringToObject(j, "expected_bits", m->expected_bits);
+    cJSON_AddStringToObject(j, "got", m->got);
+    cJSON_AddStringToObject(j, "got_bits", m->got_bits);
+    if (m->has_ulp)
+        cJSON_AddNumberToObject(j, "ulp", (double)m->ulp);
+    else
+        cJSON_AddNullToObject(j, "ulp");
+    return j;
+}
+
+static cJSON *one_case(const dmlcts_options *o, const dmlcts_result *r)
+{
+    cJSON *j = cJSON_CreateObject(), *mm = cJSON_CreateArray();
+    char repro[2048];
+    cJSON_AddStringToObject(j, "name", r->name);
+    cJSON_AddStringToObject(j, "file", r->file);
+    cJSON_AddStringToObject(j, "operator", r->op);
+    cJSON_AddStringToObject(j, "data_type", r->dtype);
+    cJSON_AddStringToObject(j, "status", dmlcts_status_name(r->status));
+    cJSON_AddBoolToObject(j, "waived", r->waived);
+    cJSON_AddBoolToObject(j, "unexpected_pass", r->unexpected_pass);
+    cJSON_AddBoolToObject(j, "negative", r->negative);
+    if (r->message)
+        cJSON_AddStringToObject(j, "message", r->message);
+    else
+        cJSON_AddNullToObject(j, "message");
+    cJSON_AddItemToObject(j, "notes", strings(r->notes, r->note_count));
+    cJSON_AddNumberToObject(j, "time_ms", r->ms);
+    cJSON_AddNumberToObject(j, "compared", (double)r->compared);
+    cJSON_AddNumberToObject(j, "not_compared", (double)r->skipped);
+    cJSON_AddNumberToObject(j, "legal_values_accepted", (double)r->legal);
+    cJSON_AddNumberToObject(j, "mismatch_count", (double)r->mismatches);
+    for (uint32_t i = 0; i < r->shown; i++)
+        cJSON_AddItemToArray(mm, mismatch(&r->first[i]));
+    cJSON_AddItemToObject(j, "mismatches", mm);
+    if (r->negative || r->bad_case) {
+        cJSON_AddNullToObject(j, "reproduce");
+    } else {
+        dmlcts_reproducer(o, r, repro, sizeof repro);
+        cJSON_AddStringToObject(j, "reproduce", repro);
+    }
+    return j;
+}
+
+bool dmlcts_write_json(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc)
+{
+    cJSON *root = cJSON_CreateObject(), *backend, *totals, *cases;
+    size_t waived = 0, xpass = 0, counts[DMLCTS_STATUS_COUNT] = {0};
+    char *text;
+    FILE *f;
+    bool ok;
+    if (!root)
+        return false;
+    cJSON_AddStringToObject(root, "format", "dmlcts-report-1");
+    backend = cJSON_AddObjectToObject(root, "backend");
+    cJSON_AddStringToObject(backend, "spec", o->backend_spec);
+    cJSON_AddStringToObject(backend, "name", dmlcts_info.name);
+    if (dmlcts_info.feature_level)
+        cJSON_AddStringToObject(backend, "feature_level",
+                                dmlr_feature_level_name(dmlcts_info.feature_level));
+    cJSON_AddNumberToObject(root, "exit_code", rc);
+    for (size_t i = 0; i < n; i++) {
+        counts[res[i].status]++;
+        waived += res[i].waived;
+        xpass += res[i].unexpected_pass;
+    }
+    totals = cJSON_AddObjectToObject(root, "totals");
+    cJSON_AddNumberToObject(totals, "cases", (double)n);
+    for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+        cJSON_AddNumberToObject(totals, dmlcts_status_name((dmlcts_status)s), (double)counts[s]);
+    cJSON_AddNumberToObject(totals, "waived", (double)waived);
+    cJSON_AddNumberToObject(totals, "unexpected_pass", (double)xpass);
+    cases = cJSON_AddArrayToObject(root, "cases");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(cases, one_case(o, &res[i]));
+    text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return false;
+    if (!(f = fopen(o->json, "w"))) {
+        free(text);
+        return false;
+    }
+    ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    free(text);
+    return fclose(f) == 0 && ok;
+}

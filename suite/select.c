@@ -1,0 +1,211 @@
+/*
+ * select.c -- which case files a run looks at, and the waiver list.
+ *
+ * Each PATH argument is a case file, a directory (searched recursively for
+ * *.json, not *.schema.json, hidden entries and symlinked directories left
+ * out) or a glob (quoted, so dmlcts expands it).  The files of one argument
+ * are sorted by byte order; arguments keep their order; a file named twice
+ * runs once.  --shard K/N then keeps the files whose index in that list is
+ * K-1 modulo N: deterministic, needs no case loaded, and round-robin spreads
+ * big directories over all shards.
+ */
+#include "dmlcts.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+bool dmlcts_strlist_push(dmlcts_strlist *l, const char *s)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **g = realloc(l->items, cap * sizeof *g);
+        if (!g)
+            return false;
+        l->items = g;
+        l->cap = cap;
+    }
+    return (l->items[l->count++] = strdup(s)) != NULL;
+}
+
+void dmlcts_strlist_free(dmlcts_strlist *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool collect(const char *dir, dmlcts_strlist *out)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool ok = true;
+    if (!d) {
+        fprintf(stderr, "dmlcts: %s: cannot read the directory: %s\n", dir, strerror(errno));
+        return false;
+    }
+    while (ok && (e = readdir(d)) != NULL) {
+        struct stat st, lst;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *path;
+        if (e->d_name[0] == '.')
+            continue;
+        if (!(path = malloc(n))) {
+            ok = false;
+            break;
+        }
+        snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
+        if (stat(path, &st) == 0 && lstat(path, &lst) == 0) {
+            if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode))
+                ok = collect(path, out);
+            else if (S_ISREG(st.st_mode) && ends_with(path, ".json") &&
+                     !ends_with(path, ".schema.json"))
+                ok = dmlcts_strlist_push(out, path);
+        }
+        free(path);
+    }
+    closedir(d);
+    return ok;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One argument's files, sorted, into out. */
+static bool expand_one(const char *arg, dmlcts_strlist *out)
+{
+    size_t first = out->count;
+    if (is_dir(arg)) {
+        if (!collect(arg, out))
+            return false;
+    } else if (access(arg, F_OK) == 0) {
+        if (!dmlcts_strlist_push(out, arg))
+            return false;
+    } else if (strpbrk(arg, "*?[")) {
+        glob_t g;
+        int rc = glob(arg, 0, NULL, &g);
+        if (rc == GLOB_NOMATCH) {
+            fprintf(stderr, "dmlcts: %s: no file matches\n", arg);
+            return false;
+        }
+        for (size_t i = 0; rc == 0 && i < g.gl_pathc; i++) {
+            const char *p = g.gl_pathv[i];
+            bool ok = true;
+            if (is_dir(p))
+                ok = collect(p, out);
+            else if (ends_with(p, ".json") && !ends_with(p, ".schema.json"))
+                ok = dmlcts_strlist_push(out, p);
+            if (!ok)
+                rc = -1;
+        }
+        if (rc != GLOB_NOMATCH)
+            globfree(&g);
+        if (rc != 0)
+            return false;
+    } else {
+        fprintf(stderr, "dmlcts: %s: no such file or directory\n", arg);
+        return false;
+    }
+    qsort(out->items + first, out->count - first, sizeof *out->items, by_name);
+    return true;
+}
+
+bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n)
+{
+    dmlcts_strlist all = {NULL, 0, 0};
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!expand_one(args[i], &all)) {
+            dmlcts_strlist_free(&all);
+            return false;
+        }
+    for (size_t i = 0; i < all.count; i++) {
+        bool dup = false;
+        /* Suites hold thousands of files, not millions: a plain quadratic check. */
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = strcmp(all.items[i], all.items[j]) == 0;
+        if (dup)
+            continue;
+        if (!o->shard_n || kept++ % o->shard_n == o->shard_k - 1) {
+            if (!dmlcts_strlist_push(&o->paths, all.items[i])) {
+                dmlcts_strlist_free(&all);
+                return false;
+            }
+        }
+    }
+    dmlcts_strlist_free(&all);
+    return true;
+}
+
+/* One waiver per line: a case name or a glob on names; '#' starts a comment. */
+bool dmlcts_load_waivers(dmlcts_options *o)
+{
+    FILE *f;
+    char line[4096];
+    unsigned no = 0;
+    if (!o->waiver_file)
+        return true;
+    if (!(f = fopen(o->waiver_file, "r"))) {
+        fprintf(stderr, "dmlcts: --expected-failures %s: %s\n", o->waiver_file, strerror(errno));
+        return false;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *s = line, *e;
+        no++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            fprintf(stderr, "dmlcts: %s:%u: line too long\n", o->waiver_file, no);
+            fclose(f);
+            return false;
+        }
+        if ((e = strchr(s, '#')))
+            *e = '\0';
+        while (*s == ' ' || *s == '\t')
+            s++;
+        e = s + strlen(s);
+        while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+            *--e = '\0';
+        if (!*s)
+            continue;
+        if (strpbrk(s, " \t")) {
+            fprintf(stderr, "dmlcts: %s:%u: one case name or glob per line, got \"%s\"\n",
+                    o->waiver_file, no, s);
+            fclose(f);
+            return false;
+        }
+        if (!dmlcts_strlist_push(&o->waivers, s)) {
+            fclose(f);
+            return false;
+        }
+    }
+    fclose(f);
+    return true;
+}
+
+bool dmlcts_waived(const dmlcts_options *o, const char *name)
+{
+    for (size_t i = 0; i < o->waivers.count; i++)
+        if (fnmatch(o->waivers.items[i], name, 0) == 0)
+            return true;
+    return false;
+}

@@ -1,0 +1,201 @@
+/*
+ * worker.c -- the worker process's side: load the backend, init, then serve
+ * one case per request until the harness says quit or goes away.  The
+ * harness's side is worker_host.c; both are described in worker.h.
+ */
+#include "worker.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+ssize_t dmlcts_read_full(int fd, void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return r < 0 ? -1 : (ssize_t)got;
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
+bool dmlcts_write_full(int fd, const void *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t r = write(fd, (const char *)buf + done, n - done);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        done += (size_t)r;
+    }
+    return true;
+}
+
+typedef struct backend_fns {
+    dmlcts_backend_init_fn init;
+    dmlcts_backend_run_fn run;
+    dmlcts_backend_shutdown_fn shutdown;
+} backend_fns;
+
+static bool load_backend(const dmlcts_options *o, backend_fns *f, char *msg, size_t cap)
+{
+    void *h;
+    if (o->backend == DMLCTS_REF) { /* suite/plugins/ref_plugin.c, linked in */
+        f->init = dmlcts_backend_init;
+        f->run = dmlcts_backend_run;
+        f->shutdown = dmlcts_backend_shutdown;
+        return true;
+    }
+    if (!(h = dlopen(o->backend_arg, RTLD_NOW | RTLD_LOCAL))) {
+        snprintf(msg, cap, "cannot load the plugin: %s", dlerror());
+        return false;
+    }
+    /* POSIX blesses this conversion of dlsym's object pointer. */
+    *(void **)&f->init = dlsym(h, "dmlcts_backend_init");
+    *(void **)&f->run = dlsym(h, "dmlcts_backend_run");
+    *(void **)&f->shutdown = dlsym(h, "dmlcts_backend_shutdown");
+    if (!f->init || !f->run || !f->shutdown) {
+        snprintf(msg, cap, "%s does not export dmlcts_backend_init, dmlcts_backend_run and "
+                 "dmlcts_backend_shutdown (suite/dmlcts_backend.h)", o->backend_arg);
+        return false;
+    }
+    return true;
+}
+
+static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
+{
+    unsigned char *arena = NULL;
+    uint64_t mapped = 0;
+    for (;;) {
+        dmlcts_req_header h;
+        unsigned char *body;
+        char *name;
+        size_t len;
+        dmlcts_answer a;
+        dmlr_operator_desc op;
+        void *storage = NULL;
+        dmlr_buffer *in, *out;
+        dmlcts_slot *slots;
+        uint32_t ni = 0, no = 0;
+        if (dmlcts_read_full(rfd, &h, sizeof h) != (ssize_t)sizeof h ||
+            h.magic != DMLCTS_WIRE_MAGIC || h.kind != DMLCTS_REQ_RUN)
+            return; /* quit, or the harness is gone */
+        len = (size_t)h.desc_len + h.slot_count * sizeof(dmlcts_slot);
+        name = calloc(1, (size_t)h.name_len + 1);
+        body = malloc(len + 1);
+        if (!name || !body || dmlcts_read_full(rfd, name, h.name_len) != (ssize_t)h.name_len ||
+            dmlcts_read_full(rfd, body, len) != (ssize_t)len)
+            return;
+        if (h.arena_size != mapped) {
+            if (arena)
+                munmap(arena, (size_t)mapped);
+            arena = mmap(NULL, (size_t)h.arena_size, PROT_READ | PROT_WRITE, MAP_SHARED, mem_fd, 0);
+            if (arena == MAP_FAILED)
+                return;
+            mapped = h.arena_size;
+        }
+        memset(&a, 0, sizeof a);
+        a.magic = DMLCTS_WIRE_MAGIC;
+        /* Copied out: the records after the desc need not be 8-byte aligned. */
+        slots = calloc(h.slot_count + 1, sizeof *slots);
+        if (slots)
+            memcpy(slots, body + h.desc_len, h.slot_count * sizeof *slots);
+        in = calloc(h.slot_count + 1, sizeof *in);
+        out = calloc(h.slot_count + 1, sizeof *out);
+        if (!in || !out || !slots) {
+            a.status = DMLCTS_RUN_ERROR;
+            snprintf(a.message, sizeof a.message, "dmlcts worker: out of memory");
+        } else if (!dmlcts_wire_get_desc(body, h.desc_len, &op, &storage)) {
+            a.status = DMLCTS_RUN_ERROR;
+            snprintf(a.message, sizeof a.message, "dmlcts worker: malformed request");
+        } else {
+            dmlcts_case c;
+            for (uint32_t i = 0; i < h.slot_count; i++) {
+                dmlr_buffer *b = slots[i].is_output ? &out[no++] : &in[ni++];
+                b->data = arena + slots[i].offset;
+                b->size = slots[i].size;
+            }
+            memset(&c, 0, sizeof c);
+            c.name = name;
+            c.op = &op;
+            c.feature_level = (dmlr_feature_level)h.level;
+            c.inputs = in;
+            c.input_count = ni;
+            c.outputs = out;
+            c.output_count = no;
+            c.message = a.message;
+            c.message_cap = sizeof a.message;
+            a.status = (int32_t)f->run(&c);
+            a.message[sizeof a.message - 1] = '\0';
+        }
+        free(storage);
+        free(in);
+        free(out);
+        free(slots);
+        free(body);
+        free(name);
+        if (!dmlcts_write_full(wfd, &a, sizeof a))
+            return;
+    }
+}
+
+/* Only its own pipe ends: the others' would hide their end-of-file. */
+static void close_other_fds(int keep1, int keep2, int keep3)
+{
+    struct rlimit rl;
+    int max = 1024;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 65536)
+        max = (int)rl.rlim_cur;
+    for (int fd = 3; fd < max; fd++)
+        if (fd != keep1 && fd != keep2 && fd != keep3)
+            close(fd);
+}
+
+void dmlcts_worker_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd)
+{
+    backend_fns f;
+    dmlcts_init_answer a;
+    memset(&f, 0, sizeof f);
+#ifdef _OPENMP
+    /* -j workers share the cores: OpenMP teams in each would only oversubscribe them. */
+    if (o->jobs > 1 && !getenv("OMP_NUM_THREADS"))
+        omp_set_num_threads(1);
+#endif
+    dup2(2, 1); /* a backend's prints must not mix into TAP or the report */
+    signal(SIGPIPE, SIG_DFL);
+    close_other_fds(rfd, wfd, mem_fd);
+    memset(&a, 0, sizeof a);
+    a.magic = DMLCTS_WIRE_MAGIC;
+    if (!load_backend(o, &f, a.message, sizeof a.message)) {
+        a.rc = -1;
+    } else if ((a.rc = f.init(&a.info)) != 0) {
+        snprintf(a.message, sizeof a.message, "dmlcts_backend_init returned %d%s%s", a.rc,
+                 a.info.name[0] ? ": " : "", a.info.name);
+    } else if (a.info.abi_version != DMLCTS_BACKEND_ABI_VERSION) {
+        a.rc = -1;
+        snprintf(a.message, sizeof a.message, "the backend was built for ABI version %u; "
+                 "this dmlcts speaks %d", a.info.abi_version, DMLCTS_BACKEND_ABI_VERSION);
+    }
+    a.info.name[sizeof a.info.name - 1] = '\0';
+    if (!dmlcts_write_full(wfd, &a, sizeof a) || a.rc != 0)
+        _exit(0);
+    serve(rfd, wfd, mem_fd, &f);
+    f.shutdown();
+    _exit(0); /* never run the harness's atexit handlers or flush its stdio twice */
+}
+

@@ -1,0 +1,225 @@
+/*
+ * worker_host.c -- the harness's side of a worker: start (fork) and restart
+ * it, grow the shared arena, send a case, read the answer, notice a death,
+ * kill on timeout.  See worker.h.
+ */
+#define _GNU_SOURCE /* memfd_create */
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ARENA_MIN (UINT64_C(1) << 20)
+
+static int make_memfd(void)
+{
+#ifdef __linux__
+    return memfd_create("dmlcts-arena", 0);
+#else
+    char name[64];
+    int fd;
+    snprintf(name, sizeof name, "/dmlcts-%ld-%p", (long)getpid(), (void *)&name);
+    fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd >= 0)
+        shm_unlink(name);
+    return fd;
+#endif
+}
+
+bool dmlcts_worker_reserve(dmlcts_worker *w, uint64_t bytes)
+{
+    uint64_t size = w->arena_size ? w->arena_size : ARENA_MIN;
+    void *p;
+    if (w->mem_fd < 0 && (w->mem_fd = make_memfd()) < 0)
+        return false;
+    if (bytes <= w->arena_size)
+        return true;
+    while (size < bytes)
+        size *= 2;
+    if (ftruncate(w->mem_fd, (off_t)size) != 0)
+        return false;
+    p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, w->mem_fd, 0);
+    if (p == MAP_FAILED)
+        return false;
+    if (w->arena)
+        munmap(w->arena, (size_t)w->arena_size);
+    w->arena = p;
+    w->arena_size = size;
+    return true;
+}
+
+static bool wait_readable(int fd, double seconds)
+{
+    double end = dmlcts_now() + seconds;
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        double left = end - dmlcts_now();
+        int r = poll(&p, 1, left <= 0 ? 0 : (int)(left * 1000) + 1);
+        if (r > 0)
+            return true;
+        if (r == 0 || errno != EINTR)
+            return false;
+    }
+}
+
+static void describe_exit(int status, char *msg, size_t cap)
+{
+    if (WIFSIGNALED(status))
+        snprintf(msg, cap, "the backend process died of signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status))
+        snprintf(msg, cap, "the backend process exited with status %d", WEXITSTATUS(status));
+    else
+        snprintf(msg, cap, "the backend process ended");
+}
+
+static void reap(dmlcts_worker *w, char *msg, size_t cap)
+{
+    int status = 0;
+    close(w->to_fd);
+    close(w->from_fd);
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (msg)
+        describe_exit(status, msg, cap);
+    w->pid = 0;
+    w->to_fd = w->from_fd = -1;
+}
+
+bool dmlcts_worker_start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info *info,
+                         char *msg, size_t cap)
+{
+    int req[2], ans[2];
+    dmlcts_init_answer a;
+    if (!dmlcts_worker_reserve(w, ARENA_MIN)) {
+        snprintf(msg, cap, "cannot create the shared buffer arena: %s", strerror(errno));
+        return false;
+    }
+    if (pipe(req) != 0 || (pipe(ans) != 0 && (close(req[0]), close(req[1]), 1))) {
+        snprintf(msg, cap, "cannot create a pipe: %s", strerror(errno));
+        return false;
+    }
+    fflush(NULL); /* the child must not inherit unwritten output */
+    w->pid = fork();
+    if (w->pid == 0) {
+        close(req[1]);
+        close(ans[0]);
+        dmlcts_worker_main(o, req[0], ans[1], w->mem_fd);
+    }
+    close(req[0]);
+    close(ans[1]);
+    w->to_fd = req[1];
+    w->from_fd = ans[0];
+    if (w->pid < 0) {
+        snprintf(msg, cap, "cannot fork the worker: %s", strerror(errno));
+        close(w->to_fd);
+        close(w->from_fd);
+        w->pid = 0;
+        return false;
+    }
+    if (!wait_readable(w->from_fd, o->timeout)) {
+        dmlcts_worker_kill(w);
+        snprintf(msg, cap, "dmlcts_backend_init did not return within %g s", o->timeout);
+        return false;
+    }
+    if (dmlcts_read_full(w->from_fd, &a, sizeof a) != (ssize_t)sizeof a ||
+        a.magic != DMLCTS_WIRE_MAGIC) {
+        char how[128];
+        reap(w, how, sizeof how);
+        snprintf(msg, cap, "the backend did not start: %s", how);
+        return false;
+    }
+    if (a.rc != 0) {
+        reap(w, NULL, 0);
+        snprintf(msg, cap, "%s", a.message);
+        return false;
+    }
+    *info = a.info;
+    return true;
+}
+
+bool dmlcts_worker_send(dmlcts_worker *w, const dmlr_case *c, dmlr_feature_level level,
+                        const dmlcts_slot *slots)
+{
+    dmlcts_wire wire = {NULL, 0, 0};
+    dmlcts_req_header h;
+    bool ok;
+    memset(&h, 0, sizeof h);
+    h.magic = DMLCTS_WIRE_MAGIC;
+    h.kind = DMLCTS_REQ_RUN;
+    h.arena_size = w->arena_size;
+    h.level = (uint32_t)level;
+    h.name_len = (uint32_t)strlen(c->name);
+    h.slot_count = c->tensor_count;
+    if (!dmlcts_wire_put_desc(&wire, c)) {
+        free(wire.bytes);
+        return false;
+    }
+    h.desc_len = (uint32_t)wire.len;
+    ok = dmlcts_write_full(w->to_fd, &h, sizeof h) &&
+         dmlcts_write_full(w->to_fd, c->name, h.name_len) &&
+         dmlcts_write_full(w->to_fd, wire.bytes, wire.len) &&
+         dmlcts_write_full(w->to_fd, slots, c->tensor_count * sizeof *slots);
+    free(wire.bytes);
+    return ok;
+}
+
+bool dmlcts_worker_receive(dmlcts_worker *w, dmlcts_answer *a, char *msg, size_t cap)
+{
+    if (dmlcts_read_full(w->from_fd, a, sizeof *a) == (ssize_t)sizeof *a &&
+        a->magic == DMLCTS_WIRE_MAGIC)
+        return true;
+    reap(w, msg, cap);
+    return false;
+}
+
+void dmlcts_worker_kill(dmlcts_worker *w)
+{
+    if (!w->pid)
+        return;
+    kill(w->pid, SIGKILL);
+    reap(w, NULL, 0);
+}
+
+void dmlcts_worker_stop(dmlcts_worker *w)
+{
+    dmlcts_req_header h;
+    if (!w->pid)
+        return;
+    memset(&h, 0, sizeof h);
+    h.magic = DMLCTS_WIRE_MAGIC;
+    h.kind = DMLCTS_REQ_QUIT;
+    if (dmlcts_write_full(w->to_fd, &h, sizeof h)) {
+        close(w->to_fd);
+        w->to_fd = -1;
+        /* The worker closes its end as it exits: end-of-file on from_fd. */
+        if (wait_readable(w->from_fd, 1.0)) {
+            char c;
+            if (read(w->from_fd, &c, 1) == 0) {
+                reap(w, NULL, 0);
+                return;
+            }
+        }
+    }
+    dmlcts_worker_kill(w);
+}
+
+void dmlcts_worker_free(dmlcts_worker *w)
+{
+    dmlcts_worker_kill(w);
+    if (w->arena)
+        munmap(w->arena, (size_t)w->arena_size);
+    if (w->mem_fd >= 0)
+        close(w->mem_fd);
+    w->arena = NULL;
+    w->arena_size = 0;
+    w->mem_fd = -1;
+}
