@@ -5,6 +5,9 @@
 #   make test       all Check tests (SANITIZE=1: ASan + UBSan build in build-asan/)
 #   make test-asan  the same as make test SANITIZE=1
 #   make OPENMP=0   the scalar reference (no -fopenmp)
+#   make goldens    regenerate goldens/gen and goldens/COVERAGE.md (dmlref gen)
+#   make check-goldens  regeneration reproduces them byte for byte
+#   make cuda       the optional CUDA backend (backends/cuda/cuda.mk; needs nvcc)
 CC      ?= cc
 OPENMP  ?= 1
 SANITIZE ?= 0
@@ -68,20 +71,29 @@ $(REF_PLUGIN): $(BUILD)/obj/suite/plugins/ref_plugin.o $(LIB)
 
 mutants: $(MUTANTS)
 
-$(BUILD)/lib/dmlcts_mutant_%.so: suite/mutants/mutant_plugin.c suite/dmlcts_backend.h $(LIB)
+$(BUILD)/lib/dmlcts_mutant_%.so: suite/mutants/mutant_plugin.c suite/dmlcts_backend.h \
+                                  ref/include/dmlref.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -Isuite -DMUTANT=M_$* $(LDFLAGS) -shared -o $@ $< \
 		$(LIB) $(LDLIBS)
 
 BENCH    := $(BUILD)/bin/dmlref-bench
-$(BENCH): $(BUILD)/obj/bench/bench.o $(LIB)
+BENCH_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/*.c))
+# The flags that shape the code, recorded in the benchmark's JSON.
+BENCH_FLAGS := $(filter -O% -f% -m% -g% -D_%,$(CFLAGS))
+$(BUILD)/obj/bench/bench.o: CFLAGS += -DDMLR_BENCH_FLAGS='"$(BENCH_FLAGS)"'
+$(BENCH): $(BENCH_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) $(LDLIBS)
 
-# A benchmark, not a test: prints a table and writes build/bench*.json.
+# A benchmark, not a test: prints a table and writes build/bench.json, then
+# numpy on the same shapes and the targets in build/bench-report.json
+# (numpy needs Debian's /usr/bin/python3: the python3 first on PATH may lack it).
 bench: $(BENCH)
 	$(BENCH) --json $(BUILD)/bench.json
-	/usr/bin/python3 scripts/bench_numpy.py $(BUILD)/bench.json $(BUILD)/bench-report.json
+	@if [ -x /usr/bin/python3 ]; then \
+		/usr/bin/python3 scripts/bench_numpy.py $(BUILD)/bench.json $(BUILD)/bench-report.json; \
+	else echo "bench: /usr/bin/python3 absent: numpy comparison skipped"; fi
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -108,9 +120,22 @@ test-asan:
 	$(MAKE) test SANITIZE=1
 
 check-cases: $(CLI)
-	@sh scripts/check-cases.sh $(CLI) goldens
+	$(CLI) check --quiet goldens
+
+# The generated golden corpus (notes/GOLDENS.md): goldens/gen belongs to make goldens alone.
+.PHONY: goldens check-goldens
+goldens: $(CLI)
+	rm -rf goldens/gen
+	$(CLI) gen --out goldens/gen --coverage goldens/COVERAGE.md
+
+# Regenerate everything at 1 and 2 threads: byte-identical to the committed files.
+check-goldens: $(CLI)
+	@sh scripts/test-goldens.sh $(CLI) --all
 
 clean:
 	rm -rf build build-asan
+
+# Optional: never a dependency of all or test (backends/cuda/README.md).
+-include backends/cuda/cuda.mk
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

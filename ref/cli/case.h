@@ -67,13 +67,25 @@ typedef struct dmlr_case_tensor {
     const char *sidecar;             /* the .npy the data came from, or NULL */
     /*
      * Inputs: the buffer to bind, `bytes` long, padding 0x5A.  Outputs: the
-     * expected logical elements, packed row-major (count * esize bytes).
+     * expected logical elements, packed row-major (count * esize bytes), or
+     * NULL when the output is given by its digest (sha256 below).
      */
     const void *data;
     dmlr_check_mode check;                  /* outputs */
     const uint8_t *implementation_defined;  /* count flags, 1 = not compared; or NULL */
     const dmlr_legal_values *legal;         /* sorted by element */
     uint32_t legal_count;
+    /* Inputs from a "generate" entry: "splitmix64-bits, seed 0x..." (for show); else NULL. */
+    const char *generated;
+    /*
+     * Outputs given as a digest (large tensors): data is NULL; the SHA-256 of
+     * the packed little-endian logical elements, and a few sampled elements
+     * (ascending) that locate a difference.
+     */
+    const char *sha256;               /* 64 lowercase hex digits, or NULL */
+    uint32_t sample_count;
+    const uint64_t *sample_elements;  /* flat row-major */
+    const void *sample_values;        /* sample_count elements */
 } dmlr_case_tensor;
 
 typedef struct dmlr_case {
@@ -129,12 +141,14 @@ dmlr_case_rc dmlr_case_execute(const dmlr_case *c, dmlr_feature_level level,
                                dmlr_case_run *run, char *msg, size_t cap);
 void dmlr_case_run_free(dmlr_case_run *run);
 
-/* One element that differs. */
+/* One element that differs, or (digest set) a whole output whose SHA-256 differs. */
 typedef struct dmlr_mismatch {
     uint32_t tensor;                /* index in c->tensors */
     uint64_t element;               /* flat row-major index */
     uint32_t coord[DMLR_MAX_RANK];  /* the same, per dimension */
     uint64_t expected, got;         /* bit patterns, zero-extended */
+    bool digest;                    /* the SHA-256 of the output differs; element is 0 */
+    char got_sha256[65];            /* digest: what the output's elements hash to */
 } dmlr_mismatch;
 
 typedef struct dmlr_case_verdict {
@@ -145,17 +159,24 @@ typedef struct dmlr_case_verdict {
     uint64_t mismatches;
     uint32_t shown;         /* entries filled in first[] */
     uint32_t short_buffers; /* outputs bound to a buffer shorter than `bytes` (all mismatched) */
+    uint32_t digest_mismatches; /* digest outputs whose SHA-256 differs (one mismatch each,
+                                   plus each sampled element that differs) */
 } dmlr_case_verdict;
 
 /*
  * Compare output buffers (output binding order, each laid out by its desc,
  * at least `bytes` long) with the expected values; fill up to max mismatches
- * in first[].  True when everything compared is right.
+ * in first[].  True when everything compared is right.  A digest output is
+ * right when the SHA-256 of its logical elements matches; when it does not,
+ * first[] gets the digest entry and then every sampled element that differs.
  */
 bool dmlr_case_compare(const dmlr_case *c, const dmlr_buffer *outputs, dmlr_case_verdict *v,
                        dmlr_mismatch *first, uint32_t max);
 
-/* "OutputTensor[1,0]: expected 3 (0x40400000), got 4 (0x40800000)" */
+/*
+ * "OutputTensor[1,0]: expected 3 (0x40400000), got 4 (0x40800000)", or for a
+ * digest "OutputTensor: the SHA-256 of the 16800000 elements is X, expected Y".
+ */
 void dmlr_mismatch_format(const dmlr_case *c, const dmlr_mismatch *m, char *buf, size_t cap);
 
 #endif

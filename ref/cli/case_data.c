@@ -88,7 +88,7 @@ static void coord_text(const dmlr_case_tensor *t, uint64_t flat, char *buf, size
 
 /* Two logical elements share an address (zero or overlapping strides) but not a value. */
 static bool disagree(jctx *j, const dmlr_case_tensor *t, const unsigned char *packed,
-                     uint64_t i, uint64_t off, bool nested, bool sidecar)
+                     uint64_t i, uint64_t off, bool nested, const char *key)
 {
     char mine[DMLR_VALUE_MAX], theirs[DMLR_VALUE_MAX], at[DMLR_MAX_RANK * 24], where[256];
     char strides[DMLR_MAX_RANK * 12];
@@ -99,9 +99,9 @@ static bool disagree(jctx *j, const dmlr_case_tensor *t, const unsigned char *pa
     dmlr_value_display(t->desc->DataType, packed + first * t->esize, theirs, sizeof theirs);
     coord_text(t, first, at, sizeof at);
     dmlr_case_format_dims(strides, sizeof strides, t->rank, t->strides);
-    if (sidecar) {
+    if (key) { /* a sidecar or a recipe: name the element, there is no JSON path to it */
         coord_text(t, i, where, sizeof where);
-        jkey(j, "npy");
+        jkey(j, key);
         return jfail(j, "element [%s] is %s and disagrees with %s at [%s], which has the same "
                      "address (Strides %s)", where, mine, theirs, at, strides);
     }
@@ -118,27 +118,31 @@ static bool disagree(jctx *j, const dmlr_case_tensor *t, const unsigned char *pa
 }
 
 static bool place(jctx *j, dmlr_case_tensor *t, const unsigned char *packed, bool nested,
-                  bool sidecar)
+                  const char *key)
 {
     unsigned char *buf = case_alloc(j, (size_t)t->bytes), *seen = NULL;
     uint64_t slots = t->bytes / t->esize + 1;
     if (!buf)
         return false;
     memset(buf, 0x5A, (size_t)t->bytes); /* padding that no element addresses */
-    if (t->desc->Strides && !(seen = calloc((size_t)(slots / 8 + 1), 1)))
+    if (!t->desc->Strides) { /* packed: the elements are the buffer's first bytes */
+        memcpy(buf, packed, (size_t)(t->count * t->esize));
+        t->data = buf;
+        return true;
+    }
+    if (!(seen = calloc((size_t)(slots / 8 + 1), 1)))
         return joom(j);
     for (uint64_t i = 0; i < t->count; i++) {
         uint64_t off = dmlr_case_offset(t, i), slot = off / t->esize;
-        if (seen && (seen[slot / 8] >> (slot % 8) & 1)) {
+        if (seen[slot / 8] >> (slot % 8) & 1) {
             if (memcmp(buf + off, packed + i * t->esize, t->esize) != 0) {
                 free(seen);
-                return disagree(j, t, packed, i, off, nested, sidecar);
+                return disagree(j, t, packed, i, off, nested, key);
             }
             continue;
         }
         memcpy(buf + off, packed + i * t->esize, t->esize);
-        if (seen)
-            seen[slot / 8] |= (unsigned char)(1u << (slot % 8));
+        seen[slot / 8] |= (unsigned char)(1u << (slot % 8));
     }
     free(seen);
     t->data = buf;
@@ -166,7 +170,7 @@ bool dmlr_case_parse_inputs(jctx *j, const cJSON *inputs)
             return joom(j);
         ok = dmlr_case_parse_entry(j, cJSON_GetObjectItemCaseSensitive(inputs, t->name), t,
                                    packed, &t->sidecar, &nested) &&
-             place(j, t, packed, nested, t->sidecar != NULL);
+             place(j, t, packed, nested, t->sidecar ? "npy" : t->generated ? "generate" : NULL);
         free(packed);
         if (!ok)
             return false;
@@ -273,6 +277,32 @@ static bool parse_legal(jctx *j, const cJSON *v, dmlr_case_tensor *t)
     return true;
 }
 
+/*
+ * A {"sha256", "samples"} digest: every element is judged through the one
+ * hash, so nothing can be skipped or accepted per element, and a tolerance
+ * has no values to measure against.
+ */
+static bool parse_digest_output(jctx *j, const cJSON *v, const cJSON *x, dmlr_case_tensor *t,
+                                size_t back)
+{
+    static const char *const per_element[] = {"implementation_defined", "legal_values"};
+    if (!dmlr_case_parse_digest(j, x, t))
+        return false;
+    jback(j, back); /* the output entry's own path */
+    for (int k = 0; k < 2; k++)
+        if (cJSON_GetObjectItemCaseSensitive(v, per_element[k])) {
+            jkey(j, per_element[k]);
+            return jfail(j, "cannot be combined with a {\"sha256\", \"samples\"} digest, "
+                            "which judges every element at once");
+        }
+    if (t->check != DMLR_CHECK_EXACT) {
+        jkey(j, "check");
+        return jfail(j, "a {\"sha256\", \"samples\"} digest needs \"exact\": a tolerance "
+                        "needs the expected values");
+    }
+    return true;
+}
+
 static bool parse_output(jctx *j, const cJSON *v, dmlr_case_tensor *t)
 {
     static const jmember members[] = {{"check", true}, {"expected", true},
@@ -303,9 +333,12 @@ static bool parse_output(jctx *j, const cJSON *v, dmlr_case_tensor *t)
     }
     jback(j, back);
     jkey(j, "expected");
+    x = cJSON_GetObjectItemCaseSensitive(v, "expected");
+    if (cJSON_IsObject(x) && !cJSON_GetObjectItemCaseSensitive(x, "npy") &&
+        !cJSON_GetObjectItemCaseSensitive(x, "generate"))
+        return parse_digest_output(j, v, x, t, back);
     if (!(packed = case_alloc(j, (size_t)(t->count * t->esize))) ||
-        !dmlr_case_parse_entry(j, cJSON_GetObjectItemCaseSensitive(v, "expected"), t, packed,
-                               &t->sidecar, &nested))
+        !dmlr_case_parse_entry(j, x, t, packed, &t->sidecar, &nested))
         return false;
     t->data = packed;
     jback(j, back);

@@ -48,6 +48,20 @@ static bool parse_flags(jctx *j, const cJSON *v, dmlr_tensor_flags *flags)
     return true;
 }
 
+/*
+ * DirectML.h's UINT4 (12) and INT4 (13): no operator here lists them, so the
+ * library rejects them (TENSOR-1); the case format names them so that a
+ * negative case can say so.
+ */
+static dmlr_data_type unlisted_type(const char *s)
+{
+    if (strncmp(s, "DML_TENSOR_DATA_TYPE_", 21) == 0)
+        s += 21;
+    return strcmp(s, "UINT4") == 0 ? (dmlr_data_type)12
+         : strcmp(s, "INT4") == 0  ? (dmlr_data_type)13
+                                   : DMLR_UNKNOWN;
+}
+
 static bool parse_tensor(jctx *j, const cJSON *obj, dmlr_tensor_desc *t)
 {
     static const jmember members[] = {
@@ -66,9 +80,9 @@ static bool parse_tensor(jctx *j, const cJSON *obj, dmlr_tensor_desc *t)
     if (!jstring(j, cJSON_GetObjectItemCaseSensitive(obj, "DataType"), &s))
         return false;
     t->DataType = dmlr_data_type_from_name(s);
-    if (!t->DataType)
+    if (!t->DataType && !(t->DataType = unlisted_type(s)))
         return jfail(j, "\"%s\" is not a DML_TENSOR_DATA_TYPE (FLOAT32, FLOAT16, UINT32, UINT16, "
-                     "UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64)", s);
+                     "UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64, UINT4, INT4)", s);
     jback(j, back);
     jkey(j, "Sizes");
     if (!parse_dims(j, cJSON_GetObjectItemCaseSensitive(obj, "Sizes"), &sizes, &n))
@@ -159,6 +173,13 @@ static bool parse_field(jctx *j, const dmlr_field_info *f, const cJSON *v, unsig
     }
     case DMLR_FIELD_AXIS_DIRECTION: {
         dmlr_axis_direction dir;
+        if (cJSON_IsNumber(v)) { /* the raw enum value: a negative case may give an invalid one */
+            if (!juint(j, v, DMLR_UINT32, &u))
+                return false;
+            dir = (dmlr_axis_direction)u;
+            memcpy(base + f->offset, &dir, sizeof dir);
+            return true;
+        }
         if (!jstring(j, v, &s))
             return false;
         if (strncmp(s, "DML_AXIS_DIRECTION_", 19) == 0)

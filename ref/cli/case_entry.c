@@ -1,7 +1,8 @@
 /*
  * case_entry.c -- one data entry into packed row-major logical elements: a
- * flat array of product(Sizes) values, arrays nested exactly like Sizes, or
- * a .npy sidecar checked against its SHA-256 before it is trusted.
+ * flat array of product(Sizes) values, arrays nested exactly like Sizes, a
+ * .npy sidecar checked against its SHA-256 before it is trusted, or (inputs)
+ * a recipe (case_large.c).
  */
 #include "case_internal.h"
 #include "files.h"
@@ -142,15 +143,20 @@ static bool parse_sidecar(jctx *j, const cJSON *obj, const dmlr_case_tensor *t,
     return ok;
 }
 
-bool dmlr_case_parse_entry(jctx *j, const cJSON *v, const dmlr_case_tensor *t, void *packed,
+bool dmlr_case_parse_entry(jctx *j, const cJSON *v, dmlr_case_tensor *t, void *packed,
                            const char **sidecar, bool *nested)
 {
     *sidecar = NULL;
     *nested = false;
+    if (cJSON_IsObject(v) && cJSON_GetObjectItemCaseSensitive(v, "generate"))
+        return dmlr_case_parse_generate(j, v, t, packed);
     if (cJSON_IsObject(v))
         return parse_sidecar(j, v, t, packed, sidecar);
     if (!cJSON_IsArray(v))
-        return jfail(j, "expected an array of values or a {\"npy\", \"sha256\"} object, got %s",
+        return jfail(j, t->is_output ? "expected an array of values, a {\"npy\", \"sha256\"} "
+                                       "object or a {\"sha256\", \"samples\"} digest, got %s"
+                                     : "expected an array of values, a {\"npy\", \"sha256\"} "
+                                       "object or a {\"generate\"} object, got %s",
                      jkind(v));
     if (t->rank >= 2 && v->child && cJSON_IsArray(v->child)) {
         uint64_t pos = 0;

@@ -79,9 +79,12 @@ bool dmlr_case_list_tensors(jctx *j);
 bool dmlr_case_size_tensors(jctx *j);
 bool dmlr_case_parse_inputs(jctx *j, const cJSON *inputs);
 bool dmlr_case_parse_outputs(jctx *j, const cJSON *outputs);
-/* case_entry.c: one data entry (flat, nested or sidecar) into packed elements. */
-bool dmlr_case_parse_entry(jctx *j, const cJSON *v, const dmlr_case_tensor *t, void *packed,
+/* case_entry.c: one data entry (flat, nested, sidecar or generate) into packed elements. */
+bool dmlr_case_parse_entry(jctx *j, const cJSON *v, dmlr_case_tensor *t, void *packed,
                            const char **sidecar, bool *nested);
+/* case_large.c: {"generate": {...}} inputs; {"sha256", "samples"} expected outputs. */
+bool dmlr_case_parse_generate(jctx *j, const cJSON *obj, dmlr_case_tensor *t, void *packed);
+bool dmlr_case_parse_digest(jctx *j, const cJSON *obj, dmlr_case_tensor *t);
 
 /* "{3,4}" */
 void dmlr_case_format_dims(char *buf, size_t cap, uint32_t rank, const uint64_t *dims);

@@ -14,6 +14,7 @@ int dmlr_cli_run(int argc, char **argv);      /* argv[0] is "run" */
 int dmlr_cli_check(int argc, char **argv);
 int dmlr_cli_validate(int argc, char **argv);
 int dmlr_cli_show(int argc, char **argv);
+int dmlr_cli_gen(int argc, char **argv);       /* cli_gen.c: the golden corpus */
 
 /* The exit-code paragraph every --help ends with. */
 extern const char dmlr_cli_exit_codes[];

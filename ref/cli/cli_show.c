@@ -20,7 +20,8 @@ static const char help[] =
     "with nested brackets per dimension, Strides in the header when given, and the\n"
     "expected values for outputs.  Values are printed as a case file holds them: exact\n"
     "numbers, else bit patterns (0x7fc00000).  Tensors of more than 10000 elements\n"
-    "show their header only.\n"
+    "show their header only; an output given by its SHA-256 shows the digest and its\n"
+    "sampled elements.\n"
     "\n";
 
 enum { SHOW_MAX_ELEMENTS = 10000 };
@@ -110,15 +111,34 @@ static void print_notes(const dmlr_case_tensor *t)
     }
 }
 
+/* A digest output: the hash and the sampled elements, the only values the case holds. */
+static void print_digest(const dmlr_case_tensor *t)
+{
+    const unsigned char *v = t->sample_values;
+    printf("(%llu elements, SHA-256 %s)\n", (unsigned long long)t->count, t->sha256);
+    for (uint32_t k = 0; k < t->sample_count; k++) {
+        printf(k ? ", " : "samples: ");
+        print_coord(t, t->sample_elements[k]);
+        printf(" ");
+        print_value(t, v + (size_t)k * t->esize);
+    }
+    if (t->sample_count)
+        putchar('\n');
+}
+
 static bool print_tensor(const dmlr_case_tensor *t)
 {
     unsigned char *packed;
     uint64_t pos = 0;
     print_header(t);
+    if (t->sha256)
+        print_digest(t);
     if (!t->data)
         return true;
     if (t->sidecar)
         printf("(from %s)\n", t->sidecar);
+    if (t->generated)
+        printf("(generated: %s)\n", t->generated);
     if (t->count > SHOW_MAX_ELEMENTS) {
         printf("(%llu elements, not shown)\n", (unsigned long long)t->count);
         return true;

@@ -92,3 +92,29 @@ void dmlr_sha256_hex(const void *bytes, size_t len, char hex[DMLR_SHA256_HEX])
     for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
 }
+
+struct dmlr_sha256 {
+    struct sha256_ctx ctx;
+};
+
+dmlr_sha256 *dmlr_sha256_begin(void)
+{
+    dmlr_sha256 *s = malloc(sizeof *s);
+    if (s)
+        sha256_init(&s->ctx);
+    return s;
+}
+
+void dmlr_sha256_update(dmlr_sha256 *s, const void *bytes, size_t len)
+{
+    sha256_update(&s->ctx, len, bytes);
+}
+
+void dmlr_sha256_end(dmlr_sha256 *s, char hex[DMLR_SHA256_HEX])
+{
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_digest(&s->ctx, sizeof digest, digest);
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    free(s);
+}

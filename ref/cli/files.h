@@ -24,4 +24,14 @@ void dmlr_strerror(int errnum, char *buf, size_t cap);
 #define DMLR_SHA256_HEX 65
 void dmlr_sha256_hex(const void *bytes, size_t len, char hex[DMLR_SHA256_HEX]);
 
+/*
+ * The same over data that comes in pieces (a strided tensor's elements):
+ * begin returns a context (NULL when out of memory), end writes the digest
+ * and frees it.
+ */
+typedef struct dmlr_sha256 dmlr_sha256;
+dmlr_sha256 *dmlr_sha256_begin(void);
+void dmlr_sha256_update(dmlr_sha256 *s, const void *bytes, size_t len);
+void dmlr_sha256_end(dmlr_sha256 *s, char hex[DMLR_SHA256_HEX]);
+
 #endif

@@ -24,6 +24,8 @@ static const char usage[] =
     "        validate a case's operator desc only\n"
     "  show CASE.json\n"
     "        print a case the way DirectML's pages print their examples\n"
+    "  gen --out DIR [--coverage FILE] [--skip-large] [--only GLOB] [--list]\n"
+    "        generate the golden corpus (goldens/gen) from the coverage matrix\n"
     "\n"
     "dmlref COMMAND --help describes each command.\n"
     "\n";
@@ -44,6 +46,7 @@ int main(int argc, char **argv)
         {"check", dmlr_cli_check},
         {"validate", dmlr_cli_validate},
         {"show", dmlr_cli_show},
+        {"gen", dmlr_cli_gen},
     };
     if (argc < 2) {
         print_usage(stderr);

@@ -36,7 +36,8 @@ START_TEST(unknown_data_type_is_rejected_with_its_json_path)
 {
     write_case("case.json", "{" HEAD ", " GATHER_DESC("'Sizes': [4]", "FLOAT8", "0") "}");
     assert_bad("$.desc.InputTensor.DataType: \"FLOAT8\" is not a DML_TENSOR_DATA_TYPE (FLOAT32, "
-               "FLOAT16, UINT32, UINT16, UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64)");
+               "FLOAT16, UINT32, UINT16, UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64, UINT4, "
+               "INT4)");
 }
 END_TEST
 

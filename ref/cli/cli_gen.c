@@ -1,0 +1,196 @@
+/*
+ * cli_gen.c -- dmlref gen: write the generated golden corpus (goldens/gen/)
+ * and its coverage report.  What the cases are and how they are chosen:
+ * notes/GOLDENS.md; the matrix: gen_matrix.c.
+ */
+#include "cli.h"
+#include "files.h"
+#include "gen.h"
+#include "gen_negative.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char help[] =
+    "usage: dmlref gen --out DIR [--coverage FILE] [--skip-large] [--only GLOB] [--list]\n"
+    "\n"
+    "Generate the golden corpus from the coverage matrix: per operator an all-pairs\n"
+    "design, every data type at every rank, targeted edge cases and large cases,\n"
+    "plus negative cases for every validation rule.  Case N of operator OP goes to\n"
+    "DIR/OP/<parameters>.NNN.json, negative ones to DIR/negative/OP/<RULE>.<what>.json;\n"
+    "a case's name (\"gen/OP/...\") does not depend on DIR.  Expected outputs come\n"
+    "from the reference; the same matrix gives byte-identical files at any thread\n"
+    "count.  Existing files are overwritten; others in DIR are left alone (make\n"
+    "goldens empties goldens/gen first).\n"
+    "\n"
+    "  --out DIR        where the cases go (created)\n"
+    "  --coverage FILE  also write the coverage report (goldens/COVERAGE.md)\n"
+    "  --skip-large     leave out the large cases (16.8M elements each); the report\n"
+    "                   still counts them\n"
+    "  --only GLOB      only cases whose name matches (fnmatch), e.g. 'gen/gather/f16.*'\n"
+    "  --list           print the names instead of writing anything\n"
+    "\n";
+
+/* mkdir -p for the directory part of path. */
+static int make_parents(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        int rc = mkdir(path, 0777);
+        *p = '/';
+        if (rc != 0 && errno != EEXIST)
+            return errno;
+    }
+    return 0;
+}
+
+static int write_case(const char *out, const char *name, const char *text)
+{
+    size_t n = strlen(out) + strlen(name) + 8;
+    char *path = malloc(n);
+    int err;
+    if (!path)
+        return ENOMEM;
+    snprintf(path, n, "%s/%s.json", out, name + 4); /* "gen/" is the corpus directory itself */
+    err = make_parents(path);
+    if (!err)
+        err = dmlr_write_file(path, text, strlen(text));
+    if (err) {
+        char e[128];
+        dmlr_strerror(err, e, sizeof e);
+        fprintf(stderr, "dmlref gen: %s: %s\n", path, e);
+    }
+    free(path);
+    return err;
+}
+
+typedef struct options {
+    const char *out, *coverage, *only;
+    bool skip_large, list;
+} options;
+
+static bool wanted(const options *o, const char *name)
+{
+    return !o->only || fnmatch(o->only, name, 0) == 0;
+}
+
+/* Build and write (or list) one case; 0, or the exit status. */
+static int one(const options *o, const char *name, char *(*build)(const void *, char *, size_t),
+               const void *what, uint32_t *written)
+{
+    char why[1024], *text;
+    int err;
+    if (!wanted(o, name))
+        return 0;
+    if (o->list) {
+        printf("%s\n", name);
+        return 0;
+    }
+    if (!(text = build(what, why, sizeof why))) {
+        fprintf(stderr, "dmlref gen: %s\n", why);
+        return strstr(why, "out of memory") ? 3 : 2;
+    }
+    err = write_case(o->out, name, text);
+    free(text);
+    ++*written;
+    return err ? 3 : 0;
+}
+
+static char *build_spec(const void *s, char *why, size_t cap)
+{
+    return dmlr_gen_build_case(s, why, cap);
+}
+
+static char *build_negative(const void *s, char *why, size_t cap)
+{
+    return dmlr_gen_negative_case(s, why, cap);
+}
+
+static int generate(const options *o, const dmlr_gen_spec *const *specs, const uint32_t *counts)
+{
+    uint32_t written = 0;
+    char name[256];
+    int rc = 0;
+    for (uint32_t op = 0; dmlr_gen_ops[op] && !rc; op++)
+        for (uint32_t i = 0; i < counts[op] && !rc; i++) {
+            const dmlr_gen_spec *s = &specs[op][i];
+            if (o->skip_large && s->set == GEN_LARGE)
+                continue;
+            snprintf(name, sizeof name, "gen/%s/%s", s->op->dir, s->stem);
+            rc = one(o, name, build_spec, s, &written);
+        }
+    for (uint32_t i = 0; i < dmlr_gen_negative_count && !rc; i++) {
+        const dmlr_gen_negative *s = &dmlr_gen_negatives[i];
+        snprintf(name, sizeof name, "gen/negative/%s/%s.%s", s->dir, s->rule, s->slug);
+        rc = one(o, name, build_negative, s, &written);
+    }
+    if (!rc && !o->list)
+        printf("dmlref gen: %u cases written to %s\n", written, o->out);
+    return rc;
+}
+
+int dmlr_cli_gen(int argc, char **argv)
+{
+    options o = {NULL, NULL, NULL, false, false};
+    const dmlr_gen_spec *specs[8] = {NULL};
+    dmlr_gen_spec *owned[8] = {NULL};
+    uint32_t counts[8] = {0};
+    int rc = 0;
+    for (int i = 1; i < argc; i++) {
+        int r = 0;
+        if (dmlr_cli_is_help(argv[i])) {
+            fputs(help, stdout);
+            fputs(dmlr_cli_exit_codes, stdout);
+            return 0;
+        }
+        if ((r = dmlr_cli_option(argc, argv, &i, "--out", &o.out)) == 0 &&
+            (r = dmlr_cli_option(argc, argv, &i, "--coverage", &o.coverage)) == 0)
+            r = dmlr_cli_option(argc, argv, &i, "--only", &o.only);
+        if (r < 0)
+            return dmlr_cli_usage_error("gen", "%s needs a value", argv[i]);
+        if (r > 0)
+            continue;
+        if (strcmp(argv[i], "--skip-large") == 0)
+            o.skip_large = true;
+        else if (strcmp(argv[i], "--list") == 0)
+            o.list = true;
+        else
+            return dmlr_cli_usage_error("gen", "unknown argument %s", argv[i]);
+    }
+    if (!o.out && !o.list)
+        return dmlr_cli_usage_error("gen", "no --out directory given");
+    for (uint32_t op = 0; dmlr_gen_ops[op] && !rc; op++) {
+        char why[512];
+        if (op == 8) {
+            fprintf(stderr, "dmlref gen: more than 8 operators in the matrix\n");
+            return 3;
+        }
+        if (!dmlr_gen_specs(dmlr_gen_ops[op], &owned[op], &counts[op], why, sizeof why)) {
+            fprintf(stderr, "dmlref gen: %s\n", why);
+            rc = strstr(why, "out of memory") ? 3 : 2;
+        }
+        specs[op] = owned[op];
+    }
+    if (!rc)
+        rc = generate(&o, specs, counts);
+    if (!rc && o.coverage && !o.list) {
+        char *text = dmlr_gen_coverage(specs, counts);
+        int err = text ? dmlr_write_file(o.coverage, text, strlen(text)) : ENOMEM;
+        if (err) {
+            char e[128];
+            dmlr_strerror(err, e, sizeof e);
+            fprintf(stderr, "dmlref gen: %s: %s\n", o.coverage, e);
+            rc = 3;
+        }
+        free(text);
+    }
+    for (uint32_t op = 0; op < 8; op++)
+        free(owned[op]);
+    return rc;
+}
