@@ -1,5 +1,5 @@
 #!/bin/sh
-# The generated golden corpus regenerates byte for byte (notes/GOLDENS.md).
+# GOLDENS-8: the generated golden corpus regenerates byte for byte (SPEC_NOTES.md).
 # Usage: sh scripts/test-goldens.sh path/to/dmlref [--all]
 #   default (make test, also under ASan): everything but the large cases,
 #     compared with goldens/gen and goldens/COVERAGE.md, then checked with

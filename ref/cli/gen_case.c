@@ -1,5 +1,6 @@
 /*
- * gen_case.c -- one golden case from its spec: the op builder's descs, the
+ * gen_case.c -- one golden case from its spec (GOLDENS-3 names, GOLDENS-5
+ * expected values, GOLDENS-6 large cases): the op builder's descs, the
  * minimum feature level (the lowest at which dmlr_validate passes, verified
  * by running there too), the inputs, the reference's outputs (dmlr_execute),
  * the marks (gen_marks.c) and the file (gen_write.c).
@@ -273,7 +274,7 @@ char *dmlr_gen_build_case(const dmlr_gen_spec *spec, char *why, size_t cap)
     }
     gc->spec = spec;
     snprintf(gc->name, sizeof gc->name, "gen/%s/%s", spec->op->dir, spec->stem);
-    gc->rng = dmlr_seed_of_name(gc->name);
+    gc->rng = dmlr_seed_of_name(gc->name); /* GOLDENS-4 */
     gc->mix = (uint32_t)dmlr_gen_below(gc, 12);
     if (spec->op->build(gc)) {
         if (dmlr_gen_variant(gc, "bigtotal"))

@@ -1,5 +1,5 @@
 /*
- * gen_cover.c -- which assignments become cases.
+ * gen_cover.c -- which assignments become cases (GOLDENS-2).
  *
  * Pairwise: a deterministic greedy covering design (AETG-like, with no
  * randomness).  While some valid pair of values is uncovered, the first such

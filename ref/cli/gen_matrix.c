@@ -1,5 +1,5 @@
 /*
- * gen_matrix.c -- the coverage matrix of the golden corpus, per operator:
+ * gen_matrix.c -- GOLDENS-1: the coverage matrix of the golden corpus, per operator:
  * parameters and their values (the tokens of case names, in this order),
  * the pairs that cannot meet in one case, and the targeted edge cases.
  * This table is the whole input of `dmlref gen`; goldens/COVERAGE.md is

@@ -1,5 +1,5 @@
 /*
- * gen_negative.c -- negative cases: a valid base desc per operator and, per
+ * gen_negative.c -- GOLDENS-7, negative cases: a valid base desc per operator and, per
  * validation rule of SPEC_NOTES (TENSOR-n, FL-n and each operator's), the
  * edits that break exactly that rule.  The expected status and message are
  * dmlr_validate's at the case's target level; the generator checks that the

@@ -1,5 +1,5 @@
 /*
- * recipe.c -- splitmix64, the seed of a case name, and the three input
+ * recipe.c -- GOLDENS-9: splitmix64, the seed of a case name (GOLDENS-4), and the three input
  * recipes of "generate" data entries (recipe.h says exactly what each makes).
  */
 #include "recipe.h"

@@ -31,6 +31,7 @@ END_TEST
 
 START_TEST(the_seed_of_a_name_is_its_sha256_first_8_bytes_little_endian)
 {
+    /* GOLDENS-4 */
     ck_assert_uint_eq(dmlr_seed_of_name(""), UINT64_C(0x141cfc9842c4b0e3));
     ck_assert_uint_eq(dmlr_seed_of_name("gen/gather/x"), UINT64_C(0x6eb2b03184126d9f));
 }
@@ -38,6 +39,7 @@ END_TEST
 
 START_TEST(recipes_make_what_the_case_format_says)
 {
+    /* GOLDENS-9 */
     /* Vectors from an independent Python transcription of docs/case-format.md. */
     static const int32_t uniform[6] = {-2, -4, 3, -1, -5, -3};
     static const uint16_t bits[4] = {0x0d01, 0x6601, 0x2a01, 0x2901};
@@ -90,6 +92,7 @@ END_TEST
 
 START_TEST(generated_inputs_load_and_run)
 {
+    /* GOLDENS-6 */
     dmlr_case_verdict v;
     dmlr_case_run run;
     dmlr_case *c;

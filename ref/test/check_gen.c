@@ -23,6 +23,7 @@ static dmlr_gen_spec *specs_of(const dmlr_gen_op *op, uint32_t *n)
 
 START_TEST(the_pairwise_set_covers_every_valid_pair_and_no_excluded_one)
 {
+    /* GOLDENS-1, GOLDENS-2 */
     for (uint32_t o = 0; dmlr_gen_ops[o]; o++) {
         const dmlr_gen_op *op = dmlr_gen_ops[o];
         uint32_t n;
@@ -49,6 +50,7 @@ END_TEST
 
 START_TEST(case_names_are_unique_and_spell_their_parameters)
 {
+    /* GOLDENS-3 */
     for (uint32_t o = 0; dmlr_gen_ops[o]; o++) {
         uint32_t n;
         dmlr_gen_spec *s = specs_of(dmlr_gen_ops[o], &n);
@@ -102,6 +104,7 @@ static void same_text_at_1_and_4_threads(const dmlr_gen_spec *s)
 
 START_TEST(a_case_is_the_same_text_at_any_thread_count)
 {
+    /* GOLDENS-8 */
     each_sample(same_text_at_1_and_4_threads);
 }
 END_TEST
@@ -131,12 +134,14 @@ static void loads_and_passes(const dmlr_gen_spec *s)
 
 START_TEST(generated_cases_load_and_pass_at_their_minimum_level)
 {
+    /* GOLDENS-5 */
     each_sample(loads_and_passes);
 }
 END_TEST
 
 START_TEST(every_negative_row_fails_validation_as_its_table_says)
 {
+    /* GOLDENS-7 */
     ck_assert_uint_ge(dmlr_gen_negative_count, 100);
     for (uint32_t i = 0; i < dmlr_gen_negative_count; i++) {
         char why[1024], *text = dmlr_gen_negative_case(&dmlr_gen_negatives[i], why, sizeof why);
