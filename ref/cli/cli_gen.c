@@ -1,7 +1,7 @@
 /*
  * cli_gen.c -- dmlref gen: write the generated golden corpus (goldens/gen/)
  * and its coverage report.  What the cases are and how they are chosen:
- * notes/GOLDENS.md; the matrix: gen_matrix.c.
+ * SPEC_NOTES.md (GOLDENS rules); the matrix: gen_matrix.c.
  */
 #include "cli.h"
 #include "files.h"

@@ -1,5 +1,5 @@
 /*
- * gen.h -- the golden generator behind `dmlref gen` (notes/GOLDENS.md).
+ * gen.h -- the golden generator behind `dmlref gen` (SPEC_NOTES.md, GOLDENS rules).
  *
  * An operator's matrix (gen_matrix.c) is a list of parameters with their
  * values, the pairs of values that cannot meet in one valid case, and the

@@ -164,7 +164,7 @@ char *dmlr_gen_coverage(const dmlr_gen_spec *const *specs, const uint32_t *count
                     "`ref/cli/gen_matrix.c` and the negative table in "
                     "`ref/cli/gen_negative_table.c`; do not edit. Every number below is counted "
                     "from the generated cases. How the cases are chosen, seeded and checked: "
-                    "`notes/GOLDENS.md`.\n\n");
+                    "the GOLDENS rules of `SPEC_NOTES.md`.\n\n");
     summary(&w, specs, counts);
     by_dtype(&w, specs, counts);
     for (uint32_t o = 0; dmlr_gen_ops[o]; o++)

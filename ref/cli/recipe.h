@@ -1,7 +1,7 @@
 /*
  * recipe.h -- deterministic input data for large cases ("generate" data
  * entries, docs/case-format.md) and the seed rule of the golden generator
- * (notes/GOLDENS.md).  The loader and the generator share this one
+ * (SPEC_NOTES.md, GOLDENS rules).  The loader and the generator share this one
  * implementation, so a case's inputs are the generator's inputs bit for bit;
  * the text in docs/case-format.md is precise enough to reimplement it.
  *
