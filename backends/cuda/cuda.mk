@@ -1,0 +1,88 @@
+# backends/cuda/cuda.mk -- the optional CUDA backend, included by the Makefile.
+#   make cuda    build/lib/dmlcts_cuda_plugin.so   the dmlcts plugin
+#                build/bin/dmlref-cuda-bench       kernels vs cudaMemcpy, GB/s
+#                build/bin/dmlref-cuda-selftest    random cases vs libdmlref
+# Never a dependency of all or test: CI and the default build need no CUDA.
+# Needs nvcc only (no cJSON, Check or nettle): it links libdmlref.a, which the
+# Makefile already compiles with -fPIC.  The device code is for sm_90 (H100,
+# H200); CUDA_ARCH overrides it.
+NVCC      ?= nvcc
+CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90
+NVCCFLAGS ?= -O3 -g -lineinfo
+# --fmad=false: no multiply-add contraction anywhere (the reference has none).
+CUDA_FLAGS := $(CUDA_ARCH) -std=c++17 --fmad=false -Xcompiler -fPIC,-Wall \
+              -Iref/include -Iref/cli -Isuite -Ibackends/cuda
+CUDA_DIR  := $(BUILD)/obj/backends/cuda
+CUDA_CORE := $(CUDA_DIR)/common.o $(CUDA_DIR)/move.o $(CUDA_DIR)/scan.o
+CUDA_HDR  := $(wildcard backends/cuda/*.h backends/cuda/*.cuh) ref/include/dmlref.h \
+             suite/dmlcts_backend.h
+# libdmlref.a is built with -fopenmp unless OPENMP=0.
+CUDA_LIBS := $(if $(filter 1,$(OPENMP)),-lgomp) -lm
+
+CUDA_PLUGIN   := $(BUILD)/lib/dmlcts_cuda_plugin.so
+CUDA_BENCH    := $(BUILD)/bin/dmlref-cuda-bench
+CUDA_SELFTEST := $(BUILD)/bin/dmlref-cuda-selftest
+
+.PHONY: cuda
+cuda: $(CUDA_PLUGIN) $(CUDA_BENCH) $(CUDA_SELFTEST)
+
+$(CUDA_DIR)/%.o: backends/cuda/%.cu $(CUDA_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(CUDA_FLAGS) $(NVCCFLAGS) -c -o $@ $<
+
+$(CUDA_PLUGIN): $(CUDA_DIR)/plugin.o $(CUDA_CORE) $(LIB)
+	@mkdir -p $(@D)
+	$(NVCC) $(CUDA_ARCH) -shared -o $@ $(CUDA_DIR)/plugin.o $(CUDA_CORE) $(LIB) $(CUDA_LIBS)
+
+# Both judge CUMULATIVE_PRODUCT with the cases' own tolerance (ref/cli/tolerance.c).
+$(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) $(BUILD)/obj/ref/cli/tolerance.o $(LIB)
+	@mkdir -p $(@D)
+	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) \
+		$(BUILD)/obj/ref/cli/tolerance.o $(LIB) $(CUDA_LIBS)
+
+$(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(BUILD)/obj/ref/cli/tolerance.o $(LIB)
+	@mkdir -p $(@D)
+	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) \
+		$(BUILD)/obj/ref/cli/tolerance.o $(LIB) $(CUDA_LIBS)
+
+# `make cuda-emu`: the same kernel sources compiled with the host C++ compiler
+# against emu/ (a CPU stand-in for the CUDA runtime: one fiber per thread,
+# real barriers and shuffles) and the self-test run on them.  No GPU, no nvcc.
+CUDA_EMU_DIR  := $(BUILD)/obj/backends/cuda-emu
+CUDA_EMU_FLAGS := -x c++ -std=c++17 -O1 -g -fPIC -DDMLCU_EMULATION -ffp-contract=off -Wall \
+                  -Wno-unused-function -Wno-unknown-pragmas -Ibackends/cuda/emu -Iref/include -Iref/cli -Isuite -Ibackends/cuda
+CUDA_EMU_OBJ  := $(CUDA_EMU_DIR)/common.o $(CUDA_EMU_DIR)/move.o $(CUDA_EMU_DIR)/scan.o \
+                 $(CUDA_EMU_DIR)/selftest_cuda.o $(CUDA_EMU_DIR)/emu.o
+CUDA_EMU_TEST := $(BUILD)/bin/dmlref-cuda-emu-selftest
+CUDA_EMU_BENCH := $(BUILD)/bin/dmlref-cuda-emu-bench
+# The plugin too, so that dmlcts runs plugin.cu's buffer handling on the CPU:
+#   build/bin/dmlcts --backend plugin:build/lib/dmlcts_cuda_emu_plugin.so goldens
+CUDA_EMU_PLUGIN := $(BUILD)/lib/dmlcts_cuda_emu_plugin.so
+CXX ?= c++
+
+.PHONY: cuda-emu cuda-emu-build
+cuda-emu: cuda-emu-build
+	$(CUDA_EMU_TEST) --cases 500 --big 10
+cuda-emu-build: $(CUDA_EMU_TEST) $(CUDA_EMU_PLUGIN) $(CUDA_EMU_BENCH)
+
+# The bench too: its cases' descs and checks, not its timings, mean something here.
+$(CUDA_EMU_BENCH): $(CUDA_EMU_DIR)/bench_cuda.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) \
+                   $(BUILD)/obj/ref/cli/tolerance.o $(LIB)
+	@mkdir -p $(@D)
+	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
+
+$(CUDA_EMU_PLUGIN): $(CUDA_EMU_DIR)/plugin.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) $(LIB)
+	@mkdir -p $(@D)
+	$(CXX) $(LDFLAGS) -shared -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
+
+$(CUDA_EMU_DIR)/%.o: backends/cuda/%.cu $(CUDA_HDR) $(wildcard backends/cuda/emu/*.h)
+	@mkdir -p $(@D)
+	$(CXX) $(CUDA_EMU_FLAGS) -c -o $@ $<
+
+$(CUDA_EMU_DIR)/emu.o: backends/cuda/emu/emu.cpp backends/cuda/emu/cuda_runtime.h
+	@mkdir -p $(@D)
+	$(CXX) $(filter-out -x c++,$(CUDA_EMU_FLAGS)) -U_FORTIFY_SOURCE -c -o $@ $<
+
+$(CUDA_EMU_TEST): $(CUDA_EMU_OBJ) $(BUILD)/obj/ref/cli/tolerance.o $(LIB)
+	@mkdir -p $(@D)
+	$(CXX) $(LDFLAGS) -o $@ $(CUDA_EMU_OBJ) $(BUILD)/obj/ref/cli/tolerance.o $(LIB) $(LDLIBS)

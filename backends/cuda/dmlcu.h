@@ -1,0 +1,58 @@
+/*
+ * dmlcu.h -- the CUDA implementation of dmlref's operators, on device
+ * buffers.  The dmlcts plugin (plugin.cu), the benchmark (bench_cuda.cu) and
+ * the self-test (selftest_cuda.cu) all go through dmlcu_execute().
+ *
+ * The descs are dmlref's mirror of DirectML's (ref/include/dmlref.h): Strides
+ * in elements (NULL = packed), TotalTensorSizeInBytes the buffer size.  The
+ * caller validates first (dmlr_validate): dmlcu_execute trusts the desc, so
+ * an invalid one may read or write outside the buffers.
+ */
+#ifndef DMLCU_H
+#define DMLCU_H
+
+#include "dmlref.h"
+
+#include <cuda_runtime.h>
+
+enum dmlcu_status { DMLCU_OK = 0, DMLCU_NOT_SUPPORTED = 1, DMLCU_ERROR = 2 };
+
+/*
+ * How CUMULATIVE_PRODUCT walks its lanes (README.md, "The scan").  AUTO picks
+ * per case; the others force one path everywhere (recursion included), so
+ * that the small goldens exercise the paths long axes take.
+ */
+enum dmlcu_scan_mode {
+    DMLCU_SCAN_AUTO = 0,
+    DMLCU_SCAN_SEQUENTIAL, /* one thread walks a whole lane: bit-identical to dmlref */
+    DMLCU_SCAN_CHUNKED,    /* threads walk chunks of lanes, carries scanned in between */
+    DMLCU_SCAN_BLOCK       /* a block scans a chunk of one lane (tree inside the block) */
+};
+
+typedef struct dmlcu_options {
+    bool force_64bit_index;   /* never the 32-bit fast-division index path */
+    unsigned max_vector_bytes; /* widest load/store of the copy paths: 16, 8, 4, 2 or 1 */
+    enum dmlcu_scan_mode scan;
+    unsigned long long scan_chunk; /* chunk length for CHUNKED / BLOCK (>= 2); 0 = automatic */
+} dmlcu_options;
+
+/* Defaults, then the environment (README.md, "Knobs"):
+ *   DMLCU_FORCE_64BIT=1, DMLCU_MAX_VECTOR=16|8|4|2|1,
+ *   DMLCU_SCAN=auto|sequential|chunked|block, DMLCU_SCAN_CHUNK=N. */
+void dmlcu_options_default(dmlcu_options *o);
+void dmlcu_options_from_env(dmlcu_options *o);
+/* One line describing o, for logs: "index=auto vector=16 scan=auto chunk=auto". */
+void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap);
+
+/*
+ * Run a validated operator on device buffers.  bufs[] holds one device
+ * pointer per tensor in binding order (dmlr_operator_bindings: the desc's
+ * tensor members in order, SPLIT's OutputTensors one by one); for in-place
+ * CUMULATIVE_PRODUCT bufs[0] == bufs[1].  Work is queued on `stream`; the
+ * call does not synchronize.  On failure writes one line into msg.
+ */
+enum dmlcu_status dmlcu_execute(const dmlr_operator_desc *op, void *const *bufs,
+                                uint32_t count, cudaStream_t stream, const dmlcu_options *o,
+                                char *msg, size_t cap);
+
+#endif

@@ -1,0 +1,12 @@
+/* emu/cuda_fp16.h -- __half for the CPU emulation: the reference's own binary16
+ * conversions, which round as the device's cvt.rn.f16.f64 does (once, nearest-even). */
+#ifndef DMLCU_EMU_CUDA_FP16_H
+#define DMLCU_EMU_CUDA_FP16_H
+
+#include "dmlref.h"
+
+struct __half { uint16_t x; };
+inline float __half2float(__half h) { return dmlr_f16_to_f32(h.x); }
+inline __half __double2half(double a) { return __half{dmlr_f64_to_f16(a)}; }
+
+#endif

@@ -1,0 +1,416 @@
+/*
+ * scan.cu -- CUMULATIVE_PRODUCT: a product scan of every lane (the elements
+ * along Axis, all other coordinates fixed) in AxisDirection order, exclusive
+ * or not.
+ *
+ * Arithmetic (CUMULATIVE_PRODUCT-8/9): FLOAT32 and FLOAT16 multiply in double
+ * and round once at the store (__double2float_rn, __double2half: cvt.rn from
+ * f64, never through float), like the reference; INT32/UINT32 and
+ * INT64/UINT64 multiply in unsigned 32/64-bit and wrap.
+ *
+ * Two kernels, chosen per case (README.md, "The scan"):
+ *   walk   one thread walks a chunk of one lane sequentially; neighbouring
+ *          threads take neighbouring lanes, so when the lanes are neighbours
+ *          in memory every step is one coalesced access.  With one chunk per
+ *          lane it is the reference's order exactly (bit-identical).
+ *   block  a block scans a chunk (up to 2048 elements) of one lane: coalesced
+ *          loads into shared memory, a sequential product per thread, a
+ *          warp-shuffle scan across threads.  For lanes contiguous in memory.
+ * A lane longer than one chunk is done in three passes: each chunk's product
+ * (REDUCE), an exclusive scan of those products per lane (the same code,
+ * recursively, on the double/u32/u64 aggregates), then each chunk's scan
+ * seeded with its carry.  Every chunk is loaded before it is stored by the
+ * same thread or block, so in-place execution (CUMULATIVE_PRODUCT-7) is safe.
+ * Reassociated float products stay inside CUMULATIVE_PRODUCT-10's bound:
+ * they are computed in double, whose own error is far below one rounding of
+ * the output type.
+ */
+#include "dmlcu_internal.cuh"
+
+#include <cuda_fp16.h>
+#include <string.h>
+
+/* ---- element traits: storage type E, accumulator Acc, aggregates' traits Agg ---- */
+
+struct t_f64 {
+    typedef double E;
+    typedef double Acc;
+    typedef t_f64 Agg;
+    static __device__ __forceinline__ Acc ld(const E *p) { return *p; }
+    static __device__ __forceinline__ void st(E *p, Acc a) { *p = a; }
+};
+struct t_f32 {
+    typedef float E;
+    typedef double Acc;
+    typedef t_f64 Agg;
+    static __device__ __forceinline__ Acc ld(const E *p) { return (double)*p; }
+    static __device__ __forceinline__ void st(E *p, Acc a) { *p = __double2float_rn(a); }
+};
+struct t_f16 {
+    typedef __half E;
+    typedef double Acc;
+    typedef t_f64 Agg;
+    static __device__ __forceinline__ Acc ld(const E *p) { return (double)__half2float(*p); }
+    /* CUMULATIVE_PRODUCT-9: one rounding, straight from double (cvt.rn.f16.f64). */
+    static __device__ __forceinline__ void st(E *p, Acc a) { *p = __double2half(a); }
+};
+struct t_u32 { /* INT32 too: the low 32 bits of a product do not depend on the sign */
+    typedef uint32_t E;
+    typedef uint32_t Acc;
+    typedef t_u32 Agg;
+    static __device__ __forceinline__ Acc ld(const E *p) { return *p; }
+    static __device__ __forceinline__ void st(E *p, Acc a) { *p = a; }
+};
+struct t_u64 {
+    typedef unsigned long long E;
+    typedef unsigned long long Acc;
+    typedef t_u64 Agg;
+    static __device__ __forceinline__ Acc ld(const E *p) { return *p; }
+    static __device__ __forceinline__ void st(E *p, Acc a) { *p = a; }
+};
+
+/* ---- geometry ----------------------------------------------------------------- */
+
+/* The lanes (every dim but Axis, collapsed; innermost = smallest output step) and the Axis. */
+struct scan_geo {
+    int rank;
+    uint64_t sizes[DMLCU_MAXD], in_step[DMLCU_MAXD], out_step[DMLCU_MAXD]; /* elements */
+    uint64_t lanes;
+    uint64_t len, in_ax, out_ax;
+    bool dec, excl;
+};
+
+__device__ __forceinline__ void lane_offsets(const scan_geo &g, uint64_t lane, uint64_t &li,
+                                             uint64_t &lo)
+{
+    li = lo = 0;
+    for (int d = g.rank - 1; d >= 0; d--) {
+        uint64_t q = lane / g.sizes[d], r = lane - q * g.sizes[d];
+        li += r * g.in_step[d];
+        lo += r * g.out_step[d];
+        lane = q;
+    }
+}
+
+/* Traversal position k to the Axis coordinate (CUMULATIVE_PRODUCT-6). */
+__device__ __forceinline__ uint64_t axis_index(const scan_geo &g, uint64_t k)
+{
+    return g.dec ? g.len - 1 - k : k;
+}
+
+/* ---- walk: thread t = chunk * lanes + lane ----------------------------------------- */
+
+template <class T, bool REDUCE>
+__global__ void k_walk(const typename T::E *in, typename T::E *out, scan_geo g, uint64_t chunk,
+                       uint64_t nchunks, typename T::Acc *agg)
+{
+    typedef typename T::Acc Acc;
+    const uint64_t total = g.lanes * nchunks;
+    for (uint64_t t = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; t < total;
+         t += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t c = t / g.lanes, lane = t - c * g.lanes, li, lo;
+        lane_offsets(g, lane, li, lo);
+        uint64_t k = c * chunk, k1 = k + chunk < g.len ? k + chunk : g.len;
+        if (REDUCE) {
+            Acc acc = 1;
+#pragma unroll 4
+            for (; k < k1; k++)
+                acc = acc * T::ld(in + li + axis_index(g, k) * g.in_ax);
+            agg[t] = acc;
+            continue;
+        }
+        Acc acc = nchunks > 1 ? agg[t] : Acc(1);
+        /* Four loads ahead of their stores: latency hidden, and in place each
+         * element is still read before it is written. */
+        for (; k + 4 <= k1; k += 4) {
+            Acc x[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                x[u] = T::ld(in + li + axis_index(g, k + u) * g.in_ax);
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                Acc next = acc * x[u];
+                T::st(out + lo + axis_index(g, k + u) * g.out_ax, g.excl ? acc : next);
+                acc = next;
+            }
+        }
+        for (; k < k1; k++) {
+            Acc next = acc * T::ld(in + li + axis_index(g, k) * g.in_ax);
+            T::st(out + lo + axis_index(g, k) * g.out_ax, g.excl ? acc : next);
+            acc = next;
+        }
+    }
+}
+
+/* ---- block: block b = lane * nchunks + chunk ---------------------------------------- */
+
+enum { ITEMS_MAX = 8 }; /* elements per thread; a chunk holds up to BLOCK * ITEMS_MAX */
+
+/* Exclusive product scan of one value per thread; *total gets the block's product. */
+template <class Acc, int BLOCK>
+__device__ __forceinline__ Acc block_exclusive(Acc v, Acc *wsm, Acc *total)
+{
+    const int NW = BLOCK / 32, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    Acc x = v;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        Acc y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o)
+            x = y * x;
+    }
+    if (lane == 31)
+        wsm[warp] = x;
+    __syncthreads();
+    if (warp == 0) {
+        Acc w = lane < NW ? wsm[lane] : Acc(1);
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            Acc y = __shfl_up_sync(0xffffffffu, w, o);
+            if (lane >= o)
+                w = y * w;
+        }
+        if (lane < NW)
+            wsm[lane] = w;
+    }
+    __syncthreads();
+    *total = wsm[NW - 1];
+    Acc before = warp ? wsm[warp - 1] : Acc(1);
+    Acc y = __shfl_up_sync(0xffffffffu, x, 1);
+    return lane ? before * y : before;
+}
+
+__device__ __forceinline__ uint32_t pad(uint32_t q) { return q + q / 32; } /* fewer bank conflicts */
+
+template <class T, int BLOCK, bool REDUCE>
+__global__ void __launch_bounds__(BLOCK)
+    k_block(const typename T::E *in, typename T::E *out, scan_geo g, uint32_t chunk, uint32_t ipt,
+            uint64_t nchunks, typename T::Acc *agg)
+{
+    typedef typename T::Acc Acc;
+    __shared__ Acc sm[BLOCK * ITEMS_MAX + BLOCK * ITEMS_MAX / 32];
+    __shared__ Acc wsm[BLOCK / 32];
+    const uint32_t tid = threadIdx.x;
+    const uint64_t total = g.lanes * nchunks;
+    for (uint64_t b = blockIdx.x; b < total; b += gridDim.x) {
+        uint64_t lane = b / nchunks, c = b - lane * nchunks, li, lo, k0 = c * chunk;
+        lane_offsets(g, lane, li, lo);
+        uint32_t n = (uint32_t)(g.len - k0 < chunk ? g.len - k0 : chunk);
+        for (uint32_t r = 0; r < ipt; r++) { /* striped: neighbouring threads, neighbouring k */
+            uint32_t q = r * BLOCK + tid;
+            sm[pad(q)] = q < n ? T::ld(in + li + axis_index(g, k0 + q) * g.in_ax) : Acc(1);
+        }
+        __syncthreads();
+        Acc v[ITEMS_MAX], mine = 1;
+#pragma unroll
+        for (uint32_t i = 0; i < ITEMS_MAX; i++) /* blocked: thread tid owns tid*ipt .. +ipt-1 */
+            if (i < ipt) {
+                v[i] = sm[pad(tid * ipt + i)];
+                mine = mine * v[i];
+            }
+        Acc block_total;
+        Acc run = block_exclusive<Acc, BLOCK>(mine, wsm, &block_total);
+        if (REDUCE) {
+            if (tid == 0)
+                agg[b] = block_total;
+            __syncthreads();
+            continue;
+        }
+        if (nchunks > 1)
+            run = agg[b] * run; /* the carry: product of the lane's earlier chunks */
+#pragma unroll
+        for (uint32_t i = 0; i < ITEMS_MAX; i++)
+            if (i < ipt) {
+                Acc next = run * v[i];
+                sm[pad(tid * ipt + i)] = g.excl ? run : next;
+                run = next;
+            }
+        __syncthreads();
+        for (uint32_t r = 0; r < ipt; r++) {
+            uint32_t q = r * BLOCK + tid;
+            if (q < n)
+                T::st(out + lo + axis_index(g, k0 + q) * g.out_ax, sm[pad(q)]);
+        }
+        __syncthreads();
+    }
+}
+
+/* ---- host: plan and recursion ----------------------------------------------------- */
+
+struct scan_plan {
+    bool block;
+    uint64_t chunk, nchunks;
+};
+
+static scan_plan plan(const scan_geo &g, const dmlcu_options *o)
+{
+    scan_plan p;
+    const uint64_t L = g.len, N = g.lanes;
+    /* Elements along Axis closer in memory than neighbouring lanes? */
+    bool axis_inner = N == 1 || g.out_ax < g.out_step[g.rank - 1];
+    enum dmlcu_scan_mode mode = o->scan;
+    if (mode == DMLCU_SCAN_AUTO)
+        mode = axis_inner && L > 64 ? DMLCU_SCAN_BLOCK : DMLCU_SCAN_CHUNKED;
+    p.block = mode == DMLCU_SCAN_BLOCK;
+    if (p.block) {
+        uint64_t max = 256 * ITEMS_MAX;
+        p.chunk = o->scan_chunk ? o->scan_chunk : L <= 64 * ITEMS_MAX ? 64 * ITEMS_MAX : max;
+        if (p.chunk > max)
+            p.chunk = max;
+    } else if (mode == DMLCU_SCAN_SEQUENTIAL) {
+        p.chunk = L;
+    } else if (o->scan_chunk) {
+        p.chunk = o->scan_chunk;
+    } else {
+        /* One chunk per lane (the reference's order) unless the lanes are too
+         * few to fill the device and long enough to be worth splitting. */
+        const uint64_t threads = 1 << 18;
+        uint64_t c = 1;
+        if (N < threads / 4 && L > 256) {
+            c = (threads + N - 1) / N;
+            if (c > (L + 127) / 128)
+                c = (L + 127) / 128;
+        }
+        p.chunk = (L + c - 1) / c;
+    }
+    if (p.chunk > L)
+        p.chunk = L;
+    if (p.chunk < 1)
+        p.chunk = 1;
+    p.nchunks = (L + p.chunk - 1) / p.chunk;
+    return p;
+}
+
+template <class T>
+static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan_geo &g,
+                         cudaStream_t s, const dmlcu_options *o, int depth, char *msg, size_t cap);
+
+/* The aggregates as a scan problem: [lanes][chunks] (block) or [chunks][lanes] (walk). */
+static scan_geo aggregate_geo(const scan_geo &g, const scan_plan &p)
+{
+    scan_geo a;
+    memset(&a, 0, sizeof a);
+    a.rank = 1;
+    a.sizes[0] = g.lanes;
+    a.in_step[0] = a.out_step[0] = p.block ? p.nchunks : 1;
+    a.lanes = g.lanes;
+    a.len = p.nchunks;
+    a.in_ax = a.out_ax = p.block ? 1 : g.lanes;
+    a.excl = true; /* chunk c's carry: the product of chunks 0 .. c-1 */
+    return a;
+}
+
+template <class T, int BLOCK>
+static void launch_block(bool reduce, const typename T::E *in, typename T::E *out,
+                         const scan_geo &g, const scan_plan &p, typename T::Acc *agg,
+                         cudaStream_t s)
+{
+    uint64_t blocks = g.lanes * p.nchunks;
+    unsigned grid = (unsigned)(blocks < (1u << 20) ? blocks : (1u << 20));
+    uint32_t ipt = (uint32_t)((p.chunk + BLOCK - 1) / BLOCK);
+    auto k = reduce ? k_block<T, BLOCK, true> : k_block<T, BLOCK, false>;
+    DMLCU_LAUNCH_SYNC(k, grid, BLOCK, s, in, out, g, (uint32_t)p.chunk, ipt, p.nchunks, agg);
+}
+
+template <class T>
+static void launch(bool reduce, const typename T::E *in, typename T::E *out, const scan_geo &g,
+                   const scan_plan &p, typename T::Acc *agg, cudaStream_t s)
+{
+    if (p.block && p.chunk <= 64 * ITEMS_MAX)
+        launch_block<T, 64>(reduce, in, out, g, p, agg, s);
+    else if (p.block)
+        launch_block<T, 256>(reduce, in, out, g, p, agg, s);
+    else {
+        auto k = reduce ? k_walk<T, true> : k_walk<T, false>;
+        DMLCU_LAUNCH(k, dmlcu_grid(g.lanes * p.nchunks, 256), 256, s, in, out, g, p.chunk,
+                     p.nchunks, agg);
+    }
+}
+
+template <class T>
+static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan_geo &g,
+                         cudaStream_t s, const dmlcu_options *o, int depth, char *msg, size_t cap)
+{
+    typedef typename T::Acc Acc;
+    typedef typename T::Agg A;
+    if (depth > 40) /* chunks >= 2 halve the length each level: cannot happen */
+        return dmlcu_fail(msg, cap, DMLCU_ERROR, "CUMULATIVE_PRODUCT: scan recursion too deep");
+    scan_plan p = plan(g, o);
+    Acc *agg = NULL;
+    dmlcu_status st;
+    if (p.nchunks > 1) {
+        st = dmlcu_cuda_fail(cudaMallocAsync((void **)&agg, g.lanes * p.nchunks * sizeof(Acc), s),
+                             "cudaMallocAsync (scan carries)", msg, cap);
+        if (st)
+            return st;
+        launch<T>(true, in, out, g, p, agg, s);
+        st = dmlcu_cuda_fail(cudaGetLastError(), "CUMULATIVE_PRODUCT reduce launch", msg, cap);
+        if (!st) {
+            scan_geo a = aggregate_geo(g, p);
+            st = scan<A>((const typename A::E *)agg, (typename A::E *)agg, a, s, o, depth + 1, msg,
+                         cap);
+        }
+        if (st) {
+            cudaFreeAsync(agg, s);
+            return st;
+        }
+    }
+    launch<T>(false, in, out, g, p, agg, s);
+    st = dmlcu_cuda_fail(cudaGetLastError(), "CUMULATIVE_PRODUCT scan launch", msg, cap);
+    if (agg) {
+        dmlcu_status fst = dmlcu_cuda_fail(cudaFreeAsync(agg, s), "cudaFreeAsync", msg, cap);
+        if (!st)
+            st = fst;
+    }
+    return st;
+}
+
+dmlcu_status dmlcu_cumulative_product(const dmlr_cumulative_product_operator_desc *desc,
+                                      void *const *bufs, cudaStream_t s,
+                                      const dmlcu_options *o, char *msg, size_t cap)
+{
+    dmlcu_tensor in, out;
+    dmlcu_resolve(desc->InputTensor, &in);
+    dmlcu_resolve(desc->OutputTensor, &out);
+    scan_geo g;
+    memset(&g, 0, sizeof g);
+    /* Lanes: the other dims, innermost = smallest output stride, merged where
+     * contiguous in both tensors (as dmlcu_geo_simplify, with the Axis left out). */
+    dmlcu_geo lg;
+    memset(&lg, 0, sizeof lg);
+    lg.nops = 2;
+    for (uint32_t d = 0; d < in.rank; d++) {
+        if (d == desc->Axis)
+            continue;
+        lg.sizes[lg.rank] = in.sizes[d];
+        lg.steps[0][lg.rank] = out.strides[d];
+        lg.steps[1][lg.rank] = in.strides[d];
+        lg.rank++;
+    }
+    dmlcu_geo_simplify(&lg);
+    g.rank = lg.rank;
+    for (int d = 0; d < lg.rank; d++)
+        g.sizes[d] = lg.sizes[d], g.out_step[d] = lg.steps[0][d], g.in_step[d] = lg.steps[1][d];
+    g.lanes = lg.count;
+    g.len = in.sizes[desc->Axis];
+    g.in_ax = in.strides[desc->Axis];
+    g.out_ax = out.strides[desc->Axis];
+    g.dec = desc->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING;
+    g.excl = desc->HasExclusiveProduct;
+    switch (in.dt) { /* CUMULATIVE_PRODUCT-13: the support table's types */
+    case DMLR_FLOAT32:
+        return scan<t_f32>((const float *)bufs[0], (float *)bufs[1], g, s, o, 0, msg, cap);
+    case DMLR_FLOAT16:
+        return scan<t_f16>((const __half *)bufs[0], (__half *)bufs[1], g, s, o, 0, msg, cap);
+    case DMLR_INT32:
+    case DMLR_UINT32:
+        return scan<t_u32>((const uint32_t *)bufs[0], (uint32_t *)bufs[1], g, s, o, 0, msg, cap);
+    case DMLR_INT64:
+    case DMLR_UINT64:
+        return scan<t_u64>((const unsigned long long *)bufs[0], (unsigned long long *)bufs[1], g,
+                           s, o, 0, msg, cap);
+    default:
+        return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED,
+                          "CUMULATIVE_PRODUCT: %s is not implemented by the CUDA backend",
+                          dmlr_data_type_name(in.dt));
+    }
+}

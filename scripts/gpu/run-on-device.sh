@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# run-on-device.sh [OUT] -- the GPU batch, run once on the GPU machine from
+# the repository root (scripts/gpu/prepare-carry.sh's folder carried along):
+#
+#   env        the machine: GPU, driver, nvcc, gcc, torch, compute-sanitizer
+#   build      make cuda (nvcc, sm_90): plugin, bench, self-test; on failure the
+#              copies built before the trip (CARRY/prebuilt) are used
+#   cuda       dmlcts --backend plugin:build/lib/dmlcts_cuda_plugin.so goldens
+#   torch      dmlcts --backend cmd:"python3 scripts/backends/torch_backend.py" goldens
+#   selftest   random cases of every operator, GPU vs the host reference, every
+#              kernel path (backends/cuda/selftest_cuda.cu)
+#   bench      kernels vs cudaMemcpy on large cases (backends/cuda/bench_cuda.cu)
+#   memcheck-selftest, memcheck-dmlcts, racecheck-scan   compute-sanitizer
+#   cuda-64bit-novec, cuda-scan-block2, cuda-scan-chunked2   the suite again with
+#              the plugin forced onto its other paths (DMLCU_* knobs)
+#
+# Each step has its own time limit (timeout), output in OUT/STEP.txt, reports
+# in OUT/*.json / *.xml, and the next step runs whatever happened; the whole
+# stays within BUDGET seconds (default 420): a step that would start after it
+# is SKIPPED.  The end prints a summary (OUT/summary.txt, OUT/summary.json).
+# Exit status: 0 when every step passed, 1 otherwise.
+#
+# Knobs (environment): OUT, BUDGET, CARRY (build/gpu-carry), PYTHON (python3),
+# TORCH_DEVICE (the adapter's --device; default cuda), JOBS (nproc).
+# DRYRUN=emu runs the plumbing on a machine without a GPU: the CPU-emulated
+# plugin and self-test of `make cuda-emu`, torch on the CPU, no sanitizer, no bench.
+set -u
+cd "$(dirname "$0")/../.."
+OUT=${1:-${OUT:-build/gpu-out}}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+CARRY=${CARRY:-build/gpu-carry}
+BUDGET=${BUDGET:-420}
+PYTHON=${PYTHON:-python3}
+JOBS=${JOBS:-$(nproc)}
+DRYRUN=${DRYRUN:-}
+TORCH_DEVICE=${TORCH_DEVICE:-${DRYRUN:+cpu}}
+START=$(date +%s)
+export PATH=/usr/local/cuda/bin:$PATH
+export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+CTS=$CARRY/bin/dmlcts
+PLUGIN=build/lib/dmlcts_cuda_plugin.so
+SELFTEST=build/bin/dmlref-cuda-selftest
+BENCH=build/bin/dmlref-cuda-bench
+SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+SUMMARY=$OUT/summary.tsv
+: >"$SUMMARY"
+
+# The hand-written cases (every operator, layout, in-place, selftest): for the
+# slow sanitizer runs; the generated goldens/gen/ only add volume.
+HAND=(goldens/doc goldens/dmlcts-selftest goldens/gather goldens/scatter goldens/scatter_nd
+      goldens/split goldens/cumulative_product)
+
+record() { # NAME STATUS SECONDS KEY
+    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$SUMMARY"
+    printf '[%4ss] %-20s %-14s %s\n' "$(($(date +%s) - START))" "$1" "$2" "$4"
+}
+
+# step NAME LIMIT KEY_REGEX CMD...: run CMD under timeout, output in OUT/NAME.txt.
+# KEY_REGEX picks the line(s) of the output shown in the summary.
+step() {
+    local name=$1 limit=$2 key=$3 left t0 rc status line
+    shift 3
+    left=$((START + BUDGET - $(date +%s)))
+    if [ "$left" -lt 20 ]; then
+        record "$name" SKIPPED 0 "the ${BUDGET}s budget is spent"
+        return 1
+    fi
+    [ "$limit" -gt "$left" ] && limit=$left
+    t0=$(date +%s)
+    {
+        echo "\$ $*"
+        echo "(limit ${limit}s, started $(date -u +%H:%M:%S))"
+    } >"$OUT/$name.txt"
+    timeout -k 10 "$limit" "$@" >>"$OUT/$name.txt" 2>&1 </dev/null
+    rc=$?
+    case $rc in
+    0) status=ok ;;
+    124 | 137) status="TIMEOUT(${limit}s)" ;;
+    *) status="FAILED(rc=$rc)" ;;
+    esac
+    line=""
+    [ -n "$key" ] && line=$(grep -E "$key" "$OUT/$name.txt" | tail -n 2 | tr '\n' ' ' | cut -c1-160)
+    record "$name" "$status" "$(($(date +%s) - t0))" "$line"
+    return $rc
+}
+
+skip() { record "$1" SKIPPED 0 "$2"; }
+
+echo "run-on-device: OUT=$OUT budget=${BUDGET}s carry=$CARRY dryrun=${DRYRUN:-no}"
+
+# ---- env -----------------------------------------------------------------------------
+GPU=0
+if [ -n "$DRYRUN" ]; then
+    PLUGIN=build/lib/dmlcts_cuda_emu_plugin.so
+    SELFTEST=build/bin/dmlref-cuda-emu-selftest
+elif nvidia-smi -L >/dev/null 2>&1; then
+    GPU=1
+fi
+if [ ! -x "$CTS" ]; then
+    echo "run-on-device: $CTS is missing: run scripts/gpu/prepare-carry.sh and carry $CARRY" >&2
+fi
+# libgomp: the device's gcc brings one; the carried copy only if it does not.
+if ldd "$CTS" 2>/dev/null | grep -q 'libgomp.so.1 => not found'; then
+    export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$PWD/$CARRY/lib-fallback"
+fi
+step env 60 "^(GPU 0|nvcc|torch|compute-sanitizer)" bash -c '
+    nvidia-smi -L || echo "nvidia-smi: no GPU"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory --format=csv || true
+    echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
+    gcc --version | head -n 1; uname -a; nproc; free -g | head -n 2
+    echo "compute-sanitizer: $('"$SANITIZER"' --version 2>&1 | tail -n 1)"
+    '"$PYTHON"' -c "import sys, numpy, torch; print(\"torch\", torch.__version__, \"cuda\", torch.version.cuda, \"available\", torch.cuda.is_available(), \"numpy\", numpy.__version__, sys.executable)" 2>&1 | tail -n 1
+    echo "carry:"; cat '"$CARRY"'/MANIFEST 2>/dev/null | head -n 4
+    echo "ldd dmlcts:"; ldd '"$CTS"'
+'
+
+# ---- build ---------------------------------------------------------------------------
+if [ -n "$DRYRUN" ]; then
+    step build 300 "error" make -j"$JOBS" cuda-emu-build $(command -v nvcc >/dev/null && echo cuda)
+elif ! step build 200 "error" make -j"$JOBS" cuda; then
+    if [ -e "$CARRY/prebuilt/dmlcts_cuda_plugin.so" ]; then
+        mkdir -p build/lib build/bin
+        cp "$CARRY/prebuilt/dmlcts_cuda_plugin.so" build/lib/
+        cp "$CARRY/prebuilt/dmlref-cuda-bench" "$CARRY/prebuilt/dmlref-cuda-selftest" build/bin/
+        record build-fallback ok 0 "using $CARRY/prebuilt (built before the trip)"
+    fi
+fi
+
+if [ "$GPU" = 0 ] && [ -z "$DRYRUN" ]; then
+    for s in cuda torch selftest bench memcheck-selftest memcheck-dmlcts racecheck-scan \
+             cuda-64bit-novec cuda-scan-block2 cuda-scan-chunked2; do
+        skip "$s" "no GPU (nvidia-smi -L failed)"
+    done
+    record gpu "FAILED(no GPU)" 0 "nvidia-smi -L failed: this is not the GPU machine"
+else
+    CTSOPT=(--no-progress -q --timeout 120)
+    DONE_RE="^dmlcts: [0-9]+ passed"
+
+    # ---- the suite: the CUDA plugin, then PyTorch ------------------------------------
+    step cuda 120 "$DONE_RE" "$CTS" --backend "plugin:$PLUGIN" goldens "${CTSOPT[@]}" -v \
+        --json "$OUT/cuda.json" --junit "$OUT/cuda.junit.xml"
+    step torch 150 "$DONE_RE|torch_backend.py: torch" "$CTS" \
+        --backend "cmd:$PYTHON scripts/backends/torch_backend.py${TORCH_DEVICE:+ --device $TORCH_DEVICE}" \
+        --batch 1000 goldens \
+        "${CTSOPT[@]}" -v --json "$OUT/torch.json" --junit "$OUT/torch.junit.xml"
+
+    # ---- random cases, every path ----------------------------------------------------
+    step selftest 75 "^selftest: " "$SELFTEST" --cases 3000 --big 60 --seconds 50
+
+    # ---- bandwidth -------------------------------------------------------------------
+    if [ -n "$DRYRUN" ]; then
+        skip bench "dry run"
+    else
+        step bench 120 "^bench: " "$BENCH" --json "$OUT/bench.json" --runs 10
+    fi
+
+    # ---- compute-sanitizer -------------------------------------------------------------
+    if [ -n "$DRYRUN" ] || [ ! -x "$SANITIZER" ]; then
+        why="no compute-sanitizer at $SANITIZER"
+        [ -n "$DRYRUN" ] && why="dry run"
+        for s in memcheck-selftest memcheck-dmlcts racecheck-scan; do
+            skip "$s" "$why"
+        done
+    else
+        SAN=("$SANITIZER" --error-exitcode 99 --print-limit 20)
+        # In one process (no fork): the reliable one.
+        step memcheck-selftest 75 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
+            "${SAN[@]}" --tool memcheck --leak-check full \
+            "$SELFTEST" --cases 150 --big 4 --seconds 45
+        # dmlcts runs the plugin in a forked worker: --target-processes all.  Two
+        # "ERROR SUMMARY" lines in the output mean the worker was tracked too.
+        step memcheck-dmlcts 90 "ERROR SUMMARY|$DONE_RE" \
+            "${SAN[@]}" --tool memcheck --target-processes all \
+            "$CTS" --backend "plugin:$PLUGIN" "${HAND[@]}" "${CTSOPT[@]}"
+        # Shared-memory races in the block scan (forced onto every CUMULATIVE_PRODUCT).
+        step racecheck-scan 50 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
+            "${SAN[@]}" --tool racecheck \
+            "$SELFTEST" --op CUMULATIVE_PRODUCT --cases 60 --big 2 --seconds 30
+    fi
+
+    # ---- the suite on the plugin's other paths ------------------------------------------
+    step cuda-64bit-novec 50 "$DONE_RE" env DMLCU_FORCE_64BIT=1 DMLCU_MAX_VECTOR=1 \
+        "$CTS" --backend "plugin:$PLUGIN" goldens "${CTSOPT[@]}" --json "$OUT/cuda-64bit-novec.json"
+    step cuda-scan-block2 40 "$DONE_RE" env DMLCU_SCAN=block DMLCU_SCAN_CHUNK=2 \
+        "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT goldens "${CTSOPT[@]}" \
+        --json "$OUT/cuda-scan-block2.json"
+    step cuda-scan-chunked2 40 "$DONE_RE" env DMLCU_SCAN=chunked DMLCU_SCAN_CHUNK=2 \
+        "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT goldens "${CTSOPT[@]}" \
+        --json "$OUT/cuda-scan-chunked2.json"
+fi
+
+# ---- summary -------------------------------------------------------------------------
+{
+    echo "==== run-on-device summary ($(($(date +%s) - START)) s, OUT=$OUT) ===="
+    awk -F'\t' '{ printf "%-20s %-14s %5ss  %s\n", $1, $2, $3, $4 }' "$SUMMARY"
+    for s in cuda torch; do
+        [ -s "$OUT/$s.txt" ] || continue
+        bad=$(grep -cE '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE) ' "$OUT/$s.txt")
+        [ "$bad" -gt 0 ] || continue
+        echo "-- $s: first failing cases ($bad in all; details in $s.txt):"
+        grep -E '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE) ' "$OUT/$s.txt" | head -n 8 | cut -c1-200
+    done
+    if [ -s "$OUT/selftest.txt" ] && grep -q '^FAIL' "$OUT/selftest.txt"; then
+        echo "-- selftest: first failures:"
+        grep -A1 '^FAIL' "$OUT/selftest.txt" | head -n 8 | cut -c1-220
+    fi
+    if [ -s "$OUT/bench.txt" ]; then
+        echo "-- bench (GB/s = bytes read + written / kernel time; ratio = vs cudaMemcpy D2D):"
+        sed -n '/^device:/,$p' "$OUT/bench.txt" | head -n 16
+    fi
+    for s in memcheck-selftest memcheck-dmlcts racecheck-scan; do
+        [ -s "$OUT/$s.txt" ] || continue
+        echo "-- $s: $(grep -c 'ERROR SUMMARY' "$OUT/$s.txt") process(es) reported: $(grep 'ERROR SUMMARY' "$OUT/$s.txt" | tr '\n' ' ')"
+        grep -m 3 -E '^========= (Invalid|Race|Error|Program hit|Leaked)' "$OUT/$s.txt" | cut -c1-200
+    done
+} | tee "$OUT/summary.txt"
+failed=$(awk -F'\t' '$2 != "ok" && $2 != "SKIPPED"' "$SUMMARY" | wc -l)
+awk -F'\t' 'BEGIN { printf "{\n  \"steps\": [" }
+    { gsub(/\\/, "\\\\", $4); gsub(/"/, "\\\"", $4)
+      printf "%s\n    {\"step\": \"%s\", \"status\": \"%s\", \"seconds\": %s, \"key\": \"%s\"}",
+             (NR > 1 ? "," : ""), $1, $2, $3, $4 }
+    END { printf "\n  ]\n}\n" }' "$SUMMARY" >"$OUT/summary.json"
+echo "run-on-device: $failed step(s) not ok; files in $OUT: $(cd "$OUT" && ls | tr '\n' ' ')"
+[ "$failed" -eq 0 ]
