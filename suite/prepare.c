@@ -105,6 +105,13 @@ static bool listed(const dmlcts_strlist *l, const char *name)
     return false;
 }
 
+/* Negative cases may name types the library has no name for (UINT4, INT4). */
+static const char *dtname(dmlr_data_type dt)
+{
+    const char *n = dmlr_data_type_name(dt);
+    return n ? n : "UNKNOWN";
+}
+
 static bool selected(const dmlcts_options *o, const dmlr_case *c)
 {
     bool dtype = o->dtypes.count == 0;
@@ -113,7 +120,7 @@ static bool selected(const dmlcts_options *o, const dmlr_case *c)
     if (o->ops.count && !listed(&o->ops, c->info->name))
         return false;
     for (uint32_t i = 0; !dtype && i < c->tensor_count; i++)
-        dtype = listed(&o->dtypes, dmlr_data_type_name(c->tensors[i].desc->DataType));
+        dtype = listed(&o->dtypes, dtname(c->tensors[i].desc->DataType));
     return dtype;
 }
 
@@ -166,7 +173,7 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case 
     r->name = strdup(c->name);
     snprintf(r->op, sizeof r->op, "%s", c->info->name);
     snprintf(r->dtype, sizeof r->dtype, "%s",
-             c->tensor_count ? dmlr_data_type_name(c->tensors[0].desc->DataType) : "-");
+             c->tensor_count ? dtname(c->tensors[0].desc->DataType) : "-");
     lv = o->level ? o->level : c->feature_level;
     if (c->expect_error) {
         r->negative = true;
@@ -195,7 +202,7 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case 
         if (!(dmlcts_info.data_types & DMLR_BIT(dt))) {
             r->status = DMLCTS_NOT_SUPPORTED;
             dmlcts_set_message(r, "%s is %s, a data type the backend does not claim",
-                               c->tensors[i].name, dmlr_data_type_name(dt));
+                               c->tensors[i].name, dtname(dt));
             dmlr_case_free(c);
             return DMLCTS_PREP_DONE;
         }
