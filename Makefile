@@ -80,7 +80,7 @@ $(BUILD)/lib/dmlcts_mutant_%.so: suite/mutants/mutant_plugin.c suite/dmlcts_back
 BENCH    := $(BUILD)/bin/dmlref-bench
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/*.c))
 # The flags that shape the code, recorded in the benchmark's JSON.
-BENCH_FLAGS := $(filter -O% -f% -m% -g% -D_%,$(CFLAGS))
+BENCH_FLAGS := $(filter -O% -f% -m% -g% -std=% -D_%,$(CFLAGS))
 $(BUILD)/obj/bench/bench.o: CFLAGS += -DDMLR_BENCH_FLAGS='"$(BENCH_FLAGS)"'
 $(BENCH): $(BENCH_OBJ) $(LIB)
 	@mkdir -p $(@D)

@@ -1,13 +1,18 @@
 /*
  * bench.c -- `make bench`: throughput of every operator on large packed and
- * strided cases, beside memcpy of the same bytes in the same run.
+ * strided cases, beside memcpy of the same bytes in the same process.  A
+ * benchmark, not a test (scripts/bench_numpy.py adds numpy and the targets).
  *
- * Each case runs in a forked child so that its peak RSS is its own.  Times
- * are medians of RUNS runs after one warm-up; GB/s counts bytes read plus
- * bytes written (indices included).  Usage:
- *   dmlref-bench [--json FILE] [--runs N] [--filter SUBSTRING] [--big]
+ * Each case runs in a forked child, so that its peak RSS is its own, once at
+ * 1 thread and once at every core.  Times are medians of --runs (at least 5)
+ * runs after one warm-up; GB/s counts bytes read plus bytes written, indices
+ * included (INT64: 8 bytes an element).  memcpy copies bytes / 2 (each byte
+ * read once and written once) between the case's own buffers, one thread.
+ * Buffers of 4 MiB or more get madvise(MADV_HUGEPAGE), as numpy does for its
+ * own arrays on Linux (--no-hugepages turns it off).  Usage:
+ *   dmlref-bench [--json FILE] [--runs N] [--filter SUBSTRING] [--big] [--no-hugepages]
  */
-#include "dmlref.h"
+#include "bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,23 +25,15 @@
 #include <omp.h>
 #endif
 
-#define M (1u << 20)
+#ifndef DMLR_BENCH_FLAGS
+#define DMLR_BENCH_FLAGS "?"
+#endif
 
 typedef struct result {
-    double seconds, memcpy_seconds;
-    double bytes, elements;
+    double seconds, memcpy_seconds, bytes, elements, tensor_bytes;
     long peak_rss_kb;
     int ok;
-    char note[160];
 } result;
-
-typedef struct bench_case {
-    const char *name;
-    dmlr_operator_desc op;
-    dmlr_buffer in[4], out[4];
-    uint32_t nin, nout;
-    double bytes, elements, tensor_bytes;
-} bench_case;
 
 static int runs = 5;
 
@@ -51,39 +48,6 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-static uint64_t rng(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static void *alloc(uint64_t bytes, int fill)
-{
-    unsigned char *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "bench: out of memory (%llu bytes)\n", (unsigned long long)bytes);
-        exit(3);
-    }
-    if (fill) { /* values near 1 keep products finite */
-        float *f = (float *)p;
-        uint64_t s = bytes;
-        for (uint64_t i = 0; i < bytes / 4; i++)
-            f[i] = 1.0f + (float)(rng(&s) % 1000) * 1e-7f;
-    } else {
-        memset(p, 0, bytes);
-    }
-    return p;
-}
-
-static uint64_t tensor_bytes(const dmlr_tensor_desc *t)
-{
-    uint64_t n = 0;
-    dmlr_calc_buffer_tensor_size(t, &n);
-    return n;
 }
 
 static double median_time(void (*fn)(void *), void *arg)
@@ -109,153 +73,26 @@ static void run_case(void *arg)
     }
 }
 
-typedef struct copy_arg { void *dst, *src; uint64_t bytes; } copy_arg;
+/* memcpy of bytes / 2 from the inputs (in turn, cycling) into the outputs (likewise). */
 static void run_memcpy(void *arg)
 {
-    copy_arg *a = arg;
-    memcpy(a->dst, a->src, a->bytes);
-}
-
-/* ---- the cases ------------------------------------------------------------ */
-
-static uint32_t s_in[8], s_ix[8], s_out[4][8], st_in[8];
-static dmlr_tensor_desc d_in, d_ix, d_up, d_out[4];
-static dmlr_gather_operator_desc g;
-static dmlr_scatter_operator_desc sc;
-static dmlr_split_operator_desc sp;
-static dmlr_cumulative_product_operator_desc cp;
-
-static dmlr_tensor_desc desc(dmlr_data_type dt, uint32_t rank, const uint32_t *sizes,
-                             const uint32_t *strides)
-{
-    dmlr_tensor_desc t = {dt, 0, rank, sizes, strides, 0, 0};
-    t.TotalTensorSizeInBytes = tensor_bytes(&t);
-    return t;
-}
-
-static void bind(bench_case *c, int is_out, const dmlr_tensor_desc *t, int fill)
-{
-    dmlr_buffer b = {alloc(t->TotalTensorSizeInBytes, fill), t->TotalTensorSizeInBytes};
-    if (is_out)
-        c->out[c->nout++] = b;
-    else
-        c->in[c->nin++] = b;
-    c->tensor_bytes += (double)t->TotalTensorSizeInBytes;
-}
-
-static void random_indices(const dmlr_buffer *b, uint64_t count, uint64_t range, uint64_t seed)
-{
-    int64_t *p = b->data;
-    for (uint64_t i = 0; i < count; i++)
-        p[i] = (int64_t)(rng(&seed) % range);
-}
-
-/* GATHER: 16M random INT64 indices into 64M FLOAT32, 1-D; strided: input padded 2x. */
-static void setup_gather(bench_case *c, int strided)
-{
-    s_in[0] = 64 * M, s_ix[0] = 16 * M, st_in[0] = 2;
-    d_in = desc(DMLR_FLOAT32, 1, s_in, strided ? st_in : NULL);
-    d_ix = desc(DMLR_INT64, 1, s_ix, NULL);
-    d_out[0] = desc(DMLR_FLOAT32, 1, s_ix, NULL);
-    g = (dmlr_gather_operator_desc){&d_in, &d_ix, &d_out[0], 0, 1};
-    c->op = (dmlr_operator_desc){DMLR_OPERATOR_GATHER, &g};
-    bind(c, 0, &d_in, 1);
-    bind(c, 0, &d_ix, 0);
-    bind(c, 1, &d_out[0], 0);
-    random_indices(&c->in[1], s_ix[0], s_in[0], 1);
-    c->elements = s_ix[0];
-    c->bytes = (double)s_ix[0] * (8 + 4 + 4);
-}
-
-/* SCATTER: 16M updates at random positions of 64M FLOAT32 (output = copy of input). */
-static void setup_scatter(bench_case *c, int strided)
-{
-    s_in[0] = 64 * M, s_ix[0] = 16 * M, st_in[0] = 2;
-    d_in = desc(DMLR_FLOAT32, 1, s_in, strided ? st_in : NULL);
-    d_ix = desc(DMLR_INT64, 1, s_ix, NULL);
-    d_up = desc(DMLR_FLOAT32, 1, s_ix, NULL);
-    d_out[0] = desc(DMLR_FLOAT32, 1, s_in, NULL);
-    sc = (dmlr_scatter_operator_desc){&d_in, &d_ix, &d_up, &d_out[0], 0};
-    c->op = (dmlr_operator_desc){DMLR_OPERATOR_SCATTER, &sc};
-    bind(c, 0, &d_in, 1);
-    bind(c, 0, &d_ix, 0);
-    bind(c, 0, &d_up, 1);
-    bind(c, 1, &d_out[0], 0);
-    random_indices(&c->in[1], s_ix[0], s_in[0], 2);
-    c->elements = (double)s_in[0] + s_ix[0];
-    c->bytes = (double)s_in[0] * 8 + (double)s_ix[0] * (8 + 4 + 4);
-}
-
-/* SPLIT: {4096, 16384} FLOAT32 into 4 along the last axis; strided: rows padded. */
-static void setup_split(bench_case *c, int strided)
-{
-    s_in[0] = 4096, s_in[1] = 16384, st_in[0] = 16384 + 64, st_in[1] = 1;
-    d_in = desc(DMLR_FLOAT32, 2, s_in, strided ? st_in : NULL);
-    bind(c, 0, &d_in, 1);
-    for (int k = 0; k < 4; k++) {
-        s_out[k][0] = 4096, s_out[k][1] = 4096;
-        d_out[k] = desc(DMLR_FLOAT32, 2, s_out[k], NULL);
-        bind(c, 1, &d_out[k], 0);
-    }
-    sp = (dmlr_split_operator_desc){&d_in, 4, d_out, 1};
-    c->op = (dmlr_operator_desc){DMLR_OPERATOR_SPLIT, &sp};
-    c->elements = 64.0 * M;
-    c->bytes = 64.0 * M * 8;
-}
-
-/* CUMULATIVE_PRODUCT over {8192, 8192} FLOAT32 along axis; strided: permuted layout. */
-static void setup_cumprod(bench_case *c, uint32_t axis, int strided)
-{
-    s_in[0] = 8192, s_in[1] = 8192, st_in[0] = 1, st_in[1] = 8192;
-    d_in = desc(DMLR_FLOAT32, 2, s_in, strided ? st_in : NULL);
-    d_out[0] = desc(DMLR_FLOAT32, 2, s_in, NULL);
-    cp = (dmlr_cumulative_product_operator_desc){&d_in, &d_out[0], axis,
-                                                 DMLR_AXIS_DIRECTION_INCREASING, false};
-    c->op = (dmlr_operator_desc){DMLR_OPERATOR_CUMULATIVE_PRODUCT, &cp};
-    bind(c, 0, &d_in, 1);
-    bind(c, 1, &d_out[0], 0);
-    c->elements = 64.0 * M;
-    c->bytes = 64.0 * M * 8;
-}
-
-/* SPLIT of a UINT8 {5, 2^30} tensor (5 GiB) in two: offsets beyond 2^32 bytes. */
-static void setup_big(bench_case *c)
-{
-    s_in[0] = 5, s_in[1] = 1u << 30;
-    d_in = desc(DMLR_UINT8, 2, s_in, NULL);
-    s_out[0][0] = 2, s_out[0][1] = 1u << 30, s_out[1][0] = 3, s_out[1][1] = 1u << 30;
-    d_out[0] = desc(DMLR_UINT8, 2, s_out[0], NULL);
-    d_out[1] = desc(DMLR_UINT8, 2, s_out[1], NULL);
-    sp = (dmlr_split_operator_desc){&d_in, 2, d_out, 0};
-    c->op = (dmlr_operator_desc){DMLR_OPERATOR_SPLIT, &sp};
-    bind(c, 0, &d_in, 0);
-    memset((char *)c->in[0].data + (5ull << 30) - 1, 0x7b, 1);
-    bind(c, 1, &d_out[0], 0);
-    bind(c, 1, &d_out[1], 0);
-    c->elements = 5.0 * (1u << 30);
-    c->bytes = 10.0 * (1u << 30);
-}
-
-static const char *const case_names[] = {
-    "gather.random", "gather.random.strided", "scatter.random", "scatter.random.strided",
-    "split.4", "split.4.strided", "cumprod.inner", "cumprod.inner.strided", "cumprod.outer",
-    "cumprod.outer.strided", "split.u8.5GiB", NULL};
-
-static void setup(bench_case *c, int i)
-{
-    memset(c, 0, sizeof *c);
-    c->name = case_names[i];
-    switch (i) {
-    case 0: case 1: setup_gather(c, i == 1); break;
-    case 2: case 3: setup_scatter(c, i == 3); break;
-    case 4: case 5: setup_split(c, i == 5); break;
-    case 6: case 7: setup_cumprod(c, 1, i == 7); break;
-    case 8: case 9: setup_cumprod(c, 0, i == 9); break;
-    default: setup_big(c); break;
+    bench_case *c = arg;
+    uint64_t left = (uint64_t)(c->bytes / 2), soff = 0, doff = 0;
+    uint32_t si = 0, di = 0;
+    while (left) {
+        uint64_t n = c->in[si].size - soff, room = c->out[di].size - doff;
+        n = n < room ? n : room;
+        n = n < left ? n : left;
+        memcpy((char *)c->out[di].data + doff, (char *)c->in[si].data + soff, n);
+        left -= n, soff += n, doff += n;
+        if (soff == c->in[si].size)
+            si = (si + 1) % c->nin, soff = 0;
+        if (doff == c->out[di].size)
+            di = (di + 1) % c->nout, doff = 0;
     }
 }
 
-/* Runs in a child: one case at `threads`, result written to fd. */
+/* Runs in a child: one case at `threads`, the result written to fd. */
 static void child(int i, int threads, int fd)
 {
     bench_case c;
@@ -263,21 +100,14 @@ static void child(int i, int threads, int fd)
 #ifdef _OPENMP
     omp_set_num_threads(threads);
 #endif
-    setup(&c, i);
+    bench_setup(&c, i);
     r.seconds = median_time(run_case, &c);
-    if (i == 10) { /* the big split must have moved the last byte to the right place */
-        r.ok = ((unsigned char *)c.out[1].data)[(3ull << 30) - 1] == 0x7b;
-    } else {
-        r.ok = 1;
-    }
-    copy_arg a = {c.out[0].data, c.in[0].data, c.out[0].size < c.in[0].size ? c.out[0].size : c.in[0].size};
-    double mt = median_time(run_memcpy, &a);
-    r.memcpy_seconds = mt * (c.bytes / 2) / (double)a.bytes; /* scaled to the same bytes */
-    r.bytes = c.bytes, r.elements = c.elements;
+    r.ok = bench_verify(&c);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    r.peak_rss_kb = ru.ru_maxrss;
-    snprintf(r.note, sizeof r.note, "tensors %.0f MiB", c.tensor_bytes / (double)M);
+    r.peak_rss_kb = ru.ru_maxrss; /* before memcpy, which allocates nothing anyway */
+    r.memcpy_seconds = median_time(run_memcpy, &c);
+    r.bytes = c.bytes, r.elements = c.elements, r.tensor_bytes = c.tensor_bytes;
     if (write(fd, &r, sizeof r) != (ssize_t)sizeof r)
         _exit(3);
     _exit(0);
@@ -286,6 +116,7 @@ static void child(int i, int threads, int fd)
 static int measure(int i, int threads, result *r)
 {
     int fds[2];
+    fflush(NULL);
     if (pipe(fds))
         return -1;
     pid_t pid = fork();
@@ -301,6 +132,52 @@ static int measure(int i, int threads, result *r)
     return n == (ssize_t)sizeof *r && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* One line of a text file that starts with `key`, after its ": " (or the whole line). */
+static void read_field(const char *path, const char *key, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    snprintf(buf, cap, "?");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, strlen(key)))
+            continue;
+        char *v = strstr(line, ": ");
+        v = v ? v + 2 : line;
+        v[strcspn(v, "\n")] = '\0';
+        snprintf(buf, cap, "%.150s", v);
+        break;
+    }
+    fclose(f);
+}
+
+static void machine_json(FILE *js, int max_threads)
+{
+    char cpu[160], thp[160];
+    read_field("/proc/cpuinfo", "model name", cpu, sizeof cpu);
+    read_field("/sys/kernel/mm/transparent_hugepage/enabled", "", thp, sizeof thp);
+    double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    fprintf(js, "  \"machine\": {\"cpu\": \"%s\", \"cores\": %ld, \"threads\": %d, "
+            "\"memory_gib\": %.1f, \"compiler\": \"%s\", \"flags\": \"%s\", \"openmp\": %d, "
+            "\"transparent_hugepage\": \"%s\", \"madvise_hugepage\": %d},\n",
+            cpu, sysconf(_SC_NPROCESSORS_ONLN), max_threads, mem / (1u << 30),
+#if defined(__clang__)
+            "clang " __clang_version__,
+#elif defined(__GNUC__)
+            "gcc " __VERSION__,
+#else
+            "?",
+#endif
+            DMLR_BENCH_FLAGS,
+#ifdef _OPENMP
+            _OPENMP,
+#else
+            0,
+#endif
+            thp, bench_hugepages);
+}
+
 int main(int argc, char **argv)
 {
     const char *json = "build/bench.json", *filter = NULL;
@@ -310,8 +187,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--runs") && a + 1 < argc) runs = atoi(argv[++a]);
         else if (!strcmp(argv[a], "--filter") && a + 1 < argc) filter = argv[++a];
         else if (!strcmp(argv[a], "--big")) big = 1;
+        else if (!strcmp(argv[a], "--no-hugepages")) bench_hugepages = 0;
         else {
-            fprintf(stderr, "usage: dmlref-bench [--json FILE] [--runs N] [--filter S] [--big]\n");
+            fprintf(stderr, "usage: dmlref-bench [--json FILE] [--runs N] [--filter S] [--big] "
+                            "[--no-hugepages]\n");
             return 2;
         }
     }
@@ -324,40 +203,50 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: cannot write %s\n", json);
         return 3;
     }
-    fprintf(js, "{\n  \"runs\": %d,\n  \"threads\": %d,\n  \"cases\": [", runs, max_threads);
-    printf("%-24s %7s %9s %9s %9s %8s %8s %9s\n", "case", "threads", "ms", "GB/s", "Melem/s",
-           "memcpy", "ratio", "RSS MiB");
-    int first = 1;
-    for (int i = 0; case_names[i]; i++) {
-        if (filter && !strstr(case_names[i], filter)) continue;
-        if (i == 10) {
-            long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-            double avail = (double)pages * (double)psize;
-            if (!big && avail < 12.0 * (1u << 30)) {
-                printf("%-24s skipped: needs 11 GiB free memory, %.1f GiB available (--big forces)\n",
-                       case_names[i], avail / (1u << 30));
-                continue;
-            }
+    fprintf(js, "{\n  \"runs\": %d,\n", runs);
+    machine_json(js, max_threads);
+    fprintf(js, "  \"cases\": [");
+    printf("%-24s %3s %9s %7s %8s %8s %6s %8s %8s %5s\n", "case", "thr", "ms", "GB/s",
+           "Melem/s", "memcpy", "x mcpy", "RSS MiB", "tensors", "x RSS");
+    int first = 1, failed = 0;
+    for (int i = 0; bench_case_names[i]; i++) {
+        const char *name = bench_case_names[i];
+        if (filter && !strstr(name, filter))
+            continue;
+        double need = bench_case_memory(i);
+        double avail = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        if (!big && avail < need * 1.1) {
+            printf("%-24s skipped: needs %.1f GiB of free memory, %.1f GiB available "
+                   "(--big runs it anyway)\n", name, need / (1u << 30), avail / (1u << 30));
+            fprintf(js, "%s\n    {\"name\": \"%s\", \"skipped\": \"needs %.1f GiB, %.1f GiB "
+                    "available\"}", first ? "" : ",", name, need / (1u << 30), avail / (1u << 30));
+            first = 0;
+            continue;
         }
         for (int t = 1; t <= max_threads; t = t < max_threads ? max_threads : t + 1) {
             result r;
             if (measure(i, t, &r) || !r.ok) {
-                printf("%-24s %7d FAILED\n", case_names[i], t);
+                printf("%-24s %3d FAILED (%s)\n", name, t, r.ok ? "crashed" : "wrong output");
+                failed = 1;
                 continue;
             }
             double gbs = r.bytes / r.seconds / 1e9, mgbs = r.bytes / r.memcpy_seconds / 1e9;
-            printf("%-24s %7d %9.1f %9.2f %9.1f %8.2f %8.2f %9.0f\n", case_names[i], t,
+            double rss = (double)r.peak_rss_kb * 1024, ratio = rss / r.tensor_bytes;
+            printf("%-24s %3d %9.1f %7.2f %8.1f %8.2f %6.2f %8.0f %8.0f %5.2f\n", name, t,
                    r.seconds * 1e3, gbs, r.elements / r.seconds / 1e6, mgbs, gbs / mgbs,
-                   (double)r.peak_rss_kb / 1024);
+                   rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio);
             fprintf(js, "%s\n    {\"name\": \"%s\", \"threads\": %d, \"ms\": %.3f, \"gbps\": %.3f, "
-                    "\"melem_per_s\": %.1f, \"memcpy_gbps\": %.3f, \"peak_rss_mib\": %.1f, "
-                    "\"note\": \"%s\"}", first ? "" : ",", case_names[i], t, r.seconds * 1e3,
-                    gbs, r.elements / r.seconds / 1e6, mgbs, (double)r.peak_rss_kb / 1024, r.note);
+                    "\"melem_per_s\": %.1f, \"bytes\": %.0f, \"elements\": %.0f, "
+                    "\"memcpy_ms\": %.3f, \"memcpy_gbps\": %.3f, \"peak_rss_mib\": %.1f, "
+                    "\"tensor_mib\": %.1f, \"rss_ratio\": %.3f, \"verified\": true}",
+                    first ? "" : ",", name, t, r.seconds * 1e3, gbs, r.elements / r.seconds / 1e6,
+                    r.bytes, r.elements, r.memcpy_seconds * 1e3, mgbs, rss / (1u << 20),
+                    r.tensor_bytes / (1u << 20), ratio);
             first = 0;
         }
     }
     fprintf(js, "\n  ]\n}\n");
     fclose(js);
     printf("written: %s\n", json);
-    return 0;
+    return failed ? 1 : 0;
 }

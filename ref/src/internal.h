@@ -8,10 +8,25 @@
 
 #include <string.h>
 
+/*
+ * OpenMP.  Every operator parallelises only over independent output elements,
+ * lanes or lines, never inside a scan or an ordered sequence of writes, so
+ * its bytes are the same at any thread count and in a build without
+ * -fopenmp (the scalar reference).  DMLR_PARALLEL_FOR_IF(cond) is a static
+ * parallel for that stays on the calling thread when cond is false: every
+ * loop passes DMLR_PARALLEL_WORTH(elements touched), so tiny tensors (the
+ * test matrices: thousands of calls) never wake a thread team.
+ */
+#define DMLR_PARALLEL_MIN ((uint64_t)1 << 15)
+#define DMLR_PARALLEL_WORTH(elements) ((uint64_t)(elements) >= DMLR_PARALLEL_MIN)
+#define DMLR_PRAGMA(x) _Pragma(#x)
 #ifdef _OPENMP
-#define DMLR_PARALLEL_FOR _Pragma("omp parallel for schedule(static)")
+#include <omp.h>
+#define DMLR_PARALLEL_FOR_IF(cond) DMLR_PRAGMA(omp parallel for schedule(static) if (cond))
+static inline uint32_t dmlr_max_threads(void) { return (uint32_t)omp_get_max_threads(); }
 #else
-#define DMLR_PARALLEL_FOR
+#define DMLR_PARALLEL_FOR_IF(cond)
+static inline uint32_t dmlr_max_threads(void) { return 1; }
 #endif
 
 /* printf-style failure: sets err (if any) and returns status. */

@@ -8,7 +8,7 @@
 #ifndef DMLREF_SCATTER_H
 #define DMLREF_SCATTER_H
 
-#include "internal.h"
+#include "copy.h"
 
 /*
  * An index value along a dimension of size dim: signed values in [-dim, -1]
@@ -47,9 +47,5 @@ uint32_t dmlr_scatter_elements_locate(const void *desc, const dmlr_view *views,
 uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *views,
                                 const unsigned char *indices, const uint64_t *ucoord,
                                 uint64_t *ocoord);
-
-/* The input -> output copy both scatters start with, parallel over chunks. */
-void dmlr_scatter_copy_input(const dmlr_view *in, const unsigned char *src,
-                             const dmlr_view *out, unsigned char *dst);
 
 #endif

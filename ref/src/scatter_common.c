@@ -1,29 +1,13 @@
 /*
- * scatter_common.c -- what SCATTER and SCATTER_ND share: the input -> output
- * copy, and dmlr_scatter_targets(), the bookkeeping that case generators and
- * judges use for colliding and out-of-range updates.
+ * scatter_common.c -- what SCATTER and SCATTER_ND share: dmlr_scatter_targets(),
+ * the bookkeeping that case generators and judges use for colliding and
+ * out-of-range updates (the input -> output copy is dmlr_copy_view, copy.c).
  *
  * SPEC_NOTES.md: SCATTER-5, SCATTER-6, SCATTER_ND-7, SCATTER_ND-8.
  */
 #include "scatter.h"
 
 #include <stdlib.h>
-
-enum { CHUNK = 4096 };
-
-void dmlr_scatter_copy_input(const dmlr_view *in, const unsigned char *src,
-                             const dmlr_view *out, unsigned char *dst)
-{
-    uint64_t n = out->count, chunks = (n + CHUNK - 1) / CHUNK;
-    DMLR_PARALLEL_FOR
-    for (int64_t c = 0; c < (int64_t)chunks; c++) {
-        uint64_t o[DMLR_MAX_RANK], first = (uint64_t)c * CHUNK;
-        uint64_t last = first + CHUNK < n ? first + CHUNK : n;
-        dmlr_unravel(first, out->rank, out->sizes, o);
-        for (uint64_t i = first; i < last; i++, dmlr_next(out->rank, out->sizes, o))
-            dmlr_copy_elem(dst + dmlr_offset(out, o), src + dmlr_offset(in, o), out->esize);
-    }
-}
 
 /* Row-major flat index of coord over v's sizes. */
 static uint64_t ravel(const dmlr_view *v, const uint64_t *coord)

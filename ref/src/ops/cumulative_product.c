@@ -9,81 +9,14 @@
  * sequential walk in AxisDirection order (CUMULATIVE_PRODUCT-6); tiles of
  * neighbouring lanes walk side by side, tiles run in parallel, a walk is never
  * split.  Integers multiply in unsigned arithmetic of their width
- * (CUMULATIVE_PRODUCT-8); floats in FLOAT64, rounded once (CUMULATIVE_PRODUCT-9).
+ * (CUMULATIVE_PRODUCT-8); floats in FLOAT64, rounded once (CUMULATIVE_PRODUCT-9):
+ * the kernels are in ref/src/scan.c.
  *
  * SPEC_NOTES.md: CUMULATIVE_PRODUCT-1 .. CUMULATIVE_PRODUCT-9, CUMULATIVE_PRODUCT-13
  * (the judge's rules 10 .. 12 live in ref/cli/tolerance.c).
  */
-#include "internal.h"
-
-typedef unsigned char byte;
-/* The walk of a tile, in bytes: step along Axis, step from lane to lane. */
-typedef struct geom {
-    uint64_t len, in_step, out_step, in_lane, out_lane;
-    bool decreasing, exclusive;
-} geom;
-typedef void (*tile_fn)(const byte *src, byte *dst, const geom *g, uint64_t width);
-/* Lanes walked side by side: many when they are neighbours in memory (rows
- * stream), 4 when the Axis is (few streams, the multiply latency hidden). */
-enum { TILE = 1024, TILE_FAR = 4 };
-
-static double ld_f32(const byte *p) { float x; memcpy(&x, p, 4); return x; }
-static double ld_f16(const byte *p) { uint16_t h; memcpy(&h, p, 2); return dmlr_f16_to_f64(h); }
-static uint32_t ld_u32(const byte *p) { uint32_t x; memcpy(&x, p, 4); return x; }
-static uint64_t ld_u64(const byte *p) { uint64_t x; memcpy(&x, p, 8); return x; }
-/* CUMULATIVE_PRODUCT-9: one rounding, nearest-even; FLOAT16 straight from double. */
-static void st_f32(byte *p, double a) { float x = (float)a; memcpy(p, &x, 4); }
-static void st_f16(byte *p, double a) { uint16_t h = dmlr_f64_to_f16(a); memcpy(p, &h, 2); }
-static void st_u32(byte *p, uint32_t a) { memcpy(p, &a, 4); }
-static void st_u64(byte *p, uint64_t a) { memcpy(p, &a, 8); }
-/* CUMULATIVE_PRODUCT-8: modulo 2^bits; 1u * keeps narrow types from promoting to int. */
-static uint32_t mul_u32(uint32_t a, uint32_t b) { return (uint32_t)(1u * a * b); }
-static uint64_t mul_u64(uint64_t a, uint64_t b) { return a * b; }
-static double mul_f64(double a, double b) { return a * b; }
-
-/* The kernels, one per data type of the support table: accumulator, load, store, multiply. */
-#define KERNELS(X)                                    \
-    X(FLOAT32, double, ld_f32, st_f32, mul_f64)       \
-    X(FLOAT16, double, ld_f16, st_f16, mul_f64)       \
-    X(INT32, uint32_t, ld_u32, st_u32, mul_u32)       \
-    X(UINT32, uint32_t, ld_u32, st_u32, mul_u32)      \
-    X(INT64, uint64_t, ld_u64, st_u64, mul_u64)       \
-    X(UINT64, uint64_t, ld_u64, st_u64, mul_u64)
-
-/*
- * CUMULATIVE_PRODUCT-6: walk `width` lanes in traversal order, one step of
- * each in turn.  The factor is read before the element is written, so
- * OutputTensor may alias InputTensor (CUMULATIVE_PRODUCT-7).  Exclusive: the
- * product before the factor joins is written, so the first write is 1 and
- * the total is never written.
- */
-#define TILE_KERNEL(NAME, ACC, LOAD, STORE, MUL)                                        \
-    static void tile_##NAME(const byte *src, byte *dst, const geom *g, uint64_t width) \
-    {                                                                                   \
-        const geom x = *g; /* locals: the stores below cannot alias them */            \
-        ACC acc[TILE];                                                                  \
-        for (uint64_t w = 0; w < width; w++)                                            \
-            acc[w] = 1;                                                                 \
-        for (uint64_t k = 0; k < x.len; k++) {                                          \
-            uint64_t j = x.decreasing ? x.len - 1 - k : k;                              \
-            const byte *s = src + j * x.in_step;                                        \
-            byte *d = dst + j * x.out_step;                                             \
-            for (uint64_t w = 0; w < width; w++) {                                      \
-                ACC next = MUL(acc[w], LOAD(s + w * x.in_lane));                        \
-                STORE(d + w * x.out_lane, x.exclusive ? acc[w] : next);                 \
-                acc[w] = next;                                                          \
-            }                                                                           \
-        }                                                                               \
-    }
-KERNELS(TILE_KERNEL)
-#undef TILE_KERNEL
-
-/* Dispatch by DataType; types outside the list are refused by the support table. */
-static const tile_fn kernels[DMLR_DATA_TYPE_END] = {
-#define ENTRY(NAME, ...) [DMLR_##NAME] = tile_##NAME,
-    KERNELS(ENTRY)
-#undef ENTRY
-};
+#include "copy.h"
+#include "scan.h"
 
 static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_feature_level level,
                             dmlr_error *err)
@@ -116,60 +49,68 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_feature_l
     return DMLR_STATUS_OK;
 }
 
-typedef struct tiles { /* what every tile of one call shares */
-    const dmlr_view *in, *out;
-    const byte *src;
-    byte *dst;
-    geom g;
-    tile_fn kernel;
-    uint32_t lane_dim, outer, dims[DMLR_MAX_RANK]; /* dims[]: all but Axis and lane_dim */
-    uint64_t outer_sizes[DMLR_MAX_RANK], wide, tile, per_row; /* along lane_dim */
-} tiles;
-
-static void run_tile(const tiles *t, uint64_t item)
+/*
+ * The tile dimension: lanes contiguous in both tensors if there are such
+ * (wide tiles: rows stream through the blocked kernel), else contiguous in one
+ * (NARROW lanes: runs of 256 bytes and more there), else the closest in the
+ * output (FAR lanes); the last two take the staged kernel (scan.c).
+ */
+static uint32_t tile_dim(const dmlr_nest *n, uint64_t esize, uint64_t *tile)
 {
-    uint64_t oc[DMLR_MAX_RANK], coord[DMLR_MAX_RANK] = {0}, first = item % t->per_row * t->tile;
-    dmlr_unravel(item / t->per_row, t->outer, t->outer_sizes, oc);
-    for (uint32_t e = 0; e < t->outer; e++)
-        coord[t->dims[e]] = oc[e];
-    if (t->lane_dim < DMLR_MAX_RANK)
-        coord[t->lane_dim] = first;
-    t->kernel(t->src + dmlr_offset(t->in, coord), t->dst + dmlr_offset(t->out, coord), &t->g,
-              t->wide - first < t->tile ? t->wide - first : t->tile);
+    uint32_t best = 0, rank = 0;
+    for (uint32_t d = 0; d < n->rank; d++) {
+        uint32_t r = n->step[0][d] == esize && n->step[1][d] == esize ? 3
+                     : n->step[1][d] == esize ? 2 : n->step[0][d] == esize ? 1 : 0;
+        if (d == 0 || r > rank || (r == rank && r == 0 && n->step[1][d] < n->step[1][best]))
+            best = d, rank = r;
+    }
+    *tile = rank == 3 ? DMLR_SCAN_WIDE : rank ? DMLR_SCAN_NARROW : DMLR_SCAN_FAR;
+    return best;
 }
-
-enum { PARALLEL_MIN = 1 << 15 }; /* fewer elements: threads cost more than they bring */
 
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_cumulative_product_operator_desc *c = desc;
     const dmlr_view *in = &v[0], *out = &v[1];
-    uint32_t axis = c->Axis, ld = DMLR_MAX_RANK; /* none: each tile is one lane */
-    for (uint32_t d = 0; d < in->rank; d++) /* lanes side by side: the closest in the output */
-        if (d != axis && in->sizes[d] > 1 &&
-            (ld == DMLR_MAX_RANK || out->strides[d] <= out->strides[ld]))
-            ld = d;
-    uint64_t in_lane = ld < DMLR_MAX_RANK ? in->strides[ld] * in->esize : 0;
-    uint64_t out_lane = ld < DMLR_MAX_RANK ? out->strides[ld] * out->esize : 0;
-    uint64_t out_step = out->strides[axis] * out->esize;
-    tiles t = {in, out, buf[0], buf[1],
-               {in->sizes[axis], in->strides[axis] * in->esize, out_step, in_lane, out_lane,
-                c->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING, c->HasExclusiveProduct},
-               kernels[in->dtype], ld, 0, {0}, {0}, ld < DMLR_MAX_RANK ? in->sizes[ld] : 1,
-               out_lane > out_step ? TILE_FAR : TILE, 0};
-    t.per_row = (t.wide + t.tile - 1) / t.tile;
+    uint32_t axis = c->Axis, r = 0;
+    uint64_t sizes[DMLR_MAX_RANK], tile;
+    dmlr_nest n; /* the lanes: every dimension but Axis, input (0) and output (1) */
+
     for (uint32_t d = 0; d < in->rank; d++)
-        if (d != axis && d != ld)
-            t.dims[t.outer] = d, t.outer_sizes[t.outer++] = in->sizes[d];
-    uint64_t items = in->count / in->sizes[axis] / t.wide * t.per_row;
-    if (in->count < PARALLEL_MIN || items < 2) {
-        for (uint64_t i = 0; i < items; i++)
-            run_tile(&t, i);
-        return;
+        if (d != axis)
+            sizes[r++] = in->sizes[d];
+    dmlr_nest_init(&n, r, sizes, 2);
+    for (uint32_t d = 0, e = 0; d < in->rank; d++)
+        if (d != axis)
+            n.step[0][e] = in->strides[d] * in->esize, n.step[1][e++] = out->strides[d] * out->esize;
+    dmlr_nest_coalesce(&n);
+    uint32_t last = n.rank - 1, td = tile_dim(&n, in->esize, &tile);
+    for (uint32_t op = 0; op < 2; op++) { /* the tile dimension goes last */
+        uint64_t t = n.step[op][td];
+        n.step[op][td] = n.step[op][last], n.step[op][last] = t;
     }
-    DMLR_PARALLEL_FOR /* independent tiles of lanes; each walk stays sequential */
-    for (int64_t i = 0; i < (int64_t)items; i++)
-        run_tile(&t, (uint64_t)i);
+    uint64_t t = n.size[td];
+    n.size[td] = n.size[last], n.size[last] = t;
+    uint64_t wide = n.size[last], rows = n.count / wide, threads = dmlr_max_threads();
+    tile = tile < wide ? tile : wide;
+    if (tile > DMLR_SCAN_NARROW && rows * ((wide + tile - 1) / tile) < threads) {
+        uint64_t split = (threads + rows - 1) / rows; /* wide rows: share them out */
+        tile = ((wide + split - 1) / split + 31) / 32 * 32;
+    }
+    uint64_t per_row = (wide + tile - 1) / tile, items = rows * per_row;
+    dmlr_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
+                        out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
+                        c->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING, c->HasExclusiveProduct};
+    /* independent tiles of lanes; each walk stays sequential (CUMULATIVE_PRODUCT-6) */
+    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(in->count) && items > 1)
+    for (int64_t i = 0; i < (int64_t)items; i++) {
+        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS];
+        uint64_t first = (uint64_t)i % per_row * tile;
+        dmlr_nest_seek(&n, last, (uint64_t)i / per_row, coord, off);
+        dmlr_cumprod_tile(in->dtype, (const unsigned char *)buf[0] + off[0] + first * g.in_lane,
+                          (unsigned char *)buf[1] + off[1] + first * g.out_lane, &g,
+                          wide - first < tile ? wide - first : tile);
+    }
 }
 
 #define T(dt) DMLR_BIT(DMLR_##dt)

@@ -5,11 +5,13 @@
  *
  * p: the input coordinates before Axis, q: the last IndexDimensions
  * coordinates of the indices, s: the input coordinates after Axis; the
- * output is [p, q, s] right-aligned in DimensionCount (GATHER-6).
+ * output is [p, q, s] right-aligned in DimensionCount (GATHER-6).  The
+ * output's innermost run is walked in a tight loop with byte steps computed
+ * once; a run of s contiguous in both tensors moves as one block.
  *
  * SPEC_NOTES.md: GATHER-1 .. GATHER-10.
  */
-#include "internal.h"
+#include "copy.h"
 
 #include <stdio.h>
 
@@ -105,43 +107,57 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_feature_l
     return DMLR_STATUS_OK;
 }
 
-enum { CHUNK = 4096 };
+typedef struct gather_ctx {
+    unsigned char *dst;
+    const unsigned char *src, *idx;
+    uint64_t out_step, in_step, ix_step, axis_step, dim; /* along the innermost dimension */
+    dmlr_data_type index_type;
+    uint32_t esize;
+} gather_ctx;
 
+/* One piece of an output run, k0 .. k1 - 1 along the innermost (coalesced) dimension. */
+static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
+{
+    const gather_ctx *g = ctx;
+    unsigned char *d = g->dst + off[0] + k0 * g->out_step;
+    if (g->ix_step) { /* q innermost: an index per element (its input step is 0) */
+        dmlr_indexed a = {d, g->out_step, g->src + off[1], g->axis_step,
+                          g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
+                          g->index_type, g->esize};
+        dmlr_gather_run(&a, k1 - k0); /* GATHER-7, GATHER-8, GATHER-9 */
+        return;
+    }
+    bool clamped; /* s innermost: one index for the whole run, a block move */
+    uint64_t pos = dmlr_wrap_clamp(dmlr_read_index(g->idx + off[2], g->index_type), g->dim,
+                                   &clamped); /* GATHER-7, GATHER-8 */
+    dmlr_copy_run(d, g->out_step, g->src + off[1] + pos * g->axis_step + k0 * g->in_step,
+                  g->in_step, k1 - k0, g->esize); /* GATHER-9; TENSOR-13 */
+}
+
+/*
+ * One loop nest over the output's coordinates, walking output (0), input (1:
+ * p and s dimensions) and indices (2: q dimensions) at once.  Coalesced, a
+ * packed s block is one run: one index read, one memcpy.
+ */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_gather_operator_desc *g = desc;
     const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
-    const unsigned char *src = buf[0], *idx = buf[1];
-    unsigned char *dst = buf[2];
-    uint64_t in_step[DMLR_MAX_RANK], ix_step[DMLR_MAX_RANK];
-    uint64_t axis_dim = in->sizes[g->Axis], axis_step = in->strides[g->Axis] * in->esize;
-    uint64_t n = out->count, chunks = (n + CHUNK - 1) / CHUNK;
     gather_map m;
+    dmlr_nest n;
 
     map_output(g, in, ix, &m, NULL); /* validated: cannot fail */
+    dmlr_nest_init(&n, out->rank, out->sizes, 3);
+    dmlr_nest_steps(&n, 0, out);
     for (uint32_t d = 0; d < out->rank; d++) {
-        in_step[d] = m.in_dim[d] >= 0 ? in->strides[m.in_dim[d]] * in->esize : 0;
-        ix_step[d] = m.idx_dim[d] >= 0 ? ix->strides[m.idx_dim[d]] * ix->esize : 0;
+        n.step[1][d] = m.in_dim[d] >= 0 ? in->strides[m.in_dim[d]] * in->esize : 0;
+        n.step[2][d] = m.idx_dim[d] >= 0 ? ix->strides[m.idx_dim[d]] * ix->esize : 0;
     }
-    DMLR_PARALLEL_FOR
-    for (int64_t c = 0; c < (int64_t)chunks; c++) {
-        uint64_t o[DMLR_MAX_RANK], first = (uint64_t)c * CHUNK;
-        uint64_t last = first + CHUNK < n ? first + CHUNK : n;
-        dmlr_unravel(first, out->rank, out->sizes, o);
-        for (uint64_t i = first; i < last; i++, dmlr_next(out->rank, out->sizes, o)) {
-            uint64_t in_off = 0, ix_off = 0;
-            bool clamped;
-            for (uint32_t d = 0; d < out->rank; d++) {
-                in_off += o[d] * in_step[d];
-                ix_off += o[d] * ix_step[d];
-            }
-            /* GATHER-7, GATHER-8 */
-            in_off += dmlr_wrap_clamp(dmlr_read_index(idx + ix_off, ix->dtype), axis_dim,
-                                      &clamped) * axis_step;
-            /* GATHER-9: opaque bytes; TENSOR-13: addressed elements only */
-            dmlr_copy_elem(dst + dmlr_offset(out, o), src + in_off, in->esize);
-        }
-    }
+    dmlr_nest_coalesce(&n);
+    uint32_t last = n.rank - 1;
+    gather_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],
+                    in->strides[g->Axis] * in->esize, in->sizes[g->Axis], ix->dtype, in->esize};
+    dmlr_nest_walk(&n, gather_piece, &c);
 }
 
 #define FLOATS (DMLR_BIT(DMLR_FLOAT32) | DMLR_BIT(DMLR_FLOAT16))

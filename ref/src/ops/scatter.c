@@ -8,6 +8,7 @@
  * Writes to one output element can only come from one line of the indices
  * (all coordinates but Axis fixed), so lines run in parallel and each line
  * runs in order: the last write in row-major order wins at any thread count.
+ * With fewer lines than threads, ranges of output positions split a line.
  *
  * SPEC_NOTES.md: SCATTER-1 .. SCATTER-8.
  */
@@ -70,40 +71,55 @@ uint32_t dmlr_scatter_elements_locate(const void *desc, const dmlr_view *v,
     return 0;
 }
 
-enum { CHUNK = 1024 };
+enum { CHUNK = 1 << 14 }; /* index elements per parallel chunk, about */
 
+/*
+ * Items: a line of the indices (all coordinates but Axis), or, when there are
+ * fewer lines than threads, a line and one of `parts` ranges of output
+ * positions along Axis.  Every item reads its whole line in order and writes
+ * only the positions it owns, so each output element still takes its updates
+ * in row-major order, from one item: the same bytes for any split.
+ */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_scatter_operator_desc *s = desc;
     const dmlr_view *ix = &v[1], *up = &v[2], *out = &v[3];
-    const unsigned char *idx = buf[1], *upd = buf[2];
-    unsigned char *dst = buf[3];
-    uint64_t lines[DMLR_MAX_RANK], n_lines, len = ix->sizes[s->Axis];
-    uint64_t dim = out->sizes[s->Axis];
-    uint64_t ix_step = ix->strides[s->Axis] * ix->esize, up_step = up->strides[s->Axis] * up->esize;
-    uint64_t out_step = out->strides[s->Axis] * out->esize;
+    uint32_t axis = s->Axis, r = 0;
+    uint64_t sizes[DMLR_MAX_RANK], len = ix->sizes[axis], dim = out->sizes[axis];
+    dmlr_nest n;
 
-    dmlr_scatter_copy_input(&v[0], buf[0], out, dst); /* SCATTER-6: output = input */
-    memcpy(lines, ix->sizes, sizeof lines);
-    lines[s->Axis] = 1; /* one line per coordinate of the other dimensions */
-    n_lines = ix->count / len;
-    uint64_t chunks = (n_lines + CHUNK - 1) / CHUNK;
-    DMLR_PARALLEL_FOR
+    dmlr_copy_view(out, buf[3], &v[0], buf[0]); /* SCATTER-6: output = input, as blocks */
+    for (uint32_t d = 0; d < ix->rank; d++)
+        if (d != axis)
+            sizes[r++] = ix->sizes[d];
+    dmlr_nest_init(&n, r, sizes, 3); /* the lines: indices (0), updates (1), output (2) */
+    for (uint32_t d = 0, e = 0; d < ix->rank; d++) {
+        if (d == axis)
+            continue;
+        n.step[0][e] = ix->strides[d] * ix->esize, n.step[1][e] = up->strides[d] * up->esize;
+        n.step[2][e++] = out->strides[d] * out->esize;
+    }
+    dmlr_nest_coalesce(&n);
+    uint64_t lines = n.count, threads = dmlr_max_threads();
+    uint64_t parts = lines >= threads ? 1 : (threads + lines - 1) / lines;
+    parts = parts < dim ? parts : dim;
+    uint64_t items = lines * parts, per = len >= CHUNK ? 1 : CHUNK / len;
+    uint64_t chunks = (items + per - 1) / per;
+    dmlr_indexed a0 = {buf[3], out->strides[axis] * out->esize, buf[2],
+                       up->strides[axis] * up->esize, buf[1], ix->strides[axis] * ix->esize,
+                       dim, 0, dim, ix->dtype, out->esize};
+    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(items * len) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
-        uint64_t l[DMLR_MAX_RANK], first = (uint64_t)c * CHUNK;
-        uint64_t last = first + CHUNK < n_lines ? first + CHUNK : n_lines;
-        dmlr_unravel(first, ix->rank, lines, l);
-        for (uint64_t i = first; i < last; i++, dmlr_next(ix->rank, lines, l)) {
-            const unsigned char *pi = idx + dmlr_offset(ix, l), *pu = upd + dmlr_offset(up, l);
-            unsigned char *po = dst + dmlr_offset(out, l);
-            for (uint64_t j = 0; j < len; j++, pi += ix_step, pu += up_step) {
-                uint64_t pos;
-                /* SCATTER-5: out-of-range writes are dropped */
-                if (!dmlr_scatter_wrap(dmlr_read_index(pi, ix->dtype), dim, &pos))
-                    continue;
-                /* SCATTER-6: in order along the line; SCATTER-7: opaque bytes */
-                dmlr_copy_elem(po + pos * out_step, pu, out->esize);
-            }
+        uint64_t item = (uint64_t)c * per, end = item + per < items ? item + per : items;
+        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS], part = item % parts;
+        dmlr_nest_seek(&n, n.rank, item / parts, coord, off);
+        for (; item < end; item++) {
+            dmlr_indexed a = a0;
+            a.dst += off[2], a.src += off[1], a.idx += off[0];
+            a.lo = part * dim / parts, a.hi = (part + 1) * dim / parts;
+            dmlr_scatter_run(&a, len); /* SCATTER-5: dropped; SCATTER-6: in order; SCATTER-7 */
+            if (++part == parts)
+                part = 0, dmlr_nest_next(&n, n.rank, coord, off);
         }
     }
 }

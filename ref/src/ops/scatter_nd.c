@@ -136,7 +136,7 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     unsigned char *dst = buf[3];
     uint64_t sz[2 * DMLR_MAX_RANK], step[2 * DMLR_MAX_RANK], ustep[2 * DMLR_MAX_RANK], nq = 1, nt = 1;
     nd_map m;
-    dmlr_scatter_copy_input(&v[0], buf[0], out, dst); /* SCATTER_ND-8: output = input */
+    dmlr_copy_view(out, dst, &v[0], buf[0]); /* SCATTER_ND-8: output = input, as blocks */
     map_updates(desc, &v[0], ix, &m, NULL);
     for (uint32_t e = 0; e < m.L; e++) { /* each [q, s] coordinate: size and byte steps */
         const dmlr_view *w = e < m.Q ? ix : out; /* q walks the indices, s the output */
@@ -147,7 +147,7 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     }
     const uint64_t *ts = sz + m.Q, *t_out = step + m.Q, *t_up = ustep + m.Q;
     uint64_t chunks = (nt + CHUNK - 1) / CHUNK;
-    DMLR_PARALLEL_FOR
+    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(nq * nt) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
         uint64_t first = (uint64_t)c * CHUNK, last = first + CHUNK < nt ? first + CHUNK : nt;
         uint64_t q[DMLR_MAX_RANK] = {0}, o[DMLR_MAX_RANK] = {0};

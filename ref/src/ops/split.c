@@ -5,13 +5,13 @@
  *   start_i = OutputTensors[0].Sizes[Axis] + ... + OutputTensors[i - 1].Sizes[Axis]
  *
  * The outputs take consecutive slabs of the input along Axis, in array order
- * (SPLIT-7); elements move as opaque bytes (SPLIT-8).  The copy walks rows:
- * the innermost dimension is one run, copied with one memcpy when both
- * tensors are contiguous along it.
+ * (SPLIT-7); elements move as opaque bytes (SPLIT-8).  The copy walks runs
+ * of the innermost dimension after merging the dimensions contiguous in
+ * both tensors; a run contiguous on both sides is one memcpy.
  *
  * SPEC_NOTES.md: SPLIT-1 .. SPLIT-10.
  */
-#include "internal.h"
+#include "copy.h"
 
 /*
  * SPLIT-6: the sum of the outputs' Axis sizes is at most DMLR_MAX_BINDINGS
@@ -65,51 +65,12 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_feature_l
     return DMLR_STATUS_OK;
 }
 
-enum { ROWS_PER_CHUNK = 1024 };
-
-/* One output: rows along its innermost dimension; src points at start_i. */
-typedef struct part {
-    const dmlr_view *in, *out;
-    const unsigned char *src;
-    unsigned char *dst;
-} part;
-
-static void copy_rows(const part *p, uint64_t chunk)
-{
-    const dmlr_view *in = p->in, *out = p->out;
-    uint32_t last = out->rank - 1, esize = in->esize;
-    uint64_t run = out->sizes[last], rows = out->count / run;
-    uint64_t in_step = in->strides[last] * esize, out_step = out->strides[last] * esize;
-    uint64_t o[DMLR_MAX_RANK] = {0}, first = chunk * ROWS_PER_CHUNK;
-    uint64_t end = first + ROWS_PER_CHUNK < rows ? first + ROWS_PER_CHUNK : rows;
-    bool contiguous = in->strides[last] == 1 && out->strides[last] == 1;
-
-    dmlr_unravel(first, last, out->sizes, o); /* the coordinates before the run */
-    for (uint64_t r = first; r < end; r++, dmlr_next(last, out->sizes, o)) {
-        const unsigned char *s = p->src + dmlr_offset(in, o); /* o[last] stays 0 */
-        unsigned char *d = p->dst + dmlr_offset(out, o);
-        if (contiguous) { /* SPLIT-8: bytes, a whole row at once */
-            memcpy(d, s, run * esize);
-            continue;
-        }
-        for (uint64_t k = 0; k < run; k++) /* SPLIT-8; TENSOR-13: addressed elements only */
-            dmlr_copy_elem(d + k * out_step, s + k * in_step, esize);
-    }
-}
-
-static void copy_part(const part *p)
-{
-    uint64_t rows = p->out->count / p->out->sizes[p->out->rank - 1];
-    uint64_t chunks = (rows + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK;
-    if (chunks < 2) { /* one chunk: no thread team to wake */
-        copy_rows(p, 0);
-        return;
-    }
-    DMLR_PARALLEL_FOR
-    for (int64_t c = 0; c < (int64_t)chunks; c++)
-        copy_rows(p, (uint64_t)c);
-}
-
+/*
+ * Each output is a copy of a slab of the input: the input's view with the
+ * output's Axis size, starting at start_i.  dmlr_copy_view coalesces what is
+ * contiguous in both (a packed slab of a packed input is one run per outer
+ * row, a whole output when Axis is 0) and copies runs with memcpy.
+ */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_split_operator_desc *s = desc;
@@ -118,9 +79,13 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     uint64_t start = 0, axis_step = in->strides[s->Axis] * in->esize;
 
     for (uint32_t i = 0; i < s->OutputCount; i++) { /* SPLIT-7: consecutive, in array order */
-        part p = {in, &v[1 + i], src + start * axis_step, buf[1 + i]};
-        copy_part(&p);
-        start += v[1 + i].sizes[s->Axis];
+        const dmlr_view *out = &v[1 + i];
+        dmlr_view slab = *in;
+        slab.sizes[s->Axis] = out->sizes[s->Axis];
+        slab.count = out->count;
+        /* SPLIT-8: opaque bytes; TENSOR-13: addressed elements only */
+        dmlr_copy_view(out, buf[1 + i], &slab, src + start * axis_step);
+        start += out->sizes[s->Axis];
     }
 }
 

@@ -1,0 +1,243 @@
+/*
+ * copy.c -- loop nests, block copies and indexed runs shared by the
+ * operators (see copy.h).  Work is split only where the result cannot
+ * depend on the split: every output byte is written by exactly one piece.
+ *
+ * SPEC_NOTES.md: GATHER-7..9, SCATTER-5..7, SPLIT-8 (as used by the ops), TENSOR-13.
+ */
+#include "copy.h"
+
+#include "scatter.h"
+
+void dmlr_nest_init(dmlr_nest *n, uint32_t rank, const uint64_t *sizes, uint32_t ops)
+{
+    memset(n, 0, sizeof *n);
+    n->rank = rank, n->ops = ops, n->count = 1;
+    for (uint32_t d = 0; d < rank; d++)
+        n->size[d] = sizes[d], n->count *= sizes[d];
+}
+
+void dmlr_nest_steps(dmlr_nest *n, uint32_t op, const dmlr_view *v)
+{
+    for (uint32_t d = 0; d < n->rank; d++)
+        n->step[op][d] = v->strides[d] * v->esize;
+}
+
+static bool mergeable(const dmlr_nest *n, uint32_t outer, uint32_t inner)
+{
+    for (uint32_t op = 0; op < n->ops; op++)
+        if (n->step[op][outer] != n->step[op][inner] * n->size[inner])
+            return false;
+    return true;
+}
+
+void dmlr_nest_coalesce(dmlr_nest *n)
+{
+    uint32_t r = 0;
+    for (uint32_t d = 0; d < n->rank; d++) {
+        if (n->size[d] == 1)
+            continue;
+        if (r > 0 && mergeable(n, r - 1, d)) {
+            n->size[r - 1] *= n->size[d];
+            for (uint32_t op = 0; op < n->ops; op++)
+                n->step[op][r - 1] = n->step[op][d];
+            continue;
+        }
+        n->size[r] = n->size[d];
+        for (uint32_t op = 0; op < n->ops; op++)
+            n->step[op][r] = n->step[op][d];
+        r++;
+    }
+    if (r == 0) { /* a single element */
+        n->size[0] = 1;
+        for (uint32_t op = 0; op < n->ops; op++)
+            n->step[op][0] = 0;
+        r = 1;
+    }
+    n->rank = r;
+}
+
+void dmlr_nest_seek(const dmlr_nest *n, uint32_t dims, uint64_t flat, uint64_t *coord,
+                    uint64_t *off)
+{
+    for (uint32_t op = 0; op < n->ops; op++)
+        off[op] = 0;
+    for (uint32_t d = dims; d-- > 0;) {
+        coord[d] = flat % n->size[d];
+        flat /= n->size[d];
+        for (uint32_t op = 0; op < n->ops; op++)
+            off[op] += coord[d] * n->step[op][d];
+    }
+}
+
+void dmlr_nest_next(const dmlr_nest *n, uint32_t dims, uint64_t *coord, uint64_t *off)
+{
+    for (uint32_t d = dims; d-- > 0;) {
+        bool wrap = ++coord[d] == n->size[d];
+        for (uint32_t op = 0; op < n->ops; op++) /* modulo 2^64: the wrap subtracts exactly */
+            off[op] += wrap ? n->step[op][d] - n->size[d] * n->step[op][d] : n->step[op][d];
+        if (!wrap)
+            return;
+        coord[d] = 0;
+    }
+}
+
+/* A piece is at most PIECE elements of a run; a parallel chunk holds about CHUNK elements. */
+enum { PIECE = 1 << 14, CHUNK = 1 << 14 };
+
+void dmlr_nest_walk(const dmlr_nest *n, dmlr_piece_fn fn, void *ctx)
+{
+    uint32_t last = n->rank - 1;
+    uint64_t len = n->size[last], rows = n->count / len;
+    uint64_t piece = len < PIECE ? len : PIECE, pieces = (len + piece - 1) / piece;
+    uint64_t per = piece >= CHUNK ? 1 : CHUNK / piece, items = rows * pieces;
+    uint64_t chunks = (items + per - 1) / per;
+    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(n->count) && chunks > 1)
+    for (int64_t c = 0; c < (int64_t)chunks; c++) {
+        uint64_t item = (uint64_t)c * per, end = item + per < items ? item + per : items;
+        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS], p = item % pieces;
+        dmlr_nest_seek(n, last, item / pieces, coord, off);
+        for (; item < end; item++) {
+            uint64_t k0 = p * piece, k1 = k0 + piece < len ? k0 + piece : len;
+            fn(ctx, off, k0, k1);
+            if (++p == pieces)
+                p = 0, dmlr_nest_next(n, last, coord, off);
+        }
+    }
+}
+
+/* Element loops with the width known to the compiler: one load and one store each. */
+#define COPY_LOOP(N)                                     \
+    for (uint64_t k = 0; k < n; k++, d += ds, s += ss)   \
+        memcpy(d, s, N);                                 \
+    return;
+
+void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss,
+                   uint64_t n, uint32_t esize)
+{
+    if (ds == esize && ss == esize) { /* contiguous on both sides: one block */
+        memcpy(d, s, n * esize);
+        return;
+    }
+    switch (esize) {
+    case 1: COPY_LOOP(1)
+    case 2: COPY_LOOP(2)
+    case 4: COPY_LOOP(4)
+    default: COPY_LOOP(8)
+    }
+}
+
+typedef struct copy_ctx {
+    unsigned char *dst;
+    const unsigned char *src;
+    uint64_t ds, ss;
+    uint32_t esize;
+} copy_ctx;
+
+static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
+{
+    const copy_ctx *c = ctx;
+    dmlr_copy_run(c->dst + off[0] + k0 * c->ds, c->ds, c->src + off[1] + k0 * c->ss, c->ss,
+                  k1 - k0, c->esize);
+}
+
+void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const void *src)
+{
+    dmlr_nest n;
+    dmlr_nest_init(&n, out->rank, out->sizes, 2);
+    dmlr_nest_steps(&n, 0, out);
+    dmlr_nest_steps(&n, 1, in);
+    dmlr_nest_coalesce(&n);
+    copy_ctx c = {dst, src, n.step[0][n.rank - 1], n.step[1][n.rank - 1], out->esize};
+    dmlr_nest_walk(&n, copy_piece, &c);
+}
+
+/*
+ * The indexed runs, one function per index type and element width so that the
+ * loop body is a load, a compare or two and a fixed-size move.  Locals: the
+ * byte stores below may alias anything reachable through `a`.
+ */
+#define INDEX_BYTES_INT32 4
+#define INDEX_BYTES_UINT32 4
+#define INDEX_BYTES_INT64 8
+#define INDEX_BYTES_UINT64 8
+
+/*
+ * GATHER-7, GATHER-8 without branches: negatives count from the end, then
+ * clamp (the same values as dmlr_wrap_clamp).
+ */
+static inline uint64_t clamp_index(int64_t v, uint64_t dim)
+{
+    v = v < 0 ? v + (int64_t)dim : v;
+    return v < 0 ? 0 : (uint64_t)v >= dim ? dim - 1 : (uint64_t)v;
+}
+
+/* The loop twice: with the unit steps as constants (scaled addressing, fewer
+ * registers: more loads in flight) and with the steps as given. */
+#define GATHER_LOOP(N, DS, SS, XS)                                                            \
+    for (uint64_t k = 0; k < n; k++, d += (DS), x += (XS))                                 \
+        memcpy(d, src + clamp_index(dmlr_read_index(x, it), dim) * (SS), N);
+#define GATHER_FN(IT, N)                                                                   \
+    static void gather_##IT##_##N(const dmlr_indexed *a, uint64_t n)                       \
+    {                                                                                      \
+        const dmlr_data_type it = DMLR_##IT;                                               \
+        unsigned char *d = a->dst;                                                         \
+        const unsigned char *src = a->src, *x = a->idx;                                    \
+        const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step, dim = a->dim; \
+        if (ds == N && ss == N && xs == INDEX_BYTES_##IT)                                  \
+            GATHER_LOOP(N, N, N, INDEX_BYTES_##IT)                                            \
+        else                                                                               \
+            GATHER_LOOP(N, ds, ss, xs)                                                        \
+    }
+
+#define SCATTER_LOOP(N, DS, SS, XS)                                                           \
+    for (uint64_t k = 0; k < n; k++, s += (SS), x += (XS)) {                               \
+        uint64_t pos;                                                                      \
+        if (dmlr_scatter_wrap(dmlr_read_index(x, it), dim, &pos) && pos >= lo && pos < hi) \
+            memcpy(dst + pos * (DS), s, N);                                                \
+    }
+#define SCATTER_FN(IT, N)                                                                  \
+    static void scatter_##IT##_##N(const dmlr_indexed *a, uint64_t n)                      \
+    {                                                                                      \
+        const dmlr_data_type it = DMLR_##IT;                                               \
+        unsigned char *dst = a->dst;                                                       \
+        const unsigned char *s = a->src, *x = a->idx;                                      \
+        const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step, dim = a->dim; \
+        const uint64_t lo = a->lo, hi = a->hi;                                             \
+        if (ds == N && ss == N && xs == INDEX_BYTES_##IT)                                  \
+            SCATTER_LOOP(N, N, N, INDEX_BYTES_##IT)                                           \
+        else                                                                               \
+            SCATTER_LOOP(N, ds, ss, xs)                                                       \
+    }
+
+#define WIDTHS(F, IT) F(IT, 1) F(IT, 2) F(IT, 4) F(IT, 8)
+#define INDEX_TYPES(F) WIDTHS(F, INT32) WIDTHS(F, UINT32) WIDTHS(F, INT64) WIDTHS(F, UINT64)
+INDEX_TYPES(GATHER_FN)
+INDEX_TYPES(SCATTER_FN)
+
+typedef void (*indexed_fn)(const dmlr_indexed *a, uint64_t n);
+#define ROW(K, IT) {K##_##IT##_1, K##_##IT##_2, K##_##IT##_4, K##_##IT##_8}
+static const indexed_fn gathers[4][4] = {ROW(gather, INT32), ROW(gather, UINT32),
+                                         ROW(gather, INT64), ROW(gather, UINT64)};
+static const indexed_fn scatters[4][4] = {ROW(scatter, INT32), ROW(scatter, UINT32),
+                                          ROW(scatter, INT64), ROW(scatter, UINT64)};
+
+static int type_row(dmlr_data_type it)
+{
+    return it == DMLR_INT32 ? 0 : it == DMLR_UINT32 ? 1 : it == DMLR_INT64 ? 2 : 3;
+}
+
+static int width_col(uint32_t esize)
+{
+    return esize == 1 ? 0 : esize == 2 ? 1 : esize == 4 ? 2 : 3;
+}
+
+void dmlr_gather_run(const dmlr_indexed *a, uint64_t n)
+{
+    gathers[type_row(a->index_type)][width_col(a->esize)](a, n);
+}
+
+void dmlr_scatter_run(const dmlr_indexed *a, uint64_t n)
+{
+    scatters[type_row(a->index_type)][width_col(a->esize)](a, n);
+}

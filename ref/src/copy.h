@@ -1,0 +1,74 @@
+/*
+ * copy.h -- the data-movement machinery the operators share; private to the
+ * library.
+ *
+ *   A nest: one loop nest over up to three tensors at once (the same
+ *   coordinates, each with its own byte steps).  Coalescing drops size-1
+ *   dimensions and merges neighbours that every tensor walks as one, so a
+ *   packed tensor becomes one run.  A walk visits every run of the innermost
+ *   dimension once, split into pieces, in parallel when it is worth it.
+ *
+ *   Runs: element moves along one dimension, as opaque bytes of the element
+ *   width (GATHER-9, SCATTER-7, SPLIT-8); a run contiguous on both sides is
+ *   one memcpy.  Indexed runs read one index per element (GATHER, SCATTER).
+ *
+ * All offsets, steps and counts are 64-bit.
+ */
+#ifndef DMLREF_COPY_H
+#define DMLREF_COPY_H
+
+#include "internal.h"
+
+enum { DMLR_NEST_OPS = 3 };
+
+typedef struct dmlr_nest {
+    uint32_t rank, ops;
+    uint64_t count; /* product of size[] */
+    uint64_t size[DMLR_MAX_RANK];
+    uint64_t step[DMLR_NEST_OPS][DMLR_MAX_RANK]; /* bytes */
+} dmlr_nest;
+
+/* A nest of `ops` tensors over sizes[rank]; every step 0 until set. */
+void dmlr_nest_init(dmlr_nest *n, uint32_t rank, const uint64_t *sizes, uint32_t ops);
+/* Operand op walks view v's dimensions one for one (bytes = strides * esize). */
+void dmlr_nest_steps(dmlr_nest *n, uint32_t op, const dmlr_view *v);
+/* Drops size-1 dimensions and merges neighbours (step[d] == step[d + 1] * size[d + 1]
+ * for every operand); keeps at least one dimension. */
+void dmlr_nest_coalesce(dmlr_nest *n);
+/* Coordinates and byte offsets of the flat (row-major) position `flat` over the
+ * first `dims` dimensions; next advances them by one, wrapping to all zeros. */
+void dmlr_nest_seek(const dmlr_nest *n, uint32_t dims, uint64_t flat, uint64_t *coord,
+                    uint64_t *off);
+void dmlr_nest_next(const dmlr_nest *n, uint32_t dims, uint64_t *coord, uint64_t *off);
+
+/* One piece of a run: innermost coordinates k0 .. k1 - 1, the run starting at off[op]. */
+typedef void (*dmlr_piece_fn)(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1);
+/* Every piece of every run once; parallel over pieces when the nest is large. */
+void dmlr_nest_walk(const dmlr_nest *n, dmlr_piece_fn fn, void *ctx);
+
+/* n elements from s (step ss bytes) to d (step ds); one memcpy when both are contiguous. */
+void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss,
+                   uint64_t n, uint32_t esize);
+/* out = in element for element (equal sizes), in parallel when large. */
+void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const void *src);
+
+/* An indexed run: element k of the run reads its index at idx + k * idx_step. */
+typedef struct dmlr_indexed {
+    unsigned char *dst;
+    uint64_t dst_step;        /* GATHER: per k; SCATTER: per position along the axis */
+    const unsigned char *src;
+    uint64_t src_step;        /* GATHER: per position along the axis; SCATTER: per k */
+    const unsigned char *idx;
+    uint64_t idx_step;        /* per k */
+    uint64_t dim, lo, hi;     /* the axis size; SCATTER: the positions [lo, hi) this run owns */
+    dmlr_data_type index_type;
+    uint32_t esize;
+} dmlr_indexed;
+
+/* GATHER-7, GATHER-8: dst[k] = src[wrapped and clamped idx[k]] for k < n. */
+void dmlr_gather_run(const dmlr_indexed *a, uint64_t n);
+/* SCATTER-5, SCATTER-6: for k < n in order, dst[wrapped idx[k]] = src[k] when the
+ * index is in range and the position in [lo, hi); other writes are dropped. */
+void dmlr_scatter_run(const dmlr_indexed *a, uint64_t n);
+
+#endif

@@ -1,0 +1,523 @@
+/*
+ * check_threads.c -- every operator on tensors large enough to run in
+ * parallel (2^16 elements and more), packed and strided, on the fast paths
+ * (memcpy runs, unit-step index loops, blocked and staged scan kernels, a
+ * SCATTER line split by output ranges) and the generic ones, at 1, 2, 3 and 8
+ * threads: the bytes (padding included) must equal the 1-thread result and a
+ * naive coordinate loop written here.  Built without OpenMP the thread count
+ * has no effect and every comparison still holds.
+ *
+ * The tests run in one process (CK_NOFORK): the thread team is then started
+ * inside the tests only, never in a parent that forks (machine notes).
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static const int thread_counts[] = {1, 2, 3, 8};
+
+/* ---- a case: tensors, the desc, the expected output bytes ---------------- */
+
+typedef struct tcase {
+    dmlr_operator_desc op;
+    tu_tensor *ins[3], *outs[4];
+    int nin, nout;
+    unsigned char *expect[4]; /* whole buffers: padding stays 0xA5 (TENSOR-13) */
+} tcase;
+
+static void set_threads(int n)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(n);
+    ck_assert_int_eq(omp_get_max_threads(), n);
+#else
+    (void)n;
+#endif
+}
+
+/* Runs c at every thread count; compares with the first run and with expect[]. */
+static void check_case(const tcase *c, const char *what)
+{
+    unsigned char *first[4] = {NULL};
+    dmlr_buffer ib[3], ob[4];
+    for (int i = 0; i < c->nin; i++)
+        ib[i] = tu_buffer(c->ins[i]);
+    for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
+        dmlr_error err;
+        set_threads(thread_counts[t]);
+        for (int o = 0; o < c->nout; o++) {
+            memset(c->outs[o]->data, 0xA5, c->outs[o]->bytes);
+            ob[o] = tu_buffer(c->outs[o]);
+        }
+        ck_assert_msg(dmlr_execute(&c->op, ib, (uint32_t)c->nin, DMLR_FEATURE_LEVEL_MAX, ob,
+                                   (uint32_t)c->nout, &err) == DMLR_STATUS_OK, "%s: %s", what,
+                      err.message);
+        for (int o = 0; o < c->nout; o++) {
+            uint64_t n = c->outs[o]->bytes, b = 0;
+            const unsigned char *got = c->outs[o]->data;
+            if (!first[o]) {
+                first[o] = malloc(n);
+                memcpy(first[o], got, n);
+            }
+            ck_assert_msg(memcmp(first[o], got, n) == 0, "%s: output %d at %d threads differs "
+                          "from 1 thread", what, o, thread_counts[t]);
+            while (b < n && got[b] == c->expect[o][b])
+                b++;
+            ck_assert_msg(b == n, "%s: output %d at %d threads: byte %llu is 0x%02x, the naive "
+                          "loop says 0x%02x", what, o, thread_counts[t], (unsigned long long)b,
+                          got[b], c->expect[o][b]);
+        }
+    }
+    for (int o = 0; o < c->nout; o++)
+        free(first[o]);
+}
+
+static void free_case(tcase *c)
+{
+    for (int i = 0; i < c->nin; i++)
+        tu_tensor_free(c->ins[i]);
+    for (int o = 0; o < c->nout; o++) {
+        tu_tensor_free(c->outs[o]);
+        free(c->expect[o]);
+    }
+}
+
+static unsigned char *blank_like(const tu_tensor *t)
+{
+    unsigned char *p = malloc(t->bytes);
+    memset(p, 0xA5, t->bytes);
+    return p;
+}
+
+/* ---- index values, read and wrapped as the pages say ---------------------- */
+
+static int64_t index_at(const tu_tensor *ix, uint64_t flat)
+{
+    const void *p = tu_elem(ix, flat);
+    switch (ix->desc.DataType) {
+    case DMLR_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case DMLR_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case DMLR_INT64: { int64_t v; memcpy(&v, p, 8); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v > INT64_MAX ? INT64_MAX : (int64_t)v; }
+    }
+}
+
+/* Negatives count from the end; then GATHER clamps, the scatters drop (-1). */
+static int64_t wrapped(int64_t v, uint32_t dim, bool clamp)
+{
+    if (v < 0 && v >= -(int64_t)dim)
+        v += dim;
+    if (v >= 0 && v < dim)
+        return v;
+    return !clamp ? -1 : v < 0 ? 0 : (int64_t)dim - 1;
+}
+
+/* Mostly in range, some negative, some out of range on either side, a few huge. */
+static void fill_indices(tu_tensor *ix, const uint32_t *dims, uint32_t ndims, uint64_t seed)
+{
+    bool is_signed = ix->desc.DataType == DMLR_INT32 || ix->desc.DataType == DMLR_INT64;
+    for (uint64_t i = 0; i < tu_count(ix); i++) {
+        uint64_t r = tu_rand(&seed), dim = dims[i % ndims];
+        int64_t v = (int64_t)(r % (dim + 2)) - (is_signed && r % 3 == 0 ? (int64_t)dim + 1 : 0);
+        if (r % 97 == 0)
+            v = is_signed ? INT64_MIN / 2 : (int64_t)(dim + 12345);
+        tu_set_index(ix, i, ix->desc.DataType == DMLR_UINT64 && r % 89 == 0 ? -1 : v);
+    }
+}
+
+/* ---- GATHER ----------------------------------------------------------------- */
+
+static void naive_gather(const tu_tensor *in, const tu_tensor *ix, uint32_t axis, uint32_t K,
+                         const tu_tensor *out, unsigned char *expect)
+{
+    uint32_t D = in->desc.DimensionCount, L = D - 1 + K;
+    uint32_t es = dmlr_data_type_size(in->desc.DataType);
+    for (uint64_t i = 0; i < tu_count(out); i++) {
+        uint32_t o[DMLR_MAX_RANK], full[2 * DMLR_MAX_RANK], ic[DMLR_MAX_RANK], xc[DMLR_MAX_RANK];
+        tu_unravel(out, i, o);
+        for (uint32_t e = 0; e < L; e++)
+            full[e] = (int)e + (int)D - (int)L >= 0 ? o[e + D - L] : 0;
+        for (uint32_t d = 0; d < D; d++)
+            xc[d] = d < D - K ? 0 : full[axis + d - (D - K)];
+        for (uint32_t j = 0; j < D; j++)
+            ic[j] = j < axis ? full[j] : j > axis ? full[K + j - 1] : 0;
+        ic[axis] = (uint32_t)wrapped(index_at(ix, tu_ravel(ix, xc)), in->sizes[axis], true);
+        memcpy(expect + tu_offset_of(out, i), tu_elem(in, tu_ravel(in, ic)), es);
+    }
+}
+
+static void gather_case(const char *what, dmlr_data_type dt, dmlr_data_type it, uint32_t D,
+                        const uint32_t *in_sizes, const uint32_t *ix_sizes, uint32_t axis,
+                        uint32_t K, const uint32_t *out_sizes, tu_layout lin, tu_layout lix,
+                        tu_layout lout)
+{
+    tu_tensor in, ix, out;
+    tu_tensor_init(&in, dt, D, in_sizes, lin);
+    tu_tensor_init(&ix, it, D, ix_sizes, lix);
+    tu_tensor_init(&out, dt, D, out_sizes, lout);
+    tu_fill(&in, 1);
+    fill_indices(&ix, &in_sizes[axis], 1, 2);
+    dmlr_gather_operator_desc g = {&in.desc, &ix.desc, &out.desc, axis, K};
+    tcase c = {{DMLR_OPERATOR_GATHER, &g}, {&in, &ix}, {&out}, 2, 1, {blank_like(&out)}};
+    naive_gather(&in, &ix, axis, K, &out, c.expect[0]);
+    check_case(&c, what);
+    free_case(&c);
+}
+
+#define S(...) ((const uint32_t[]){__VA_ARGS__})
+
+START_TEST(gather_is_bit_identical_at_1_2_3_and_8_threads)
+{
+    /* GATHER-7..9: one index an element, packed: the unit-step loop, 2^17 indices */
+    gather_case("gather 1-D packed", DMLR_FLOAT32, DMLR_INT64, 1, S(1u << 18), S(1u << 17), 0, 1,
+                S(1u << 17), TU_PACKED, TU_PACKED, TU_PACKED);
+    /* strided indices and output: the same loop with its steps as given */
+    gather_case("gather 1-D strided", DMLR_UINT16, DMLR_INT32, 1, S(70000), S(90000), 0, 1,
+                S(90000), TU_PADDED, TU_PADDED, TU_PADDED);
+    /* s innermost, contiguous in both: one index and one memcpy a block */
+    gather_case("gather blocks packed", DMLR_FLOAT64, DMLR_UINT32, 3, S(16, 50, 32), S(1, 1, 200),
+                1, 1, S(16, 200, 32), TU_PACKED, TU_PACKED, TU_PACKED);
+    /* s innermost, output permuted: element loops */
+    gather_case("gather blocks permuted", DMLR_INT8, DMLR_UINT64, 3, S(16, 50, 32), S(1, 1, 200),
+                1, 1, S(16, 200, 32), TU_PADDED, TU_PERMUTED, TU_PERMUTED);
+    /* q innermost (Axis last), two index dimensions: [p = {1, 8}, q = {120, 70}] drops the
+     * leading 1; broadcast input */
+    gather_case("gather 2-D indices", DMLR_UINT32, DMLR_INT64, 3, S(1, 8, 30), S(1, 120, 70), 2,
+                2, S(8, 120, 70), TU_BROADCAST, TU_PERMUTED, TU_PADDED);
+}
+END_TEST
+
+/* ---- SCATTER ---------------------------------------------------------------- */
+
+static void naive_scatter(const tu_tensor *in, const tu_tensor *ix, const tu_tensor *up,
+                          uint32_t axis, const tu_tensor *out, unsigned char *expect)
+{
+    uint32_t es = dmlr_data_type_size(in->desc.DataType);
+    for (uint64_t i = 0; i < tu_count(out); i++)
+        memcpy(expect + tu_offset_of(out, i), tu_elem(in, i), es);
+    for (uint64_t u = 0; u < tu_count(ix); u++) { /* row-major: the last one wins */
+        uint32_t c[DMLR_MAX_RANK];
+        tu_unravel(ix, u, c);
+        int64_t p = wrapped(index_at(ix, u), in->sizes[axis], false);
+        if (p < 0)
+            continue; /* dropped */
+        c[axis] = (uint32_t)p;
+        memcpy(expect + tu_offset_of(out, tu_ravel(out, c)), tu_elem(up, u), es);
+    }
+}
+
+static void scatter_case(const char *what, dmlr_data_type dt, dmlr_data_type it, uint32_t D,
+                         const uint32_t *in_sizes, const uint32_t *ix_sizes, uint32_t axis,
+                         tu_layout lin, tu_layout lix, tu_layout lup, tu_layout lout)
+{
+    tu_tensor in, ix, up, out;
+    tu_tensor_init(&in, dt, D, in_sizes, lin);
+    tu_tensor_init(&ix, it, D, ix_sizes, lix);
+    tu_tensor_init(&up, dt, D, ix_sizes, lup);
+    tu_tensor_init(&out, dt, D, in_sizes, lout);
+    tu_fill(&in, 3);
+    tu_fill(&up, 4);
+    fill_indices(&ix, &in_sizes[axis], 1, 5);
+    dmlr_scatter_operator_desc s = {&in.desc, &ix.desc, &up.desc, &out.desc, axis};
+    tcase c = {{DMLR_OPERATOR_SCATTER, &s}, {&in, &ix, &up}, {&out}, 3, 1, {blank_like(&out)}};
+    naive_scatter(&in, &ix, &up, axis, &out, c.expect[0]);
+    check_case(&c, what);
+    free_case(&c);
+}
+
+START_TEST(scatter_is_bit_identical_at_1_2_3_and_8_threads)
+{
+    /* SCATTER-5, -6: one line of 2^17 updates onto 2^16 positions (collisions), split by
+     * output ranges at 2 threads and more; the copy one memcpy */
+    scatter_case("scatter 1-D packed", DMLR_FLOAT32, DMLR_INT64, 1, S(1u << 16), S(1u << 17), 0,
+                 TU_PACKED, TU_PACKED, TU_PACKED, TU_PACKED);
+    scatter_case("scatter 1-D strided", DMLR_UINT8, DMLR_UINT32, 1, S(1u << 16), S(100000), 0,
+                 TU_PADDED, TU_PADDED, TU_PADDED, TU_PADDED);
+    /* many lines (2048) */
+    scatter_case("scatter lines", DMLR_INT64, DMLR_INT32, 2, S(64, 2048), S(40, 2048), 0,
+                 TU_PADDED, TU_PERMUTED, TU_PACKED, TU_PERMUTED);
+    /* three lines: fewer lines than threads at 8, each split */
+    scatter_case("scatter few lines", DMLR_FLOAT16, DMLR_UINT64, 3, S(1, 3, 30000), S(1, 3, 40000),
+                 2, TU_BROADCAST, TU_PADDED, TU_PERMUTED, TU_PACKED);
+}
+END_TEST
+
+/* ---- SCATTER_ND ------------------------------------------------------------- */
+
+static void naive_scatter_nd(const tu_tensor *in, const tu_tensor *ix, const tu_tensor *up,
+                             uint32_t in_dc, uint32_t ix_dc, const tu_tensor *out,
+                             unsigned char *expect)
+{
+    uint32_t D = in->desc.DimensionCount, k = ix->sizes[D - 1], Q = ix_dc - 1, T = in_dc - k;
+    uint32_t L = Q + T, i0 = D - in_dc, es = dmlr_data_type_size(in->desc.DataType);
+    for (uint64_t i = 0; i < tu_count(out); i++)
+        memcpy(expect + tu_offset_of(out, i), tu_elem(in, i), es);
+    for (uint64_t u = 0; u < tu_count(up); u++) { /* row-major: the last one wins */
+        uint32_t uc[DMLR_MAX_RANK], cat[2 * DMLR_MAX_RANK], xc[DMLR_MAX_RANK] = {0};
+        uint32_t oc[DMLR_MAX_RANK] = {0};
+        bool dropped = false;
+        tu_unravel(up, u, uc);
+        for (uint32_t e = 0; e < L; e++)
+            cat[e] = e + D >= L ? uc[e + D - L] : 0;
+        for (uint32_t e = 0; e < Q; e++)
+            xc[D - ix_dc + e] = cat[e];
+        for (uint32_t e = 0; e < T; e++)
+            oc[i0 + k + e] = cat[Q + e];
+        for (uint32_t j = 0; j < k; j++) {
+            xc[D - 1] = j;
+            int64_t p = wrapped(index_at(ix, tu_ravel(ix, xc)), in->sizes[i0 + j], false);
+            dropped |= p < 0;
+            oc[i0 + j] = p < 0 ? 0 : (uint32_t)p;
+        }
+        if (!dropped)
+            memcpy(expect + tu_offset_of(out, tu_ravel(out, oc)), tu_elem(up, u), es);
+    }
+}
+
+static void scatter_nd_case(const char *what, dmlr_data_type dt, dmlr_data_type it, uint32_t D,
+                            const uint32_t *in_sizes, const uint32_t *ix_sizes,
+                            const uint32_t *up_sizes, uint32_t in_dc, uint32_t ix_dc,
+                            tu_layout lin, tu_layout lix, tu_layout lup, tu_layout lout)
+{
+    tu_tensor in, ix, up, out;
+    tu_tensor_init(&in, dt, D, in_sizes, lin);
+    tu_tensor_init(&ix, it, D, ix_sizes, lix);
+    tu_tensor_init(&up, dt, D, up_sizes, lup);
+    tu_tensor_init(&out, dt, D, in_sizes, lout);
+    tu_fill(&in, 6);
+    tu_fill(&up, 7);
+    fill_indices(&ix, &in_sizes[D - in_dc], ix_sizes[D - 1], 8);
+    dmlr_scatter_nd_operator_desc s = {&in.desc, &ix.desc, &up.desc, &out.desc, in_dc, ix_dc};
+    tcase c = {{DMLR_OPERATOR_SCATTER_ND, &s}, {&in, &ix, &up}, {&out}, 3, 1, {blank_like(&out)}};
+    naive_scatter_nd(&in, &ix, &up, in_dc, ix_dc, &out, c.expect[0]);
+    check_case(&c, what);
+    free_case(&c);
+}
+
+START_TEST(scatter_nd_is_bit_identical_at_1_2_3_and_8_threads)
+{
+    /* SCATTER_ND-7, -8: 600 row updates onto 512 rows (collisions), packed */
+    scatter_nd_case("scatter_nd rows packed", DMLR_FLOAT32, DMLR_INT64, 2, S(512, 256), S(600, 1),
+                    S(600, 256), 2, 2, TU_PACKED, TU_PACKED, TU_PACKED, TU_PACKED);
+    scatter_nd_case("scatter_nd rows strided", DMLR_UINT16, DMLR_INT32, 2, S(512, 256), S(600, 1),
+                    S(600, 256), 2, 2, TU_PERMUTED, TU_PADDED, TU_PERMUTED, TU_PADDED);
+    /* full tuples: 100000 single elements onto 300 x 400 */
+    scatter_nd_case("scatter_nd elements", DMLR_INT8, DMLR_UINT32, 2, S(300, 400), S(100000, 2),
+                    S(1, 100000), 2, 2, TU_PADDED, TU_PERMUTED, TU_PADDED, TU_PERMUTED);
+}
+END_TEST
+
+/* ---- SPLIT ------------------------------------------------------------------ */
+
+static void split_case(const char *what, dmlr_data_type dt, uint32_t D, const uint32_t *in_sizes,
+                       uint32_t axis, uint32_t nout, const uint32_t *parts, tu_layout lin,
+                       tu_layout lout)
+{
+    tu_tensor in, outs[4];
+    dmlr_tensor_desc descs[4];
+    uint32_t es = dmlr_data_type_size(dt), start = 0;
+    tu_tensor_init(&in, dt, D, in_sizes, lin);
+    tu_fill(&in, 9);
+    tcase c = {{DMLR_OPERATOR_SPLIT, NULL}, {&in}, {NULL}, 1, (int)nout, {NULL}};
+    for (uint32_t o = 0; o < nout; o++) {
+        uint32_t sizes[DMLR_MAX_RANK];
+        memcpy(sizes, in_sizes, D * sizeof *sizes);
+        sizes[axis] = parts[o];
+        tu_tensor_init(&outs[o], dt, D, sizes, (tu_layout)((lout + o) % TU_BROADCAST));
+        descs[o] = outs[o].desc;
+        c.outs[o] = &outs[o];
+        c.expect[o] = blank_like(&outs[o]);
+        for (uint64_t e = 0; e < tu_count(&outs[o]); e++) { /* the naive slab copy */
+            uint32_t co[DMLR_MAX_RANK];
+            tu_unravel(&outs[o], e, co);
+            co[axis] += start;
+            memcpy(c.expect[o] + tu_offset_of(&outs[o], e), tu_elem(&in, tu_ravel(&in, co)), es);
+        }
+        start += parts[o];
+    }
+    dmlr_split_operator_desc s = {&in.desc, nout, descs, axis};
+    c.op.Desc = &s;
+    check_case(&c, what);
+    free_case(&c);
+}
+
+START_TEST(split_is_bit_identical_at_1_2_3_and_8_threads)
+{
+    /* SPLIT-7, -8: rows of each part one memcpy */
+    split_case("split rows packed", DMLR_FLOAT32, 2, S(256, 1024), 1, 3, S(300, 500, 224),
+               TU_PACKED, TU_PACKED);
+    /* Axis 0 of packed tensors: each output one run, cut into pieces */
+    split_case("split slabs packed", DMLR_UINT8, 2, S(600, 400), 0, 2, S(450, 150), TU_PACKED,
+               TU_PACKED);
+    split_case("split 1-D", DMLR_UINT16, 1, S(300000), 0, 4, S(1, 100000, 99999, 100000),
+               TU_PACKED, TU_PACKED);
+    /* element loops: permuted and broadcast inputs, outputs padded / permuted / packed */
+    split_case("split permuted", DMLR_INT64, 3, S(30, 40, 60), 1, 3, S(10, 20, 10), TU_PERMUTED,
+               TU_PADDED);
+    split_case("split broadcast", DMLR_FLOAT16, 3, S(30, 40, 60), 2, 2, S(25, 35), TU_BROADCAST,
+               TU_PERMUTED);
+}
+END_TEST
+
+/* ---- CUMULATIVE_PRODUCT ----------------------------------------------------- */
+
+static bool is_float(dmlr_data_type dt) { return dt == DMLR_FLOAT32 || dt == DMLR_FLOAT16; }
+
+static double float_at(const void *p, dmlr_data_type dt)
+{
+    if (dt == DMLR_FLOAT16) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return dmlr_f16_to_f64(h);
+    }
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+}
+
+static void store_float(void *p, dmlr_data_type dt, double v)
+{
+    if (dt == DMLR_FLOAT16) {
+        uint16_t h = dmlr_f64_to_f16(v);
+        memcpy(p, &h, 2);
+    } else {
+        float f = (float)v;
+        memcpy(p, &f, 4);
+    }
+}
+
+/* Each lane walked in AxisDirection order, floats in double, integers mod 2^64. */
+static void naive_cumprod(const tu_tensor *in, uint32_t axis, bool dec, bool excl,
+                          const tu_tensor *out, unsigned char *expect)
+{
+    dmlr_data_type dt = in->desc.DataType;
+    uint32_t es = dmlr_data_type_size(dt), len = in->sizes[axis];
+    for (uint64_t e = 0; e < tu_count(out); e++) {
+        uint32_t c[DMLR_MAX_RANK];
+        tu_unravel(out, e, c);
+        if (c[axis] != 0)
+            continue; /* one walk a lane */
+        double facc = 1;
+        uint64_t iacc = 1;
+        for (uint32_t t = 0; t < len; t++) {
+            c[axis] = dec ? len - 1 - t : t;
+            const void *p = tu_elem(in, tu_ravel(in, c));
+            unsigned char *q = expect + tu_offset_of(out, tu_ravel(out, c));
+            uint64_t bits = 0;
+            memcpy(&bits, p, es);
+            double fnext = is_float(dt) ? facc * float_at(p, dt) : 0;
+            uint64_t inext = iacc * bits;
+            if (is_float(dt))
+                store_float(q, dt, excl ? facc : fnext);
+            else
+                memcpy(q, excl ? &iacc : &inext, es); /* little-endian: the low bytes */
+            facc = fnext, iacc = inext;
+        }
+    }
+}
+
+/* Floats +-[0.5, 2): long products stay finite for a while, then may reach +-inf. */
+static void fill_factors(tu_tensor *t, uint64_t seed)
+{
+    dmlr_data_type dt = t->desc.DataType;
+    if (!is_float(dt)) {
+        tu_fill(t, seed);
+        return;
+    }
+    for (uint64_t i = 0; i < tu_count(t); i++) {
+        uint64_t r = tu_rand(&seed);
+        store_float(tu_elem(t, i), dt, (0.5 + (double)(r % 1536) / 1024) * (r >> 40 & 1 ? -1 : 1));
+    }
+}
+
+static void cumprod_case(const char *what, dmlr_data_type dt, uint32_t D, const uint32_t *sizes,
+                         uint32_t axis, bool dec, bool excl, tu_layout lin, tu_layout lout)
+{
+    tu_tensor in, out;
+    tu_tensor_init(&in, dt, D, sizes, lin);
+    tu_tensor_init(&out, dt, D, sizes, lout);
+    fill_factors(&in, 10);
+    dmlr_cumulative_product_operator_desc cp = {&in.desc, &out.desc, axis,
+                                                (dmlr_axis_direction)dec, excl};
+    tcase c = {{DMLR_OPERATOR_CUMULATIVE_PRODUCT, &cp}, {&in}, {&out}, 1, 1, {blank_like(&out)}};
+    naive_cumprod(&in, axis, dec, excl, &out, c.expect[0]);
+    check_case(&c, what);
+    free_case(&c);
+}
+
+START_TEST(cumulative_product_is_bit_identical_at_1_2_3_and_8_threads)
+{
+    /* CUMULATIVE_PRODUCT-6: lanes in tiles, never a walk split.  Axis innermost, packed:
+     * lanes far apart in both tensors, the staged kernel */
+    cumprod_case("cumprod inner packed", DMLR_FLOAT32, 2, S(300, 500), 1, false, false, TU_PACKED,
+                 TU_PACKED);
+    /* Axis outermost, packed: lanes contiguous in both, the blocked kernel, wide rows split
+     * between threads (a remainder tile: 1000 lanes) */
+    cumprod_case("cumprod outer packed", DMLR_FLOAT32, 2, S(100, 1000), 0, false, false,
+                 TU_PACKED, TU_PACKED);
+    cumprod_case("cumprod outer packed int", DMLR_UINT32, 3, S(70, 30, 50), 0, true, true,
+                 TU_PACKED, TU_PACKED);
+    /* transposed input: lanes contiguous on one side only, 64-lane staged tiles */
+    cumprod_case("cumprod transposed", DMLR_FLOAT32, 2, S(257, 300), 1, true, false, TU_PERMUTED,
+                 TU_PACKED);
+    cumprod_case("cumprod transposed out", DMLR_INT64, 2, S(300, 257), 0, false, true, TU_PADDED,
+                 TU_PERMUTED);
+    /* FLOAT16 (rounded from double), Axis in the middle, padded and broadcast */
+    cumprod_case("cumprod float16 middle", DMLR_FLOAT16, 3, S(40, 70, 33), 1, true, true,
+                 TU_PADDED, TU_PADDED);
+    cumprod_case("cumprod broadcast", DMLR_INT32, 3, S(40, 70, 33), 2, false, false,
+                 TU_BROADCAST, TU_PERMUTED);
+}
+END_TEST
+
+/* ---- validation stays sequential ------------------------------------------ */
+
+START_TEST(validation_reports_the_same_first_bad_element_at_any_thread_count)
+{
+    /* TENSOR-8: Sizes {300, 400}, Strides {300, 1}: rows overlap; the first element that
+     * meets an earlier one is {1, 0}, whatever the thread count */
+    uint32_t sizes[2] = {300, 400}, strides[2] = {300, 1};
+    dmlr_tensor_desc in = {DMLR_FLOAT32, 0, 2, sizes, NULL, 0, 0};
+    dmlr_tensor_desc out = {DMLR_FLOAT32, 0, 2, sizes, strides, 0, 0};
+    dmlr_cumulative_product_operator_desc cp = {&in, &out, 1, DMLR_AXIS_DIRECTION_INCREASING,
+                                                false};
+    dmlr_operator_desc op = {DMLR_OPERATOR_CUMULATIVE_PRODUCT, &cp};
+    for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
+        dmlr_error err;
+        set_threads(thread_counts[t]);
+        ck_assert_int_eq(dmlr_validate(&op, DMLR_FEATURE_LEVEL_MAX, &err),
+                         DMLR_STATUS_INVALID_ARGUMENT);
+        ck_assert_str_eq(err.message, "CUMULATIVE_PRODUCT: OutputTensor.Strides address element "
+                         "{1,0} and an earlier element at the same offset 300, expected distinct "
+                         "addresses for every output element");
+    }
+}
+END_TEST
+
+static Suite *threads_suite(void)
+{
+    Suite *s = suite_create("threads");
+    TCase *tc = tcase_create("threads");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, gather_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, scatter_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, scatter_nd_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, split_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, cumulative_product_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, validation_reports_the_same_first_bad_element_at_any_thread_count);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(threads_suite());
+    srunner_set_fork_status(sr, CK_NOFORK); /* OpenMP starts in this process only */
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
