@@ -68,6 +68,16 @@ dmlr_status dmlr_check_support(const dmlr_operator_info *info, dmlr_feature_leve
 const dmlr_support_row *dmlr_support_at(const dmlr_operator_info *info,
                                         dmlr_feature_level level);
 
+/* Type groups the pages' support tables are written in (FL-2). */
+#define DMLR_TYPES_FLOAT16_32 (DMLR_BIT(DMLR_FLOAT32) | DMLR_BIT(DMLR_FLOAT16))
+#define DMLR_TYPES_INT8_32                                                           \
+    (DMLR_BIT(DMLR_INT32) | DMLR_BIT(DMLR_INT16) | DMLR_BIT(DMLR_INT8) |             \
+     DMLR_BIT(DMLR_UINT32) | DMLR_BIT(DMLR_UINT16) | DMLR_BIT(DMLR_UINT8))
+#define DMLR_TYPES_64 (DMLR_BIT(DMLR_FLOAT64) | DMLR_BIT(DMLR_INT64) | DMLR_BIT(DMLR_UINT64))
+#define DMLR_INDEX_TYPES_10 DMLR_BIT(DMLR_UINT32) /* before 3_0 */
+#define DMLR_INDEX_TYPES_30                                                          \
+    (DMLR_BIT(DMLR_INT64) | DMLR_BIT(DMLR_INT32) | DMLR_BIT(DMLR_UINT64) | DMLR_BIT(DMLR_UINT32))
+
 /* Byte offset of the element at coord (rank entries). */
 static inline uint64_t dmlr_offset(const dmlr_view *v, const uint64_t *coord)
 {

@@ -160,18 +160,13 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     dmlr_nest_walk(&n, gather_piece, &c);
 }
 
-#define FLOATS (DMLR_BIT(DMLR_FLOAT32) | DMLR_BIT(DMLR_FLOAT16))
-#define INTS_21 (DMLR_BIT(DMLR_INT32) | DMLR_BIT(DMLR_INT16) | DMLR_BIT(DMLR_INT8) | \
-                 DMLR_BIT(DMLR_UINT32) | DMLR_BIT(DMLR_UINT16) | DMLR_BIT(DMLR_UINT8))
-#define WIDE (DMLR_BIT(DMLR_FLOAT64) | DMLR_BIT(DMLR_INT64) | DMLR_BIT(DMLR_UINT64))
-#define IDX_30 (DMLR_BIT(DMLR_INT64) | DMLR_BIT(DMLR_INT32) | DMLR_BIT(DMLR_UINT64) | \
-                DMLR_BIT(DMLR_UINT32))
 
+#define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)
 static const dmlr_support_row support[] = {
-    {DMLR_FEATURE_LEVEL_1_0, 4, 4, FLOATS, DMLR_BIT(DMLR_UINT32)},
-    {DMLR_FEATURE_LEVEL_2_1, 4, 4, FLOATS | INTS_21, DMLR_BIT(DMLR_UINT32)},
-    {DMLR_FEATURE_LEVEL_3_0, 1, 8, FLOATS | INTS_21, IDX_30},
-    {DMLR_FEATURE_LEVEL_4_1, 1, 8, FLOATS | INTS_21 | WIDE, IDX_30},
+    {DMLR_FEATURE_LEVEL_1_0, 4, 4, DMLR_TYPES_FLOAT16_32, DMLR_INDEX_TYPES_10},
+    {DMLR_FEATURE_LEVEL_2_1, 4, 4, TYPES_21, DMLR_INDEX_TYPES_10},
+    {DMLR_FEATURE_LEVEL_3_0, 1, 8, TYPES_21, DMLR_INDEX_TYPES_30},
+    {DMLR_FEATURE_LEVEL_4_1, 1, 8, TYPES_21 | DMLR_TYPES_64, DMLR_INDEX_TYPES_30},
 };
 
 #define F(name, kind) {#name, kind, offsetof(dmlr_gather_operator_desc, name), 0}

@@ -169,17 +169,12 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     }
 }
 
-#define U32 DMLR_BIT(DMLR_UINT32)
-#define TYPES_21 (DMLR_BIT(DMLR_FLOAT32) | DMLR_BIT(DMLR_FLOAT16) | DMLR_BIT(DMLR_INT32) | \
-                  DMLR_BIT(DMLR_INT16) | DMLR_BIT(DMLR_INT8) | U32 | \
-                  DMLR_BIT(DMLR_UINT16) | DMLR_BIT(DMLR_UINT8))
-#define WIDE (DMLR_BIT(DMLR_FLOAT64) | DMLR_BIT(DMLR_INT64) | DMLR_BIT(DMLR_UINT64))
-#define IDX_30 (DMLR_BIT(DMLR_INT64) | DMLR_BIT(DMLR_INT32) | DMLR_BIT(DMLR_UINT64) | U32)
+#define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)
 
 static const dmlr_support_row support[] = {
-    {DMLR_FEATURE_LEVEL_2_1, 4, 4, TYPES_21, U32},
-    {DMLR_FEATURE_LEVEL_3_0, 1, 8, TYPES_21, IDX_30},
-    {DMLR_FEATURE_LEVEL_4_1, 1, 8, TYPES_21 | WIDE, IDX_30},
+    {DMLR_FEATURE_LEVEL_2_1, 4, 4, TYPES_21, DMLR_INDEX_TYPES_10},
+    {DMLR_FEATURE_LEVEL_3_0, 1, 8, TYPES_21, DMLR_INDEX_TYPES_30},
+    {DMLR_FEATURE_LEVEL_4_1, 1, 8, TYPES_21 | DMLR_TYPES_64, DMLR_INDEX_TYPES_30},
 };
 
 #define F(name, kind) {#name, kind, offsetof(dmlr_scatter_nd_operator_desc, name), 0}
