@@ -25,17 +25,6 @@ static bool naive_output_sizes(uint32_t D, const uint32_t *in, const uint32_t *i
     return true;
 }
 
-static int64_t naive_index(const tu_tensor *ix, uint64_t flat)
-{
-    const void *p = tu_elem(ix, flat);
-    switch (ix->desc.DataType) {
-    case DMLR_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case DMLR_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case DMLR_INT64: { int64_t v; memcpy(&v, p, 8); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v > INT64_MAX ? INT64_MAX : (int64_t)v; }
-    }
-}
-
 /* GATHER-7, GATHER-8: negatives from the end, then clamp. */
 static uint32_t naive_wrap(int64_t v, uint32_t dim)
 {
@@ -59,7 +48,7 @@ static void naive_gather(const tu_tensor *in, const tu_tensor *ix, uint32_t axis
         for (uint32_t d = 0; d < D; d++) xc[d] = d < D - K ? 0 : full[axis + d - (D - K)];
         for (uint32_t j = 0; j < axis; j++) ic[j] = full[j];
         for (uint32_t j = axis + 1; j < D; j++) ic[j] = full[K + j - 1];
-        ic[axis] = naive_wrap(naive_index(ix, tu_ravel(ix, xc)), in->sizes[axis]);
+        ic[axis] = naive_wrap(tu_get_index(ix, tu_ravel(ix, xc)), in->sizes[axis]);
         memcpy(expect + tu_offset_of(out, i), tu_elem(in, tu_ravel(in, ic)), esize);
     }
 }
@@ -75,10 +64,6 @@ static dmlr_status run_gather(tu_tensor *in, tu_tensor *ix, uint32_t axis, uint3
     return dmlr_execute(&op, ins, 2, fl, outs, 1, err);
 }
 
-static const dmlr_data_type all_types[] = {
-    DMLR_FLOAT32, DMLR_FLOAT16, DMLR_UINT32, DMLR_UINT16, DMLR_UINT8, DMLR_INT32,
-    DMLR_INT16, DMLR_INT8, DMLR_FLOAT64, DMLR_UINT64, DMLR_INT64};
-static const dmlr_data_type index_types[] = {DMLR_INT64, DMLR_INT32, DMLR_UINT64, DMLR_UINT32};
 
 /* Random indices in [-dim - 1, dim]: negatives and both kinds of out-of-range. */
 static void fill_indices(tu_tensor *ix, uint32_t dim, uint64_t seed)
@@ -136,13 +121,13 @@ START_TEST(gather_matches_the_naive_loop_for_every_type_rank_axis_and_layout)
     uint32_t axes[3] = {0, D / 2, D - 1};
     for (int a = 0; a < 3; a++)
         for (uint32_t K = 0; K <= D && K <= 3; K++)
-            for (size_t t = 0; t < sizeof all_types / sizeof all_types[0]; t++)
+            for (size_t t = 0; t < TU_COUNT(tu_data_types); t++)
                 for (size_t x = 0; x < 4; x++)
                     for (int l = 0; l < TU_LAYOUT_COUNT; l++) {
                         tu_layout lout = l == TU_BROADCAST ? TU_PADDED : (tu_layout)l;
                         tu_layout lix = (tu_layout)((l + x) % TU_LAYOUT_COUNT);
                         runs++;
-                        fails += !matrix_case(D, axes[a], K, all_types[t], index_types[x],
+                        fails += !matrix_case(D, axes[a], K, tu_data_types[t], tu_index_types[x],
                                               (tu_layout)l, lix, lout, D * 131 + t * 7 + x + a);
                     }
     ck_assert_msg(fails == 0, "%u of %u rank-%u cases differ", fails, runs, D);

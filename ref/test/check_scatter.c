@@ -12,17 +12,6 @@
 
 /* ---- the naive model: copy, then every index element in row-major order ---- */
 
-static int64_t naive_index(const tu_tensor *ix, uint64_t flat)
-{
-    const void *p = tu_elem(ix, flat);
-    switch (ix->desc.DataType) {
-    case DMLR_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case DMLR_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case DMLR_INT64: { int64_t v; memcpy(&v, p, 8); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v > INT64_MAX ? -INT64_MAX : (int64_t)v; }
-    } /* a UINT64 of 2^63 or more becomes a value below -dim: out of range, never negative */
-}
-
 /* SCATTER-5: negatives from the end; -1 when out of range (the write is dropped). */
 static int64_t naive_wrap(int64_t v, uint32_t dim)
 {
@@ -47,7 +36,7 @@ static void naive_scatter(const tu_tensor *in, const tu_tensor *ix, const tu_ten
     for (uint64_t u = 0; u < tu_count(ix); u++) {
         uint32_t c[DMLR_MAX_RANK];
         tu_unravel(ix, u, c);
-        int64_t p = naive_wrap(naive_index(ix, u), in->sizes[axis]);
+        int64_t p = naive_wrap(tu_get_index(ix, u), in->sizes[axis]);
         target[u] = -1;
         if (p < 0) {
             for (uint32_t a = 0; a < in->sizes[axis]; a++) {
@@ -83,10 +72,6 @@ static dmlr_status run_scatter(tu_tensor *in, tu_tensor *ix, tu_tensor *up, tu_t
     return dmlr_execute(&op, ins, 3, fl, outs, 1, err);
 }
 
-static const dmlr_data_type all_types[] = {
-    DMLR_FLOAT32, DMLR_FLOAT16, DMLR_UINT32, DMLR_UINT16, DMLR_UINT8, DMLR_INT32,
-    DMLR_INT16, DMLR_INT8, DMLR_FLOAT64, DMLR_UINT64, DMLR_INT64};
-static const dmlr_data_type index_types[] = {DMLR_INT64, DMLR_INT32, DMLR_UINT64, DMLR_UINT32};
 
 /* Indices in [-dim, dim - 1] (duplicates galore), one in 8 out of range. */
 static void fill_indices(tu_tensor *ix, uint32_t dim, uint64_t seed)
@@ -176,14 +161,14 @@ START_TEST(scatter_matches_the_naive_loop_for_every_type_rank_axis_and_layout)
     uint32_t D = (uint32_t)_i, fails = 0, runs = 0;
     uint32_t axes[3] = {0, D / 2, D - 1};
     for (int a = 0; a < 3; a++)
-        for (size_t t = 0; t < sizeof all_types / sizeof all_types[0]; t++)
+        for (size_t t = 0; t < TU_COUNT(tu_data_types); t++)
             for (size_t x = 0; x < 4; x++)
                 for (int l = 0; l < TU_LAYOUT_COUNT; l++) {
                     tu_layout lout = l == TU_BROADCAST ? TU_PADDED : (tu_layout)l;
                     tu_layout lix = (tu_layout)((l + x) % TU_LAYOUT_COUNT);
                     tu_layout lup = (tu_layout)((l + x + 1) % TU_LAYOUT_COUNT);
                     runs++;
-                    fails += !matrix_case(D, axes[a], all_types[t], index_types[x], (tu_layout)l,
+                    fails += !matrix_case(D, axes[a], tu_data_types[t], tu_index_types[x], (tu_layout)l,
                                           lix, lup, lout, D * 131 + t * 7 + x + a * 3);
                 }
     ck_assert_msg(fails == 0, "%u of %u rank-%u cases differ", fails, runs, D);

@@ -35,17 +35,6 @@ static bool naive_updates_sizes(nd_case *c)
     return true;
 }
 
-static int64_t naive_index(const tu_tensor *ix, uint64_t flat)
-{
-    const void *p = tu_elem(ix, flat);
-    switch (ix->desc.DataType) {
-    case DMLR_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case DMLR_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case DMLR_INT64: { int64_t v; memcpy(&v, p, 8); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v > INT64_MAX ? -INT64_MAX : (int64_t)v; }
-    } /* a UINT64 of 2^63 or more becomes a value below -dim: out of range, never negative */
-}
-
 /* SCATTER_ND-7: negatives from the end; -1 when out of range. */
 static int64_t naive_wrap(int64_t v, uint32_t dim)
 {
@@ -75,7 +64,7 @@ static void naive_scatter_nd(const nd_case *c, const tu_tensor *in, const tu_ten
         for (uint32_t e = 0; e < T; e++) oc[i0 + k + e] = cat[Q + e];
         for (uint32_t j = 0; j < k; j++) {
             xc[D - 1] = j;
-            int64_t p = naive_wrap(naive_index(ix, tu_ravel(ix, xc)), c->in[i0 + j]);
+            int64_t p = naive_wrap(tu_get_index(ix, tu_ravel(ix, xc)), c->in[i0 + j]);
             bad |= p < 0 ? 1u << j : 0;
             oc[i0 + j] = p < 0 ? 0 : (uint32_t)p;
         }
@@ -117,10 +106,6 @@ static dmlr_status run_nd(tu_tensor *in, tu_tensor *ix, tu_tensor *up, tu_tensor
     return dmlr_execute(&op, ins, 3, fl, outs, 1, err);
 }
 
-static const dmlr_data_type all_types[] = {
-    DMLR_FLOAT32, DMLR_FLOAT16, DMLR_UINT32, DMLR_UINT16, DMLR_UINT8, DMLR_INT32,
-    DMLR_INT16, DMLR_INT8, DMLR_FLOAT64, DMLR_UINT64, DMLR_INT64};
-static const dmlr_data_type index_types[] = {DMLR_INT64, DMLR_INT32, DMLR_UINT64, DMLR_UINT32};
 
 /* Tuple coordinate j in [-dim, dim - 1] of its dimension; one in 16 out of range. */
 static void fill_indices(const nd_case *c, tu_tensor *ix, uint64_t seed)
@@ -231,14 +216,14 @@ START_TEST(scatter_nd_matches_the_naive_loop_for_every_type_rank_count_and_layou
                     continue; /* each distinct combination once */
                 nd_case c;
                 make_case(&c, D, in_dc, ix_dc, k, D + a + b + kk);
-                for (size_t t = 0; t < sizeof all_types / sizeof all_types[0]; t++)
+                for (size_t t = 0; t < TU_COUNT(tu_data_types); t++)
                     for (size_t x = 0; x < 4; x++)
                         for (int l = 0; l < TU_LAYOUT_COUNT; l++) {
                             tu_layout lout = l == TU_BROADCAST ? TU_PADDED : (tu_layout)l;
                             tu_layout lix = (tu_layout)((l + x) % TU_LAYOUT_COUNT);
                             tu_layout lup = (tu_layout)((l + x + 1) % TU_LAYOUT_COUNT);
                             runs++;
-                            fails += !run_case(&c, all_types[t], index_types[x], (tu_layout)l, lix,
+                            fails += !run_case(&c, tu_data_types[t], tu_index_types[x], (tu_layout)l, lix,
                                                lup, lout, D * 131 + t * 7 + x + runs, true);
                         }
             }

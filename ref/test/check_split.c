@@ -44,10 +44,7 @@ static dmlr_status run_split(tu_tensor *in, uint32_t axis, uint32_t count, tu_te
     return dmlr_execute(&op, ins, 1, fl, bufs, count, err);
 }
 
-static const dmlr_data_type all_types[] = {
-    DMLR_FLOAT32, DMLR_FLOAT16, DMLR_UINT32, DMLR_UINT16, DMLR_UINT8, DMLR_INT32,
-    DMLR_INT16, DMLR_INT8, DMLR_FLOAT64, DMLR_UINT64, DMLR_INT64};
-#define TYPE_COUNT (sizeof all_types / sizeof all_types[0])
+#define TYPE_COUNT (TU_COUNT(tu_data_types))
 
 /* The partitions of the matrix: equal, unequal, size-1 parts, one part (a copy). */
 static const uint32_t partitions[][MAX_PARTS + 1] = {
@@ -104,7 +101,7 @@ START_TEST(split_matches_the_naive_loop_for_every_type_rank_axis_partition_and_l
             for (size_t t = 0; t < TYPE_COUNT; t++)
                 for (int l = 0; l < TU_LAYOUT_COUNT; l++) {
                     runs++;
-                    fails += !matrix_case(D, axes[a], partitions[p], all_types[t], (tu_layout)l,
+                    fails += !matrix_case(D, axes[a], partitions[p], tu_data_types[t], (tu_layout)l,
                                           (uint32_t)(l + p), D > 5 ? 1 : 2, D * 97 + t * 5 + p + a);
                 }
     ck_assert_msg(fails == 0, "%u of %u rank-%u cases differ", fails, runs, D);

@@ -94,17 +94,6 @@ static unsigned char *blank_like(const tu_tensor *t)
 
 /* ---- index values, read and wrapped as the pages say ---------------------- */
 
-static int64_t index_at(const tu_tensor *ix, uint64_t flat)
-{
-    const void *p = tu_elem(ix, flat);
-    switch (ix->desc.DataType) {
-    case DMLR_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case DMLR_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case DMLR_INT64: { int64_t v; memcpy(&v, p, 8); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v > INT64_MAX ? INT64_MAX : (int64_t)v; }
-    }
-}
-
 /* Negatives count from the end; then GATHER clamps, the scatters drop (-1). */
 static int64_t wrapped(int64_t v, uint32_t dim, bool clamp)
 {
@@ -144,7 +133,7 @@ static void naive_gather(const tu_tensor *in, const tu_tensor *ix, uint32_t axis
             xc[d] = d < D - K ? 0 : full[axis + d - (D - K)];
         for (uint32_t j = 0; j < D; j++)
             ic[j] = j < axis ? full[j] : j > axis ? full[K + j - 1] : 0;
-        ic[axis] = (uint32_t)wrapped(index_at(ix, tu_ravel(ix, xc)), in->sizes[axis], true);
+        ic[axis] = (uint32_t)wrapped(tu_get_index(ix, tu_ravel(ix, xc)), in->sizes[axis], true);
         memcpy(expect + tu_offset_of(out, i), tu_elem(in, tu_ravel(in, ic)), es);
     }
 }
@@ -201,7 +190,7 @@ static void naive_scatter(const tu_tensor *in, const tu_tensor *ix, const tu_ten
     for (uint64_t u = 0; u < tu_count(ix); u++) { /* row-major: the last one wins */
         uint32_t c[DMLR_MAX_RANK];
         tu_unravel(ix, u, c);
-        int64_t p = wrapped(index_at(ix, u), in->sizes[axis], false);
+        int64_t p = wrapped(tu_get_index(ix, u), in->sizes[axis], false);
         if (p < 0)
             continue; /* dropped */
         c[axis] = (uint32_t)p;
@@ -268,7 +257,7 @@ static void naive_scatter_nd(const tu_tensor *in, const tu_tensor *ix, const tu_
             oc[i0 + k + e] = cat[Q + e];
         for (uint32_t j = 0; j < k; j++) {
             xc[D - 1] = j;
-            int64_t p = wrapped(index_at(ix, tu_ravel(ix, xc)), in->sizes[i0 + j], false);
+            int64_t p = wrapped(tu_get_index(ix, tu_ravel(ix, xc)), in->sizes[i0 + j], false);
             dropped |= p < 0;
             oc[i0 + j] = p < 0 ? 0 : (uint32_t)p;
         }

@@ -128,3 +128,19 @@ dmlr_buffer tu_buffer(const tu_tensor *t)
     dmlr_buffer b = {t->data, t->bytes};
     return b;
 }
+
+const dmlr_data_type tu_data_types[11] = {
+    DMLR_FLOAT32, DMLR_FLOAT16, DMLR_UINT32, DMLR_UINT16, DMLR_UINT8, DMLR_INT32,
+    DMLR_INT16, DMLR_INT8, DMLR_FLOAT64, DMLR_UINT64, DMLR_INT64};
+const dmlr_data_type tu_index_types[4] = {DMLR_INT64, DMLR_INT32, DMLR_UINT64, DMLR_UINT32};
+
+int64_t tu_get_index(const tu_tensor *t, uint64_t flat)
+{
+    const void *p = tu_elem(t, flat);
+    switch (t->desc.DataType) {
+    case DMLR_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case DMLR_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case DMLR_INT64: { int64_t v; memcpy(&v, p, 8); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v > INT64_MAX ? INT64_MAX : (int64_t)v; }
+    }
+}

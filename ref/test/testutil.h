@@ -70,6 +70,16 @@ void *tu_elem(const tu_tensor *t, uint64_t flat);
 void tu_fill(tu_tensor *t, uint64_t seed);
 /* Store an integer index value (in range of the type) at logical element flat. */
 void tu_set_index(tu_tensor *t, uint64_t flat, int64_t value);
+/*
+ * Read an index element as a signed 64-bit value, independently of the
+ * library: a UINT64 of 2^63 or more saturates to INT64_MAX (out of range for
+ * any dimension, never negative).
+ */
+int64_t tu_get_index(const tu_tensor *t, uint64_t flat);
+/* All eleven data types, and the four index types of FL 3_0. */
+extern const dmlr_data_type tu_data_types[11];
+extern const dmlr_data_type tu_index_types[4];
+#define TU_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 /* Row-major coordinates of a flat index over t's sizes. */
 void tu_unravel(const tu_tensor *t, uint64_t flat, uint32_t *coord);
 /* Flat row-major index of coord over t's sizes. */
