@@ -59,11 +59,11 @@ MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
 .PHONY: all test test-asan clean check-cases bench mutants
 all: $(LIB) $(CLI) $(DMLCTS) $(REF_PLUGIN)
 
-$(BUILD)/obj/suite/%.o: CFLAGS += -Isuite
+$(BUILD)/obj/suite/%.o: CFLAGS += -Isuite -pthread
 
 $(DMLCTS): $(SUITE_OBJ) $(CASE_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(SUITE_OBJ) $(CASE_OBJ) $(LIB) $(CJSON_LIBS) -ldl $(LDLIBS)
+	$(CC) $(LDFLAGS) -pthread -o $@ $(SUITE_OBJ) $(CASE_OBJ) $(LIB) $(CJSON_LIBS) -ldl $(LDLIBS)
 
 $(REF_PLUGIN): $(BUILD)/obj/suite/plugins/ref_plugin.o $(LIB)
 	@mkdir -p $(@D)

@@ -140,7 +140,28 @@ has filter "^dmlcts: 1 passed, 0 failed, 0 skipped$"
 run level 0 --feature-level 2_1 goldens/doc
 has level "^NOT_SUPPORTED doc/gather.example4: needs DML_FEATURE_LEVEL_3_0"
 
-# 7. Bad input: one clear line, exit 2; a bad case file is an ERROR, exit 2.
+# 7. --in-process (the backend in a thread of dmlcts, for compute-sanitizer):
+# the same verdicts as the forked worker, mutants included; a crash there
+# ends dmlcts itself (documented), so it must at least not exit 0.
+run inproc 0 --in-process --backend "plugin:$LIB/dmlcts_ref_plugin.so" goldens
+has inproc "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+run inproc_ref 0 --in-process goldens/doc
+has inproc_ref "^dmlcts: [1-9][0-9]* passed, 0 failed, 0 skipped$"
+for m in ignore_strides f16_truncate write_past_end narrow_offsets nan_canonical input_write; do
+    run "inproc_$m" 1 --in-process --backend "plugin:$LIB/dmlcts_mutant_$m.so" goldens
+    grep -Ev '^(PASS|SKIPPED) |^  reproduce: ' "$T/mutant_$m.out" >"$T/forked.verdicts"
+    grep -Ev '^(PASS|SKIPPED) |^  reproduce: ' "$T/inproc_$m.out" >"$T/inproc.verdicts"
+    cmp -s "$T/forked.verdicts" "$T/inproc.verdicts" && ok ||
+        bad "inproc_$m: verdicts differ from the forked worker's: $(diff "$T/forked.verdicts" "$T/inproc.verdicts" | head -n 3)"
+done
+"$CTS" --in-process --backend "plugin:$LIB/dmlcts_mutant_crash.so" --no-progress \
+    goldens/dmlcts-selftest >/dev/null 2>&1 && bad "inproc_crash: dmlcts exited 0" || ok
+run inproc_jobs 2 --in-process -j 2 goldens/doc
+grep -q -- "-j must be 1" "$T/inproc_jobs.err" && ok || bad "inproc_jobs: no clear message"
+run inproc_cmd 2 --in-process --backend "cmd:$CLIENT" goldens/doc
+run inproc_export 2 export "$T/x" --in-process goldens/doc
+
+# 8. Bad input: one clear line, exit 2; a bad case file is an ERROR, exit 2.
 run usage 2 --bogus goldens
 run nopath 2 goldens/no-such-dir
 run badshard 2 --shard 4/3 goldens

@@ -101,6 +101,7 @@ typedef struct dmlcts_options {
     const char *backend_arg;  /* the .so path or the command */
     double timeout;           /* seconds per case */
     unsigned jobs;
+    bool in_process;          /* the backend runs in a thread of dmlcts (no fork) */
     const char *filter;
     dmlcts_strlist ops, dtypes; /* canonical names */
     dmlr_feature_level level;   /* --feature-level, 0 = none */

@@ -26,6 +26,10 @@ static const char usage[] =
     "  --backend cmd:COMMAND    a program driven through batch directories (docs/cmd-protocol.md)\n"
     "  --timeout SECONDS        per case (default 60); past it: TIMEOUT, the worker is killed\n"
     "  -j, --jobs N             worker processes (ref, plugin; default 1)\n"
+    "  --in-process             ref, plugin: run the backend in a thread of dmlcts, not a\n"
+    "                           forked worker, for tools that do not follow fork\n"
+    "                           (compute-sanitizer, cuda-gdb); no timeout, -j 1, and a\n"
+    "                           crash in the backend ends dmlcts\n"
     "  --batch N                cmd: cases per batch (default 200)\n"
     "  --work-dir DIR           cmd: where batch directories go (default $TMPDIR or /tmp)\n"
     "  --keep-work              cmd: keep the batch directories\n"
@@ -186,6 +190,8 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlcts_strlist *args)
             o->quiet = true;
         } else if (r == 0 && strcmp(a, "--no-progress") == 0) {
             no_progress = true;
+        } else if (r == 0 && strcmp(a, "--in-process") == 0) {
+            o->in_process = true;
         } else if (r == 0 && strcmp(a, "--keep-work") == 0) {
             o->keep_work = true;
         } else if (r == 0 && strcmp(a, "--fail-on-unexpected-pass") == 0) {
@@ -221,6 +227,11 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlcts_strlist *args)
         return usage_error("--backend %s: expected ref, plugin:LIB.so or cmd:COMMAND",
                            o->backend_spec);
     }
+    if (o->in_process && (o->mode != DMLCTS_RUN || o->backend == DMLCTS_CMD))
+        return usage_error("--in-process runs a ref or plugin: backend with dmlcts run, "
+                           "not --backend %s or export/check/list", o->backend_spec);
+    if (o->in_process && o->jobs > 1)
+        return usage_error("--in-process runs one backend instance, so -j must be 1%s", "");
     if (o->mode == DMLCTS_CHECK && !o->dir)
         return usage_error("check needs --results DIR%s", "");
     if (o->mode != DMLCTS_CHECK && o->mode != DMLCTS_EXPORT && o->dir)

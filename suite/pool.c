@@ -3,11 +3,13 @@
  * prepared here, one at a time in file order, and handed to up to -j
  * workers.  A worker that dies marks its case CRASH, one that overruns
  * --timeout is killed and marks it TIMEOUT; either way a fresh worker takes
- * over and the run goes on, so every case gets a result.
+ * over and the run goes on, so every case gets a result.  (--in-process: one
+ * worker thread, no deadline, and a crash ends the harness too.)
  */
 #include "worker.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,10 +80,10 @@ static bool dispatch(pool *p, unsigned i, dmlr_case *c, dmlr_feature_level level
     }
     dmlcts_fill_arena(c, f->slots, w->arena, f->used);
     f->start = dmlcts_now();
-    f->deadline = f->start + p->o->timeout;
+    f->deadline = p->o->in_process ? HUGE_VAL : f->start + p->o->timeout;
     /* A worker that died between cases: restart it once and try again. */
     for (int attempt = 0; attempt < 2; attempt++) {
-        if (w->pid && dmlcts_worker_send(w, c, level, f->slots))
+        if (dmlcts_worker_alive(w) && dmlcts_worker_send(w, c, level, f->slots))
             return true;
         dmlcts_worker_kill(w);
         restart(p, i);
@@ -128,7 +130,7 @@ static void wait_some(pool *p)
 {
     struct pollfd fds[64];
     unsigned map[64], k = 0;
-    double now = dmlcts_now(), soonest = 1e300;
+    double now = dmlcts_now(), soonest = HUGE_VAL;
     int r;
     for (unsigned i = 0; i < p->n; i++)
         if (p->f[i].c) {
@@ -139,7 +141,9 @@ static void wait_some(pool *p)
             if (p->f[i].deadline < soonest)
                 soonest = p->f[i].deadline;
         }
-    r = poll(fds, k, soonest <= now ? 0 : (int)((soonest - now) * 1000) + 1);
+    /* In process there are no deadlines (HUGE_VAL): wait as long as it takes. */
+    r = poll(fds, k, soonest == HUGE_VAL ? -1 : soonest <= now ? 0
+                                              : (int)((soonest - now) * 1000) + 1);
     if (r < 0 && errno == EINTR)
         return;
     for (unsigned j = 0; r > 0 && j < k; j++)

@@ -94,19 +94,27 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
         uint32_t ni = 0, no = 0;
         if (dmlcts_read_full(rfd, &h, sizeof h) != (ssize_t)sizeof h ||
             h.magic != DMLCTS_WIRE_MAGIC || h.kind != DMLCTS_REQ_RUN)
-            return; /* quit, or the harness is gone */
+            break; /* quit, or the harness is gone */
         len = (size_t)h.desc_len + h.slot_count * sizeof(dmlcts_slot);
         name = calloc(1, (size_t)h.name_len + 1);
         body = malloc(len + 1);
         if (!name || !body || dmlcts_read_full(rfd, name, h.name_len) != (ssize_t)h.name_len ||
-            dmlcts_read_full(rfd, body, len) != (ssize_t)len)
-            return;
+            dmlcts_read_full(rfd, body, len) != (ssize_t)len) {
+            free(name);
+            free(body);
+            break;
+        }
         if (h.arena_size != mapped) {
             if (arena)
                 munmap(arena, (size_t)mapped);
+            mapped = 0;
             arena = mmap(NULL, (size_t)h.arena_size, PROT_READ | PROT_WRITE, MAP_SHARED, mem_fd, 0);
-            if (arena == MAP_FAILED)
-                return;
+            if (arena == MAP_FAILED) {
+                arena = NULL;
+                free(name);
+                free(body);
+                break;
+            }
             mapped = h.arena_size;
         }
         memset(&a, 0, sizeof a);
@@ -150,8 +158,10 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
         free(body);
         free(name);
         if (!dmlcts_write_full(wfd, &a, sizeof a))
-            return;
+            break;
     }
+    if (arena) /* a thread's mapping would outlive it */
+        munmap(arena, (size_t)mapped);
 }
 
 /* Only its own pipe ends: the others' would hide their end-of-file. */
@@ -166,24 +176,16 @@ static void close_other_fds(int keep1, int keep2, int keep3)
             close(fd);
 }
 
-void dmlcts_worker_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd)
+/* Load and init the backend and answer the harness; false: it did not start. */
+static bool start_backend(const dmlcts_options *o, int wfd, backend_fns *f)
 {
-    backend_fns f;
     dmlcts_init_answer a;
-    memset(&f, 0, sizeof f);
-#ifdef _OPENMP
-    /* -j workers share the cores: OpenMP teams in each would only oversubscribe them. */
-    if (o->jobs > 1 && !getenv("OMP_NUM_THREADS"))
-        omp_set_num_threads(1);
-#endif
-    dup2(2, 1); /* a backend's prints must not mix into TAP or the report */
-    signal(SIGPIPE, SIG_DFL);
-    close_other_fds(rfd, wfd, mem_fd);
+    memset(f, 0, sizeof *f);
     memset(&a, 0, sizeof a);
     a.magic = DMLCTS_WIRE_MAGIC;
-    if (!load_backend(o, &f, a.message, sizeof a.message)) {
+    if (!load_backend(o, f, a.message, sizeof a.message)) {
         a.rc = -1;
-    } else if ((a.rc = f.init(&a.info)) != 0) {
+    } else if ((a.rc = f->init(&a.info)) != 0) {
         snprintf(a.message, sizeof a.message, "dmlcts_backend_init returned %d%s%s", a.rc,
                  a.info.name[0] ? ": " : "", a.info.name);
     } else if (a.info.abi_version != DMLCTS_BACKEND_ABI_VERSION) {
@@ -192,10 +194,35 @@ void dmlcts_worker_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd)
                  "this dmlcts speaks %d", a.info.abi_version, DMLCTS_BACKEND_ABI_VERSION);
     }
     a.info.name[sizeof a.info.name - 1] = '\0';
-    if (!dmlcts_write_full(wfd, &a, sizeof a) || a.rc != 0)
+    return dmlcts_write_full(wfd, &a, sizeof a) && a.rc == 0;
+}
+
+void dmlcts_worker_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd)
+{
+    backend_fns f;
+#ifdef _OPENMP
+    /* -j workers share the cores: OpenMP teams in each would only oversubscribe them. */
+    if (o->jobs > 1 && !getenv("OMP_NUM_THREADS"))
+        omp_set_num_threads(1);
+#endif
+    dup2(2, 1); /* a backend's prints must not mix into TAP or the report */
+    signal(SIGPIPE, SIG_DFL);
+    close_other_fds(rfd, wfd, mem_fd);
+    if (!start_backend(o, wfd, &f))
         _exit(0);
     serve(rfd, wfd, mem_fd, &f);
     f.shutdown();
     _exit(0); /* never run the harness's atexit handlers or flush its stdio twice */
 }
 
+void dmlcts_worker_thread_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd)
+{
+    backend_fns f;
+    if (start_backend(o, wfd, &f)) {
+        serve(rfd, wfd, mem_fd, &f);
+        f.shutdown();
+    }
+    /* The harness's view of an exit: end-of-file on the answer pipe. */
+    close(rfd);
+    close(wfd);
+}

@@ -7,16 +7,25 @@
  * pipe, the buffers sit in shared memory (a memfd both processes map, grown
  * by the harness when a case needs more), the answer comes back over a
  * second pipe.  A worker that dies shows as end-of-file on that pipe.
+ *
+ * With --in-process the same worker code runs as a thread of the harness,
+ * over the same pipes and arena, so the backend sees byte for byte the same
+ * requests; tools that do not follow a fork without exec (compute-sanitizer,
+ * cuda-gdb) then see the backend.  There is nothing to kill: no TIMEOUT, and
+ * a crash takes the harness with it.
  */
 #ifndef DMLCTS_WORKER_H
 #define DMLCTS_WORKER_H
 
 #include "dmlcts.h"
 
+#include <pthread.h>
 #include <sys/types.h>
 
 typedef struct dmlcts_worker {
-    pid_t pid;           /* 0: not running */
+    pid_t pid;           /* 0: no worker process */
+    bool in_thread;      /* --in-process: the worker is `thread` */
+    pthread_t thread;
     int to_fd, from_fd;  /* requests out, answers in */
     int mem_fd;          /* the shared arena; outlives restarts */
     unsigned char *arena;
@@ -47,6 +56,8 @@ ssize_t dmlcts_read_full(int fd, void *buf, size_t n);
 bool dmlcts_write_full(int fd, const void *buf, size_t n);
 /* The worker process: never returns. */
 void dmlcts_worker_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd);
+/* The same as a thread of the harness (--in-process): returns, its fds closed. */
+void dmlcts_worker_thread_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd);
 
 /* The worker's answer to one case. */
 typedef struct dmlcts_answer {
@@ -71,7 +82,9 @@ bool dmlcts_worker_send(dmlcts_worker *w, const dmlr_case *c, dmlr_feature_level
  * says how (signal or exit status) and the worker is reaped.
  */
 bool dmlcts_worker_receive(dmlcts_worker *w, dmlcts_answer *a, char *msg, size_t cap);
-/* SIGKILL and reap. */
+/* Whether a worker (process or thread) is there to send to. */
+bool dmlcts_worker_alive(const dmlcts_worker *w);
+/* SIGKILL and reap; a thread is told to quit (end-of-file) and joined. */
 void dmlcts_worker_kill(dmlcts_worker *w);
 /* Ask the backend to shut down; kill it if it does not within a second. */
 void dmlcts_worker_stop(dmlcts_worker *w);

@@ -1,7 +1,8 @@
 /*
  * worker_host.c -- the harness's side of a worker: start (fork) and restart
  * it, grow the shared arena, send a case, read the answer, notice a death,
- * kill on timeout.  See worker.h.
+ * kill on timeout.  With --in-process the worker is a thread instead, with
+ * the same pipes.  See worker.h.
  */
 #define _GNU_SOURCE /* memfd_create */
 #include "worker.h"
@@ -56,13 +57,14 @@ bool dmlcts_worker_reserve(dmlcts_worker *w, uint64_t bytes)
     return true;
 }
 
+/* seconds < 0: no limit. */
 static bool wait_readable(int fd, double seconds)
 {
     double end = dmlcts_now() + seconds;
     for (;;) {
         struct pollfd p = {fd, POLLIN, 0};
         double left = end - dmlcts_now();
-        int r = poll(&p, 1, left <= 0 ? 0 : (int)(left * 1000) + 1);
+        int r = poll(&p, 1, seconds < 0 ? -1 : left <= 0 ? 0 : (int)(left * 1000) + 1);
         if (r > 0)
             return true;
         if (r == 0 || errno != EINTR)
@@ -85,13 +87,57 @@ static void reap(dmlcts_worker *w, char *msg, size_t cap)
 {
     int status = 0;
     close(w->to_fd);
+    if (w->in_thread) { /* end-of-file on its request pipe ends it after the case at hand */
+        pthread_join(w->thread, NULL);
+        w->in_thread = false;
+        if (msg)
+            snprintf(msg, cap, "the in-process backend stopped answering");
+    } else {
+        while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (msg)
+            describe_exit(status, msg, cap);
+    }
     close(w->from_fd);
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (msg)
-        describe_exit(status, msg, cap);
     w->pid = 0;
     w->to_fd = w->from_fd = -1;
+}
+
+bool dmlcts_worker_alive(const dmlcts_worker *w)
+{
+    return w->pid != 0 || w->in_thread;
+}
+
+typedef struct thread_args {
+    const dmlcts_options *o;
+    int rfd, wfd, mem_fd;
+} thread_args;
+
+static void *thread_main(void *p)
+{
+    thread_args a = *(thread_args *)p;
+    free(p);
+    dmlcts_worker_thread_main(a.o, a.rfd, a.wfd, a.mem_fd);
+    return NULL;
+}
+
+/* --in-process: the worker as a thread over the same pipes; errno set on failure. */
+static bool start_thread(const dmlcts_options *o, dmlcts_worker *w, int rfd, int wfd)
+{
+    thread_args *a = malloc(sizeof *a);
+    int e;
+    if (!a) {
+        errno = ENOMEM;
+        return false;
+    }
+    *a = (thread_args){o, rfd, wfd, w->mem_fd};
+    if ((e = pthread_create(&w->thread, NULL, thread_main, a)) != 0) {
+        free(a);
+        errno = e;
+        return false;
+    }
+    w->in_thread = true;
+    return true;
 }
 
 bool dmlcts_worker_start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info *info,
@@ -107,25 +153,40 @@ bool dmlcts_worker_start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backe
         snprintf(msg, cap, "cannot create a pipe: %s", strerror(errno));
         return false;
     }
-    fflush(NULL); /* the child must not inherit unwritten output */
-    w->pid = fork();
-    if (w->pid == 0) {
-        close(req[1]);
-        close(ans[0]);
-        dmlcts_worker_main(o, req[0], ans[1], w->mem_fd);
+    if (o->in_process) {
+        w->to_fd = req[1];
+        w->from_fd = ans[0];
+        if (!start_thread(o, w, req[0], ans[1])) {
+            snprintf(msg, cap, "cannot start the worker thread: %s", strerror(errno));
+            close(req[0]);
+            close(ans[1]);
+            close(w->to_fd);
+            close(w->from_fd);
+            w->to_fd = w->from_fd = -1;
+            return false;
+        }
+    } else {
+        fflush(NULL); /* the child must not inherit unwritten output */
+        w->pid = fork();
+        if (w->pid == 0) {
+            close(req[1]);
+            close(ans[0]);
+            dmlcts_worker_main(o, req[0], ans[1], w->mem_fd);
+        }
+        close(req[0]);
+        close(ans[1]);
+        w->to_fd = req[1];
+        w->from_fd = ans[0];
+        if (w->pid < 0) {
+            snprintf(msg, cap, "cannot fork the worker: %s", strerror(errno));
+            close(w->to_fd);
+            close(w->from_fd);
+            w->pid = 0;
+            return false;
+        }
     }
-    close(req[0]);
-    close(ans[1]);
-    w->to_fd = req[1];
-    w->from_fd = ans[0];
-    if (w->pid < 0) {
-        snprintf(msg, cap, "cannot fork the worker: %s", strerror(errno));
-        close(w->to_fd);
-        close(w->from_fd);
-        w->pid = 0;
-        return false;
-    }
-    if (!wait_readable(w->from_fd, o->timeout)) {
+    /* In process nothing could stop a hanging init: wait for it. */
+    if (!wait_readable(w->from_fd, o->in_process ? -1 : o->timeout)) {
         dmlcts_worker_kill(w);
         snprintf(msg, cap, "dmlcts_backend_init did not return within %g s", o->timeout);
         return false;
@@ -183,16 +244,17 @@ bool dmlcts_worker_receive(dmlcts_worker *w, dmlcts_answer *a, char *msg, size_t
 
 void dmlcts_worker_kill(dmlcts_worker *w)
 {
-    if (!w->pid)
+    if (!dmlcts_worker_alive(w))
         return;
-    kill(w->pid, SIGKILL);
+    if (w->pid)
+        kill(w->pid, SIGKILL);
     reap(w, NULL, 0);
 }
 
 void dmlcts_worker_stop(dmlcts_worker *w)
 {
     dmlcts_req_header h;
-    if (!w->pid)
+    if (!dmlcts_worker_alive(w))
         return;
     memset(&h, 0, sizeof h);
     h.magic = DMLCTS_WIRE_MAGIC;
