@@ -10,11 +10,21 @@
  * fraction of copy bandwidth reached.  Each case's output is checked against
  * the host reference (dmlr_execute) unless --no-verify.
  *
+ * --case FILE adds a golden case file (the corpus's large cases, one per
+ * operator: `find goldens -name '*large*.json'`), loaded with the case loader
+ * (inputs from their recipes) and judged against its committed golden
+ * (SHA-256 of the output and samples) rather than the host reference.  Its
+ * bytes: GATHER 2 x output + indices, SPLIT 2 x outputs, SCATTER and
+ * SCATTER_ND 2 x output + indices + 2 x updates, CUMULATIVE_PRODUCT input +
+ * output (logical elements).
+ *
  *   dmlref-cuda-bench [--json FILE] [--runs N] [--filter SUBSTR] [--no-verify] [--no-big]
+ *                     [--case FILE]...
  */
 #include "dmlcu.h"
-/* A C header without extern "C" of its own (ref/cli/tolerance.c is compiled as C). */
+/* C headers without extern "C" of their own (ref/cli is compiled as C). */
 extern "C" {
+#include "case.h"
 #include "tolerance.h"
 }
 
@@ -311,9 +321,149 @@ static bool verify(bench_case &c, const std::vector<std::vector<uint8_t>> &got, 
     return true;
 }
 
+struct timing {
+    double ms, gbs, cgbs; /* medians: the operator, and cudaMemcpy of bytes / 2 */
+};
+
+static cudaStream_t stream;
+static cudaEvent_t e0, e1;
+static dmlcu_options opt;
+
+/* Time runs + 1 executions (the first warms up) and as many copies of bytes / 2. */
+static bool measure(const dmlr_operator_desc *op, std::vector<void *> &d, double bytes,
+                    timing *t, char *msg, size_t cap)
+{
+    std::vector<float> t_op, t_cp;
+    for (int r = 0; r <= runs; r++) {
+        CHECK(cudaEventRecord(e0, stream));
+        if (dmlcu_execute(op, d.data(), (uint32_t)d.size(), stream, &opt, msg, cap) != DMLCU_OK)
+            return false;
+        CHECK(cudaEventRecord(e1, stream));
+        CHECK(cudaEventSynchronize(e1));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r)
+            t_op.push_back(ms);
+    }
+    /* cudaMemcpy of half the bytes: it reads and writes each of them. */
+    size_t cp = (size_t)(bytes / 2);
+    void *a = NULL, *b = NULL;
+    CHECK(cudaMalloc(&a, cp));
+    CHECK(cudaMalloc(&b, cp));
+    for (int r = 0; r <= runs; r++) {
+        CHECK(cudaEventRecord(e0, stream));
+        CHECK(cudaMemcpyAsync(b, a, cp, cudaMemcpyDeviceToDevice, stream));
+        CHECK(cudaEventRecord(e1, stream));
+        CHECK(cudaEventSynchronize(e1));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r)
+            t_cp.push_back(ms);
+    }
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    t->ms = median(t_op);
+    t->gbs = bytes / (t->ms * 1e-3) / 1e9;
+    t->cgbs = 2.0 * (double)cp / (median(t_cp) * 1e-3) / 1e9;
+    return true;
+}
+
+static FILE *js;
+static int first_json = 1;
+
+static void report(const char *name, const char *note, const timing &t, bool right,
+                   const char *why)
+{
+    printf("%-26s %9.3f %9.1f %9.1f %7.2f  %s%s\n", name, t.ms, t.gbs, t.cgbs, t.gbs / t.cgbs,
+           right ? "" : "WRONG: ", why);
+    if (!js)
+        return;
+    fprintf(js, "%s\n    {\"name\": \"%s\", \"note\": \"%s\", \"ms\": %.4f, "
+                "\"gbps\": %.2f, \"memcpy_gbps\": %.2f, \"ratio\": %.3f, "
+                "\"verified\": %s, \"check\": \"%s\"}",
+            first_json ? "" : ",", name, note, t.ms, t.gbs, t.cgbs, t.gbs / t.cgbs,
+            right ? "true" : "false", why);
+    first_json = 0;
+}
+
+/* The logical bytes of a golden case (see the top of this file). */
+static double golden_bytes(const dmlr_case *c)
+{
+    double b[8] = {0}, outs = 0;
+    for (uint32_t i = 0; i < c->tensor_count && i < 8; i++)
+        b[i] = (double)c->tensors[i].count * c->tensors[i].esize;
+    for (uint32_t i = 0; i < c->tensor_count; i++)
+        if (c->tensors[i].is_output)
+            outs += (double)c->tensors[i].count * c->tensors[i].esize;
+    switch (c->op.Type) {
+    case DMLR_OPERATOR_GATHER: return 2 * b[2] + b[1];
+    case DMLR_OPERATOR_SCATTER:
+    case DMLR_OPERATOR_SCATTER_ND: return 2 * b[3] + b[1] + 2 * b[2];
+    case DMLR_OPERATOR_CUMULATIVE_PRODUCT: return b[0] + b[1];
+    default: return 2 * outs; /* SPLIT */
+    }
+}
+
+/* One golden case file: time it and judge its output against the golden; 0 = fine. */
+static int run_golden(const char *path)
+{
+    dmlr_case *c = NULL;
+    char msg[DMLR_CASE_MSG_MAX], name[40], why[DMLR_CASE_MSG_MAX + 64] = "";
+    if (dmlr_case_load(path, &c, msg, sizeof msg) != DMLR_CASE_OK) {
+        printf("%-26s FAILED: %s\n", "golden", msg);
+        return 1;
+    }
+    snprintf(name, sizeof name, "golden.%s", c->info->name);
+    for (char *p = name; *p; p++)
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    if (c->expect_error || c->in_place) {
+        printf("%-26s skipped: %s is %s\n", name, c->name,
+               c->expect_error ? "a negative case" : "in place");
+        dmlr_case_free(c);
+        return 0;
+    }
+    std::vector<void *> d(c->tensor_count);
+    for (uint32_t i = 0; i < c->tensor_count; i++) {
+        const dmlr_case_tensor *t = &c->tensors[i];
+        CHECK(cudaMalloc(&d[i], t->bytes));
+        if (t->is_output)
+            CHECK(cudaMemset(d[i], 0, t->bytes));
+        else
+            CHECK(cudaMemcpy(d[i], t->data, t->bytes, cudaMemcpyHostToDevice));
+    }
+    timing t;
+    bool ok = measure(&c->op, d, golden_bytes(c), &t, msg, sizeof msg), right = false;
+    if (!ok) {
+        printf("%-26s FAILED: %s\n", name, msg);
+    } else {
+        std::vector<std::vector<uint8_t>> host(c->output_count);
+        std::vector<dmlr_buffer> outs(c->output_count);
+        for (uint32_t o = 0; o < c->output_count; o++) {
+            const dmlr_case_tensor *ot = dmlr_case_output(c, o);
+            uint32_t i = (uint32_t)(ot - c->tensors);
+            host[o].resize(ot->bytes);
+            CHECK(cudaMemcpy(host[o].data(), d[i], ot->bytes, cudaMemcpyDeviceToHost));
+            outs[o] = {host[o].data(), ot->bytes};
+        }
+        dmlr_case_verdict v;
+        dmlr_mismatch m[1];
+        right = dmlr_case_compare(c, outs.data(), &v, m, 1);
+        if (right)
+            snprintf(why, sizeof why, "matches the golden %s", c->name);
+        else
+            dmlr_mismatch_format(c, &m[0], why, sizeof why);
+        report(name, c->name, t, right, why);
+    }
+    for (void *p : d)
+        CHECK(cudaFree(p));
+    dmlr_case_free(c);
+    return ok && right ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *json = NULL, *filter = NULL;
+    std::vector<const char *> goldens;
     bool check = true, big = true;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--json") && a + 1 < argc) json = argv[++a];
@@ -321,9 +471,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--filter") && a + 1 < argc) filter = argv[++a];
         else if (!strcmp(argv[a], "--no-verify")) check = false;
         else if (!strcmp(argv[a], "--no-big")) big = false;
+        else if (!strcmp(argv[a], "--case") && a + 1 < argc) goldens.push_back(argv[++a]);
         else {
             fprintf(stderr, "usage: dmlref-cuda-bench [--json FILE] [--runs N] [--filter S] "
-                            "[--no-verify] [--no-big]\n");
+                            "[--no-verify] [--no-big] [--case FILE]...\n");
             return 2;
         }
     }
@@ -336,14 +487,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: no CUDA device\n");
         return 3;
     }
-    dmlcu_options opt;
     dmlcu_options_from_env(&opt);
     char opts[128];
     dmlcu_options_describe(&opt, opts, sizeof opts);
     printf("device: %s (sm_%d%d, %d SMs, %.0f GiB); %s; median of %d runs\n", prop.name,
            prop.major, prop.minor, prop.multiProcessorCount,
            (double)prop.totalGlobalMem / (1ull << 30), opts, runs);
-    FILE *js = json ? fopen(json, "w") : NULL;
+    js = json ? fopen(json, "w") : NULL;
     if (json && !js) {
         fprintf(stderr, "bench: cannot write %s\n", json);
         return 3;
@@ -351,13 +501,11 @@ int main(int argc, char **argv)
     if (js)
         fprintf(js, "{\n  \"device\": \"%s\",\n  \"runs\": %d,\n  \"options\": \"%s\",\n  \"cases\": [",
                 prop.name, runs, opts);
-    printf("%-18s %9s %9s %9s %7s  %s\n", "case", "ms", "GB/s", "memcpy", "ratio", "check");
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
-    CHECK(cudaStreamCreate(&s));
+    printf("%-26s %9s %9s %9s %7s  %s\n", "case", "ms", "GB/s", "memcpy", "ratio", "check");
+    CHECK(cudaStreamCreate(&stream));
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
-    int failures = 0, first = 1;
+    int failures = 0;
     static bench_case c;
     for (int which = 0; case_names[which]; which++) {
         if ((filter && !strstr(case_names[which], filter)) ||
@@ -369,7 +517,7 @@ int main(int argc, char **argv)
         for (auto &h : c.host)
             need += (double)h.size();
         if (need * 1.6 > (double)free_b) {
-            printf("%-18s skipped: needs %.1f GiB of device memory, %.1f GiB free\n", c.name,
+            printf("%-26s skipped: needs %.1f GiB of device memory, %.1f GiB free\n", c.name,
                    need * 1.6 / (1ull << 30), (double)free_b / (1ull << 30));
             c.host.clear();
             c.count = 0;
@@ -381,39 +529,12 @@ int main(int argc, char **argv)
             CHECK(cudaMemcpy(d[i], c.host[i].data(), c.host[i].size(), cudaMemcpyHostToDevice));
         }
         char msg[512] = "";
-        std::vector<float> t_op, t_cp;
-        bool ok = true;
-        for (int r = 0; r <= runs && ok; r++) { /* run 0 warms up */
-            CHECK(cudaEventRecord(e0, s));
-            ok = dmlcu_execute(&c.op, d.data(), c.count, s, &opt, msg, sizeof msg) == DMLCU_OK;
-            CHECK(cudaEventRecord(e1, s));
-            CHECK(cudaEventSynchronize(e1));
-            float ms;
-            CHECK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r)
-                t_op.push_back(ms);
-        }
+        timing t;
+        bool ok = measure(&c.op, d, c.bytes, &t, msg, sizeof msg);
         if (!ok) {
-            printf("%-18s FAILED: %s\n", c.name, msg);
+            printf("%-26s FAILED: %s\n", c.name, msg);
             failures++;
         }
-        /* cudaMemcpy of half the bytes: it reads and writes each of them. */
-        size_t cp = (size_t)(c.bytes / 2);
-        void *a = NULL, *b = NULL;
-        CHECK(cudaMalloc(&a, cp));
-        CHECK(cudaMalloc(&b, cp));
-        for (int r = 0; r <= runs && ok; r++) {
-            CHECK(cudaEventRecord(e0, s));
-            CHECK(cudaMemcpyAsync(b, a, cp, cudaMemcpyDeviceToDevice, s));
-            CHECK(cudaEventRecord(e1, s));
-            CHECK(cudaEventSynchronize(e1));
-            float ms;
-            CHECK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r)
-                t_cp.push_back(ms);
-        }
-        CHECK(cudaFree(a));
-        CHECK(cudaFree(b));
         std::vector<std::vector<uint8_t>> got(c.outputs);
         for (uint32_t o = 0; o < c.outputs && ok; o++) {
             uint32_t i = c.count - c.outputs + o;
@@ -433,24 +554,15 @@ int main(int argc, char **argv)
             snprintf(why, sizeof why, ok ? "not verified" : "-");
         }
         failures += ok && !right;
-        if (ok) {
-            double ms = median(t_op), cms = median(t_cp);
-            double gbs = c.bytes / (ms * 1e-3) / 1e9, cgbs = 2.0 * (double)cp / (cms * 1e-3) / 1e9;
-            printf("%-18s %9.3f %9.1f %9.1f %7.2f  %s%s\n", c.name, ms, gbs, cgbs, gbs / cgbs,
-                   right ? "" : "WRONG: ", why);
-            if (js) {
-                fprintf(js, "%s\n    {\"name\": \"%s\", \"note\": \"%s\", \"ms\": %.4f, "
-                            "\"gbps\": %.2f, \"memcpy_gbps\": %.2f, \"ratio\": %.3f, "
-                            "\"verified\": %s, \"check\": \"%s\"}",
-                        first ? "" : ",", c.name, c.note, ms, gbs, cgbs, gbs / cgbs,
-                        right ? "true" : "false", why);
-                first = 0;
-            }
-        }
+        if (ok)
+            report(c.name, c.note, t, right, why);
         c.host.clear();
         c.host.shrink_to_fit();
         c.count = 0;
     }
+    for (const char *g : goldens)
+        if (!filter || strstr(g, filter))
+            failures += run_golden(g);
     if (js) {
         fprintf(js, "\n  ],\n  \"failures\": %d\n}\n", failures);
         fclose(js);

@@ -210,6 +210,10 @@ void dmlcu_options_from_env(dmlcu_options *o)
         else if (!strcmp(v, "chunked")) o->scan = DMLCU_SCAN_CHUNKED;
         else if (!strcmp(v, "block")) o->scan = DMLCU_SCAN_BLOCK;
     }
+    if ((v = getenv("DMLCU_GATHER_ROWS"))) {
+        if (!strcmp(v, "never")) o->gather_rows = DMLCU_ROWS_NEVER;
+        else if (!strcmp(v, "always")) o->gather_rows = DMLCU_ROWS_ALWAYS;
+    }
     if ((v = getenv("DMLCU_SCAN_CHUNK"))) {
         unsigned long long c = strtoull(v, NULL, 10);
         o->scan_chunk = c >= 2 ? c : 0; /* 1 would never shorten the recursion */
@@ -219,13 +223,15 @@ void dmlcu_options_from_env(dmlcu_options *o)
 void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
 {
     static const char *const modes[] = {"auto", "sequential", "chunked", "block"};
+    static const char *const rows[] = {"auto", "never", "always"};
     char chunk[32];
     if (o->scan_chunk)
         snprintf(chunk, sizeof chunk, "%llu", o->scan_chunk);
     else
         snprintf(chunk, sizeof chunk, "auto");
-    snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s",
-             o->force_64bit_index ? "64" : "auto", o->max_vector_bytes, modes[o->scan], chunk);
+    snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s rows=%s",
+             o->force_64bit_index ? "64" : "auto", o->max_vector_bytes, modes[o->scan], chunk,
+             rows[o->gather_rows]);
 }
 
 dmlcu_status dmlcu_execute(const dmlr_operator_desc *op, void *const *bufs, uint32_t count,

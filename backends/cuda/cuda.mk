@@ -1,10 +1,15 @@
 # backends/cuda/cuda.mk -- the optional CUDA backend, included by the Makefile.
 #   make cuda    build/lib/dmlcts_cuda_plugin.so   the dmlcts plugin
+#                build/lib/dmlcts_cuda_memcheck_control.so   the same, plus one
+#                                  planted out-of-bounds write (memcheck's control)
 #                build/bin/dmlref-cuda-bench       kernels vs cudaMemcpy, GB/s
 #                build/bin/dmlref-cuda-selftest    random cases vs libdmlref
 # Never a dependency of all or test: CI and the default build need no CUDA.
-# Needs nvcc only (no cJSON, Check or nettle): it links libdmlref.a, which the
-# Makefile already compiles with -fPIC.  The device code is for sm_90 (H100,
+# The plugin and self-test need nvcc only: they link libdmlref.a, which the
+# Makefile already compiles with -fPIC.  The bench also reads golden case
+# files (--case), so it links the case loader (CUDA_CASE_LIB) with cJSON and
+# nettle (CUDA_CASE_LIBS); where those are missing (the GPU machine), point
+# both at copies built elsewhere (scripts/gpu/prepare-carry.sh does).  The device code is for sm_90 (H100,
 # H200); CUDA_ARCH overrides it.
 NVCC      ?= nvcc
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90
@@ -19,12 +24,16 @@ CUDA_HDR  := $(wildcard backends/cuda/*.h backends/cuda/*.cuh) ref/include/dmlre
 # libdmlref.a is built with -fopenmp unless OPENMP=0.
 CUDA_LIBS := $(if $(filter 1,$(OPENMP)),-lgomp) -lm
 
+CUDA_CASE_LIB  ?= $(BUILD)/lib/libdmlref_case.a
+CUDA_CASE_LIBS ?= $(CJSON_LIBS)
+
 CUDA_PLUGIN   := $(BUILD)/lib/dmlcts_cuda_plugin.so
 CUDA_BENCH    := $(BUILD)/bin/dmlref-cuda-bench
 CUDA_SELFTEST := $(BUILD)/bin/dmlref-cuda-selftest
+CUDA_CONTROL  := $(BUILD)/lib/dmlcts_cuda_memcheck_control.so
 
 .PHONY: cuda
-cuda: $(CUDA_PLUGIN) $(CUDA_BENCH) $(CUDA_SELFTEST)
+cuda: $(CUDA_PLUGIN) $(CUDA_BENCH) $(CUDA_SELFTEST) $(CUDA_CONTROL)
 
 $(CUDA_DIR)/%.o: backends/cuda/%.cu $(CUDA_HDR)
 	@mkdir -p $(@D)
@@ -34,11 +43,23 @@ $(CUDA_PLUGIN): $(CUDA_DIR)/plugin.o $(CUDA_CORE) $(LIB)
 	@mkdir -p $(@D)
 	$(NVCC) $(CUDA_ARCH) -shared -o $@ $(CUDA_DIR)/plugin.o $(CUDA_CORE) $(LIB) $(CUDA_LIBS)
 
+$(CUDA_DIR)/plugin_control.o: backends/cuda/plugin.cu $(CUDA_HDR)
+	@mkdir -p $(@D)
+	$(NVCC) $(CUDA_FLAGS) $(NVCCFLAGS) -DDMLCU_MEMCHECK_CONTROL -c -o $@ $<
+
+$(CUDA_CONTROL): $(CUDA_DIR)/plugin_control.o $(CUDA_CORE) $(LIB)
+	@mkdir -p $(@D)
+	$(NVCC) $(CUDA_ARCH) -shared -o $@ $< $(CUDA_CORE) $(LIB) $(CUDA_LIBS)
+
+$(BUILD)/lib/libdmlref_case.a: $(CASE_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
 # Both judge CUMULATIVE_PRODUCT with the cases' own tolerance (ref/cli/tolerance.c).
-$(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) $(BUILD)/obj/ref/cli/tolerance.o $(LIB)
+$(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) \
-		$(BUILD)/obj/ref/cli/tolerance.o $(LIB) $(CUDA_LIBS)
+		$(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(CUDA_LIBS)
 
 $(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(BUILD)/obj/ref/cli/tolerance.o $(LIB)
 	@mkdir -p $(@D)
@@ -67,9 +88,9 @@ cuda-emu-build: $(CUDA_EMU_TEST) $(CUDA_EMU_PLUGIN) $(CUDA_EMU_BENCH)
 
 # The bench too: its cases' descs and checks, not its timings, mean something here.
 $(CUDA_EMU_BENCH): $(CUDA_EMU_DIR)/bench_cuda.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) \
-                   $(BUILD)/obj/ref/cli/tolerance.o $(LIB)
+                   $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(LDLIBS)
 
 $(CUDA_EMU_PLUGIN): $(CUDA_EMU_DIR)/plugin.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) $(LIB)
 	@mkdir -p $(@D)

@@ -29,19 +29,24 @@ enum dmlcu_scan_mode {
     DMLCU_SCAN_BLOCK       /* a block scans a chunk of one lane (tree inside the block) */
 };
 
+/* GATHER's row path (move.cu): a block stages one Axis row of the input in shared memory. */
+enum dmlcu_gather_rows { DMLCU_ROWS_AUTO = 0, DMLCU_ROWS_NEVER, DMLCU_ROWS_ALWAYS };
+
 typedef struct dmlcu_options {
     bool force_64bit_index;   /* never the 32-bit fast-division index path */
     unsigned max_vector_bytes; /* widest load/store of the copy paths: 16, 8, 4, 2 or 1 */
     enum dmlcu_scan_mode scan;
     unsigned long long scan_chunk; /* chunk length for CHUNKED / BLOCK (>= 2); 0 = automatic */
+    enum dmlcu_gather_rows gather_rows; /* ALWAYS: whenever the row fits, whatever it costs */
 } dmlcu_options;
 
 /* Defaults, then the environment (README.md, "Knobs"):
  *   DMLCU_FORCE_64BIT=1, DMLCU_MAX_VECTOR=16|8|4|2|1,
- *   DMLCU_SCAN=auto|sequential|chunked|block, DMLCU_SCAN_CHUNK=N. */
+ *   DMLCU_SCAN=auto|sequential|chunked|block, DMLCU_SCAN_CHUNK=N,
+ *   DMLCU_GATHER_ROWS=auto|never|always. */
 void dmlcu_options_default(dmlcu_options *o);
 void dmlcu_options_from_env(dmlcu_options *o);
-/* One line describing o, for logs: "index=auto vector=16 scan=auto chunk=auto". */
+/* One line describing o, for logs: "index=auto vector=16 scan=auto chunk=auto rows=auto". */
 void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap);
 
 /*

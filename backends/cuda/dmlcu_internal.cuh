@@ -166,9 +166,17 @@ __device__ __forceinline__ int64_t dmlcu_wrap_negative(int64_t v, uint64_t dim)
     dmlcu_emu_launch(grid, block, false, [&] { K(__VA_ARGS__); })
 #define DMLCU_LAUNCH_SYNC(K, grid, block, stream, ...) \
     dmlcu_emu_launch(grid, block, true, [&] { K(__VA_ARGS__); })
+/* Dynamic shared memory: one buffer, as the emulator runs one block at a time. */
+#define DMLCU_LAUNCH_SMEM(K, grid, block, smem, stream, ...) \
+    (dmlcu_emu_dynamic_smem(smem), \
+     dmlcu_emu_launch(grid, block, true, [&] { K(__VA_ARGS__); }))
+#define DMLCU_DYNAMIC_SMEM(T, name) T *name = (T *)dmlcu_emu_dynamic_smem(0)
 #else
 #define DMLCU_LAUNCH(K, grid, block, stream, ...) K<<<grid, block, 0, stream>>>(__VA_ARGS__)
 #define DMLCU_LAUNCH_SYNC DMLCU_LAUNCH
+#define DMLCU_LAUNCH_SMEM(K, grid, block, smem, stream, ...) \
+    K<<<grid, block, smem, stream>>>(__VA_ARGS__)
+#define DMLCU_DYNAMIC_SMEM(T, name) extern __shared__ T name[]
 #endif
 
 /* Blocks for a grid-stride loop over n items: enough to fill the device. */

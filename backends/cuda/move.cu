@@ -114,6 +114,132 @@ static void launch_gather(uint8_t *out, const uint8_t *in, const uint8_t *idx,
     }
 }
 
+/*
+ * The row path.  When the input dims after Axis hold one element, the output
+ * is [outer dims, index dims] and every output element of outer position p
+ * reads the same Axis row of the input at a random place: one 32-byte sector
+ * fetched per element by k_gather.  Here a block copies its row into shared
+ * memory (16-byte words where aligned), then gathers its share of the index
+ * dims from there: DRAM sees the row and the output once each.
+ */
+enum { ROWS_BLOCK = 1024 };
+
+template <class W, class IT>
+__global__ void __launch_bounds__(ROWS_BLOCK)
+k_gather_rows(W *__restrict__ out, const W *__restrict__ in, const uint8_t *__restrict__ idx,
+              dmlcu_dims<IT> g, uint64_t q_count, uint64_t q_chunk, uint64_t chunks, int ix_dt,
+              uint32_t ix_esize, uint64_t axis_dim, uint64_t axis_step)
+{
+    DMLCU_DYNAMIC_SMEM(uint4, sm);
+    uint64_t p = blockIdx.x / chunks, q0 = blockIdx.x % chunks * q_chunk;
+    uint64_t q1 = q0 + q_chunk < q_count ? q0 + q_chunk : q_count, off[3];
+    dmlcu_offsets<IT, 3>(g, (IT)(p * q_count), off);
+    const W *row = in + off[1];
+    /* Row byte j sits at shared byte head + j, so that aligned words stay aligned. */
+    unsigned head = axis_step == 1 ? (unsigned)((uintptr_t)row & 15) : 0;
+    W *srow = (W *)((uint8_t *)sm + head);
+    if (axis_step == 1) {
+        uintptr_t b = (uintptr_t)row, e = b + axis_dim * sizeof(W);
+        uintptr_t a16 = (b + 15) & ~(uintptr_t)15, e16 = e & ~(uintptr_t)15;
+        if (a16 < e16) {
+            uint64_t words = (e16 - a16) / 16, first = (a16 - b) / sizeof(W);
+            for (uint64_t k = threadIdx.x; k < words; k += blockDim.x)
+                ((uint4 *)((uint8_t *)sm + head + (a16 - b)))[k] = ((const uint4 *)a16)[k];
+            for (uint64_t k = threadIdx.x; k < first; k += blockDim.x) /* the unaligned ends */
+                srow[k] = row[k];
+            for (uint64_t k = (e16 - b) / sizeof(W) + threadIdx.x; k < axis_dim; k += blockDim.x)
+                srow[k] = row[k];
+        } else {
+            for (uint64_t k = threadIdx.x; k < axis_dim; k += blockDim.x)
+                srow[k] = row[k];
+        }
+    } else {
+        for (uint64_t k = threadIdx.x; k < axis_dim; k += blockDim.x)
+            srow[k] = row[k * axis_step];
+    }
+    __syncthreads();
+    for (uint64_t q = q0 + threadIdx.x; q < q1; q += blockDim.x) {
+        dmlcu_offsets<IT, 3>(g, (IT)(p * q_count + q), off);
+        int64_t v = dmlcu_wrap_negative(dmlcu_read_index(idx + off[2] * ix_esize, ix_dt),
+                                        axis_dim); /* GATHER-7 */
+        uint64_t pos = v < 0 ? 0 : (uint64_t)v >= axis_dim ? axis_dim - 1 : (uint64_t)v; /* GATHER-8 */
+        out[off[0]] = srow[pos];
+    }
+}
+
+template <class W, class IT>
+static void launch_rows_as(uint8_t *out, const uint8_t *in, const uint8_t *idx, const dmlcu_geo *g,
+                           const dmlcu_tensor *ix, uint64_t q_count, uint64_t q_chunk,
+                           uint64_t chunks, uint64_t axis_dim, uint64_t axis_step, size_t smem,
+                           cudaStream_t s)
+{
+    dmlcu_dims<IT> d;
+    dmlcu_dims_init(&d, g);
+    auto k = k_gather_rows<W, IT>;
+#ifndef DMLCU_EMULATION
+    cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+#endif
+    unsigned grid = (unsigned)(g->count / q_count * chunks);
+    DMLCU_LAUNCH_SMEM(k, grid, ROWS_BLOCK, smem, s, (W *)out, (const W *)in, idx, d, q_count,
+                      q_chunk, chunks, ix->dt, ix->esize, axis_dim, axis_step);
+}
+
+template <class W>
+static void launch_rows(uint8_t *out, const uint8_t *in, const uint8_t *idx, const dmlcu_geo *g,
+                        const dmlcu_tensor *ix, uint64_t q_count, uint64_t q_chunk,
+                        uint64_t chunks, uint64_t axis_dim, uint64_t axis_step, size_t smem,
+                        cudaStream_t s, const dmlcu_options *o)
+{
+    if (narrow(g->count, o))
+        launch_rows_as<W, uint32_t>(out, in, idx, g, ix, q_count, q_chunk, chunks, axis_dim,
+                                    axis_step, smem, s);
+    else
+        launch_rows_as<W, uint64_t>(out, in, idx, g, ix, q_count, q_chunk, chunks, axis_dim,
+                                    axis_step, smem, s);
+}
+
+/*
+ * Take the row path?  Yes when the input's dims all come before the index
+ * dims in the collapsed geometry (operand 1's steps end before the last
+ * dim), the row fits in shared memory, and loading it costs no more than
+ * the sectors it saves: at most 32 bytes of row per output element.  Sets
+ * the chunking: enough blocks for two per SM, each chunk still paying off.
+ */
+static bool rows_plan(const dmlcu_geo *g, uint64_t axis_dim, uint32_t esize,
+                      const dmlcu_options *o, uint64_t *q_count, uint64_t *q_chunk,
+                      uint64_t *chunks, size_t *smem)
+{
+    static int limit = -1, sms = 0;
+    if (limit < 0) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        if (cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+            cudaSuccess)
+            limit = 48 * 1024;
+        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+            sms <= 0)
+            sms = 132;
+    }
+    int last = g->rank - 1;
+    uint64_t q = 1, row = axis_dim * esize;
+    while (last >= 0 && g->steps[1][last] == 0)
+        q *= g->sizes[last--];
+    if (o->gather_rows == DMLCU_ROWS_NEVER || last == g->rank - 1 || row + 16 > (uint64_t)limit)
+        return false;
+    if (o->gather_rows != DMLCU_ROWS_ALWAYS && q * 32 < row)
+        return false;
+    uint64_t p = g->count / q, c = (2 * (uint64_t)sms + p - 1) / p, most = q * 32 / row;
+    if (c > most)
+        c = most;
+    if (c < 1)
+        c = 1;
+    *q_chunk = (q + c - 1) / c;
+    *chunks = (q + *q_chunk - 1) / *q_chunk;
+    *q_count = q;
+    *smem = (size_t)((row + 16 + 15) & ~(uint64_t)15);
+    return p * *chunks <= 0x7fffffffu; /* gridDim.x */
+}
+
 dmlcu_status dmlcu_gather(const dmlr_gather_operator_desc *desc, void *const *bufs,
                           cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap)
 {
@@ -146,6 +272,20 @@ dmlcu_status dmlcu_gather(const dmlr_gather_operator_desc *desc, void *const *bu
             g.steps[1][od] = in.strides[j - K + 1];
     }
     dmlcu_geo_simplify(&g);
+    uint64_t q_count, q_chunk, chunks;
+    size_t smem;
+    if (rows_plan(&g, in.sizes[axis], in.esize, o, &q_count, &q_chunk, &chunks, &smem)) {
+        uint8_t *po = (uint8_t *)bufs[2];
+        const uint8_t *pi = (const uint8_t *)bufs[0], *px = (const uint8_t *)bufs[1];
+        uint64_t dim = in.sizes[axis], step = in.strides[axis];
+        switch (in.esize) {
+        case 1: launch_rows<uint8_t>(po, pi, px, &g, &ix, q_count, q_chunk, chunks, dim, step, smem, s, o); break;
+        case 2: launch_rows<uint16_t>(po, pi, px, &g, &ix, q_count, q_chunk, chunks, dim, step, smem, s, o); break;
+        case 4: launch_rows<uint32_t>(po, pi, px, &g, &ix, q_count, q_chunk, chunks, dim, step, smem, s, o); break;
+        default: launch_rows<unsigned long long>(po, pi, px, &g, &ix, q_count, q_chunk, chunks, dim, step, smem, s, o); break;
+        }
+        return dmlcu_cuda_fail(cudaGetLastError(), "GATHER row kernel launch", msg, cap);
+    }
     const bool data[3] = {true, true, false};
     uint64_t bases[3] = {0, 0, 0};
     const void *ptrs[3] = {bufs[2], bufs[0], bufs[1]};

@@ -67,6 +67,17 @@ extern "C" int dmlcts_backend_init(dmlcts_backend_info *info)
     return 0;
 }
 
+#ifdef DMLCU_MEMCHECK_CONTROL
+/*
+ * The negative control of the memcheck runs (cuda.mk builds this file a
+ * second time as dmlcts_cuda_memcheck_control.so): after each case, one byte
+ * written just past the last buffer's end, which the real plugin never does.
+ * compute-sanitizer must report it wherever it truly watches the plugin
+ * (scripts/gpu/run-on-device.sh, memcheck-control).
+ */
+__global__ void k_past_the_end(uint8_t *p) { *p = 0x5A; }
+#endif
+
 /* Device buffers of one case, released on every path. */
 struct bindings {
     void *dev[DMLR_MAX_BINDINGS];
@@ -155,6 +166,9 @@ extern "C" dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
         release(&b);
         return st == DMLCU_NOT_SUPPORTED ? DMLCTS_RUN_NOT_SUPPORTED : DMLCTS_RUN_ERROR;
     }
+#ifdef DMLCU_MEMCHECK_CONTROL
+    k_past_the_end<<<1, 1, 0, g_stream>>>((uint8_t *)b.dev[n - 1] + host[n - 1]->size);
+#endif
     for (uint32_t i = 0; i < n; i++) {
         if (!names[i].is_output)
             continue;

@@ -539,9 +539,9 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    struct variant { const char *name; dmlcu_options o; } variants[9];
+    struct variant { const char *name; dmlcu_options o; } variants[11];
     int nv = 0;
-    for (int v = 0; v < 9; v++) {
+    for (int v = 0; v < 11; v++) {
         dmlcu_options o;
         dmlcu_options_default(&o);
         const char *name = "default";
@@ -554,6 +554,8 @@ int main(int argc, char **argv)
         case 6: o.scan = DMLCU_SCAN_BLOCK, o.scan_chunk = 2, name = "scan block/2"; break;
         case 7: o.scan = DMLCU_SCAN_BLOCK, o.scan_chunk = 100, name = "scan block/100"; break;
         case 8: o.scan = DMLCU_SCAN_BLOCK, name = "scan block"; break;
+        case 9: o.gather_rows = DMLCU_ROWS_ALWAYS, name = "gather rows always"; break;
+        case 10: o.gather_rows = DMLCU_ROWS_NEVER, name = "gather rows never"; break;
         }
         variants[nv++] = {name, o};
     }
@@ -592,8 +594,10 @@ int main(int argc, char **argv)
         }
         bool case_ok = true;
         for (int v = 0; v < nv; v++) {
-            if (v >= 3 && c.type != DMLR_OPERATOR_CUMULATIVE_PRODUCT)
-                break; /* scan variants change nothing else */
+            if (v >= 3 && v <= 8 && c.type != DMLR_OPERATOR_CUMULATIVE_PRODUCT)
+                continue; /* scan variants change nothing else */
+            if (v >= 9 && c.type != DMLR_OPERATOR_GATHER)
+                continue; /* nor do the row-path ones */
 #ifdef DMLCU_EMULATION
             if (is_big && variants[v].o.scan_chunk && variants[v].o.scan_chunk < 100)
                 continue; /* a fiber per thread: tiny chunks of a long axis take minutes */

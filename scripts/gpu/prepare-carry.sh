@@ -12,6 +12,7 @@
 #
 #   DIR/bin/dmlcts, DIR/bin/dmlref          built by `make`
 #   DIR/lib/libcjson.so.1, libnettle.so.8   their libraries (LD_LIBRARY_PATH)
+#   DIR/lib/libdmlref_case.a                the case loader, for the CUDA bench's --case
 #   DIR/lib-fallback/libgomp.so.1           only if the device lacks one
 #   DIR/prebuilt/                           make cuda's outputs (sm_90), fallback
 #   DIR/MANIFEST                            what was built from what, sizes, sha256
@@ -21,8 +22,8 @@ DIR=${1:-build/gpu-carry}
 LIMIT_MIB=60
 export PATH=/usr/local/cuda/bin:$PATH
 
-echo "prepare-carry: make (dmlcts, dmlref)"
-make -j"$(nproc)" >/dev/null
+echo "prepare-carry: make (dmlcts, dmlref, the case loader)"
+make -j"$(nproc)" all build/lib/libdmlref_case.a >/dev/null
 if command -v nvcc >/dev/null 2>&1; then
     echo "prepare-carry: make cuda (the fallback copy of the CUDA backend)"
     make -j"$(nproc)" cuda >/dev/null
@@ -33,6 +34,7 @@ fi
 rm -rf "$DIR"
 mkdir -p "$DIR/bin" "$DIR/lib" "$DIR/lib-fallback" "$DIR/prebuilt"
 cp build/bin/dmlcts build/bin/dmlref "$DIR/bin/"
+cp build/lib/libdmlref_case.a "$DIR/lib/"
 # The libraries the two binaries need beyond glibc and libgomp (which gcc
 # brings on the device): resolved through ldd, copied under their sonames.
 for so in libcjson.so.1 libnettle.so.8; do
@@ -45,7 +47,8 @@ for so in libcjson.so.1 libnettle.so.8; do
 done
 gomp=$(ldd build/bin/dmlcts | awk '$1 == "libgomp.so.1" { print $3 }')
 [ -n "$gomp" ] && cp -L "$gomp" "$DIR/lib-fallback/libgomp.so.1"
-for f in build/lib/dmlcts_cuda_plugin.so build/bin/dmlref-cuda-bench build/bin/dmlref-cuda-selftest; do
+for f in build/lib/dmlcts_cuda_plugin.so build/lib/dmlcts_cuda_memcheck_control.so \
+         build/bin/dmlref-cuda-bench build/bin/dmlref-cuda-selftest; do
     [ -e "$f" ] && cp "$f" "$DIR/prebuilt/"
 done
 

@@ -9,10 +9,19 @@
 #   torch      dmlcts --backend cmd:"python3 scripts/backends/torch_backend.py" goldens
 #   selftest   random cases of every operator, GPU vs the host reference, every
 #              kernel path (backends/cuda/selftest_cuda.cu)
-#   bench      kernels vs cudaMemcpy on large cases (backends/cuda/bench_cuda.cu)
-#   memcheck-selftest, memcheck-dmlcts, racecheck-scan   compute-sanitizer
-#   cuda-64bit-novec, cuda-scan-block2, cuda-scan-chunked2   the suite again with
-#              the plugin forced onto its other paths (DMLCU_* knobs)
+#   bench      kernels vs cudaMemcpy on large cases (backends/cuda/bench_cuda.cu),
+#              the corpus's large goldens included; bench-rows-never: GATHER
+#              without its shared-memory row path, for comparison
+#   memcheck-dmlcts      compute-sanitizer memcheck over the whole suite, the
+#              plugin run in dmlcts' own process (--in-process)
+#   memcheck-control, memcheck-control-forked   the same tool on a plugin with
+#              one planted out-of-bounds write per case: it must be reported
+#              in process (exit 99); forked, memcheck does not see it (exit 0),
+#              which is why memcheck-dmlcts runs --in-process
+#   memcheck-selftest, racecheck-scan   compute-sanitizer on the self-test
+#   cuda-64bit-novec, cuda-scan-block2, cuda-scan-chunked2, cuda-rows-always
+#              the suite again with the plugin forced onto its other paths
+#              (DMLCU_* knobs)
 #
 # Each step has its own time limit (timeout), output in OUT/STEP.txt, reports
 # in OUT/*.json / *.xml, and the next step runs whatever happened; the whole
@@ -21,7 +30,8 @@
 # Exit status: 0 when every step passed, 1 otherwise.
 #
 # Knobs (environment): OUT, BUDGET, CARRY (build/gpu-carry), PYTHON (python3),
-# TORCH_DEVICE (the adapter's --device; default cuda), JOBS (nproc).
+# TORCH_DEVICE (the adapter's --device; default cuda), JOBS (nproc), ONLY (a
+# space-separated list of steps to run; env and build always run).
 # DRYRUN=emu runs the plumbing on a machine without a GPU: the CPU-emulated
 # plugin and self-test of `make cuda-emu`, torch on the CPU, no sanitizer, no bench.
 set -u
@@ -34,6 +44,7 @@ BUDGET=${BUDGET:-420}
 PYTHON=${PYTHON:-python3}
 JOBS=${JOBS:-$(nproc)}
 DRYRUN=${DRYRUN:-}
+ONLY=${ONLY:-}
 TORCH_DEVICE=${TORCH_DEVICE:-${DRYRUN:+cpu}}
 START=$(date +%s)
 export PATH=/usr/local/cuda/bin:$PATH
@@ -46,11 +57,6 @@ SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 SUMMARY=$OUT/summary.tsv
 : >"$SUMMARY"
 
-# The hand-written cases (every operator, layout, in-place, selftest): for the
-# slow sanitizer runs; the generated goldens/gen/ only add volume.
-HAND=(goldens/doc goldens/dmlcts-selftest goldens/gather goldens/scatter goldens/scatter_nd
-      goldens/split goldens/cumulative_product)
-
 record() { # NAME STATUS SECONDS KEY
     printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$SUMMARY"
     printf '[%4ss] %-20s %-14s %s\n' "$(($(date +%s) - START))" "$1" "$2" "$4"
@@ -61,6 +67,11 @@ record() { # NAME STATUS SECONDS KEY
 step() {
     local name=$1 limit=$2 key=$3 left t0 rc status line
     shift 3
+    if [ -n "$ONLY" ] && [ "$name" != env ] && [ "$name" != build ] &&
+        ! printf ' %s ' "$ONLY" | grep -q " $name "; then
+        record "$name" SKIPPED 0 "not in ONLY"
+        return 0
+    fi
     left=$((START + BUDGET - $(date +%s)))
     if [ "$left" -lt 20 ]; then
         record "$name" SKIPPED 0 "the ${BUDGET}s budget is spent"
@@ -116,20 +127,28 @@ step env 60 "^(GPU 0|nvcc|torch|compute-sanitizer)" bash -c '
 '
 
 # ---- build ---------------------------------------------------------------------------
+# The bench links the case loader: the carried copy when this machine has no cJSON.
+if [ -e "$CARRY/lib/libdmlref_case.a" ] && ! pkg-config --exists libcjson nettle 2>/dev/null; then
+    CARRY_CASE_LIB=$PWD/$CARRY/lib/libdmlref_case.a
+    CARRY_CASE_LIBS="$PWD/$CARRY/lib/libcjson.so.1 $PWD/$CARRY/lib/libnettle.so.8"
+fi
 if [ -n "$DRYRUN" ]; then
     step build 300 "error" make -j"$JOBS" cuda-emu-build $(command -v nvcc >/dev/null && echo cuda)
-elif ! step build 200 "error" make -j"$JOBS" cuda; then
+elif ! step build 200 "error" make -j"$JOBS" cuda \
+    ${CARRY_CASE_LIB:+CUDA_CASE_LIB="$CARRY_CASE_LIB" CUDA_CASE_LIBS="$CARRY_CASE_LIBS"}; then
     if [ -e "$CARRY/prebuilt/dmlcts_cuda_plugin.so" ]; then
         mkdir -p build/lib build/bin
-        cp "$CARRY/prebuilt/dmlcts_cuda_plugin.so" build/lib/
+        cp "$CARRY/prebuilt/dmlcts_cuda_plugin.so" "$CARRY/prebuilt/dmlcts_cuda_memcheck_control.so" \
+            build/lib/
         cp "$CARRY/prebuilt/dmlref-cuda-bench" "$CARRY/prebuilt/dmlref-cuda-selftest" build/bin/
         record build-fallback ok 0 "using $CARRY/prebuilt (built before the trip)"
     fi
 fi
 
 if [ "$GPU" = 0 ] && [ -z "$DRYRUN" ]; then
-    for s in cuda torch selftest bench memcheck-selftest memcheck-dmlcts racecheck-scan \
-             cuda-64bit-novec cuda-scan-block2 cuda-scan-chunked2; do
+    for s in cuda torch selftest bench bench-rows-never memcheck-dmlcts memcheck-control \
+             memcheck-control-forked memcheck-selftest racecheck-scan cuda-64bit-novec \
+             cuda-scan-block2 cuda-scan-chunked2 cuda-rows-always; do
         skip "$s" "no GPU (nvidia-smi -L failed)"
     done
     record gpu "FAILED(no GPU)" 0 "nvidia-smi -L failed: this is not the GPU machine"
@@ -149,30 +168,48 @@ else
     step selftest 75 "^selftest: " "$SELFTEST" --cases 3000 --big 60 --seconds 50
 
     # ---- bandwidth -------------------------------------------------------------------
+    LARGE=()
+    for f in $(find goldens -name '*.large.*.json' | sort); do
+        LARGE+=(--case "$f")
+    done
     if [ -n "$DRYRUN" ]; then
         skip bench "dry run"
+        skip bench-rows-never "dry run"
     else
-        step bench 120 "^bench: " "$BENCH" --json "$OUT/bench.json" --runs 10
+        step bench 150 "^bench: " "$BENCH" --json "$OUT/bench.json" --runs 10 "${LARGE[@]}"
+        step bench-rows-never 60 "^bench: " env DMLCU_GATHER_ROWS=never \
+            "$BENCH" --runs 10 --filter gather "${LARGE[@]}"
     fi
 
     # ---- compute-sanitizer -------------------------------------------------------------
     if [ -n "$DRYRUN" ] || [ ! -x "$SANITIZER" ]; then
         why="no compute-sanitizer at $SANITIZER"
         [ -n "$DRYRUN" ] && why="dry run"
-        for s in memcheck-selftest memcheck-dmlcts racecheck-scan; do
+        for s in memcheck-dmlcts memcheck-control memcheck-control-forked memcheck-selftest \
+                 racecheck-scan; do
             skip "$s" "$why"
         done
     else
         SAN=("$SANITIZER" --error-exitcode 99 --print-limit 20)
-        # In one process (no fork): the reliable one.
+        # The whole suite, the plugin in dmlcts' own process: memcheck does
+        # not follow dmlcts' usual fork-without-exec worker.
+        step memcheck-dmlcts 300 "ERROR SUMMARY|$DONE_RE" \
+            "${SAN[@]}" --tool memcheck --leak-check full \
+            "$CTS" --in-process --backend "plugin:$PLUGIN" goldens --no-progress -q
+        # The control: one planted write past a buffer's end per case.  In
+        # process memcheck must report it (exit 99); forked it cannot (exit 0).
+        step memcheck-control 60 "ERROR SUMMARY|^control: " bash -c '"$@"; rc=$?
+            echo "control: exit $rc (99: memcheck reported the planted write)"; [ "$rc" = 99 ]' _ \
+            "${SAN[@]}" --tool memcheck "$CTS" --in-process \
+            --backend "plugin:build/lib/dmlcts_cuda_memcheck_control.so" goldens/doc --no-progress -q
+        step memcheck-control-forked 60 "ERROR SUMMARY|^control: " bash -c '"$@"; rc=$?
+            echo "control: exit $rc (0: the forked worker went unwatched)"; [ "$rc" = 0 ]' _ \
+            "${SAN[@]}" --tool memcheck --target-processes all "$CTS" \
+            --backend "plugin:build/lib/dmlcts_cuda_memcheck_control.so" goldens/doc --no-progress -q
+        # The self-test in one process, every kernel path, leak check.
         step memcheck-selftest 75 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
             "${SAN[@]}" --tool memcheck --leak-check full \
             "$SELFTEST" --cases 150 --big 4 --seconds 45
-        # dmlcts runs the plugin in a forked worker: --target-processes all.  Two
-        # "ERROR SUMMARY" lines in the output mean the worker was tracked too.
-        step memcheck-dmlcts 90 "ERROR SUMMARY|$DONE_RE" \
-            "${SAN[@]}" --tool memcheck --target-processes all \
-            "$CTS" --backend "plugin:$PLUGIN" "${HAND[@]}" "${CTSOPT[@]}"
         # Shared-memory races in the block scan (forced onto every CUMULATIVE_PRODUCT).
         step racecheck-scan 50 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
             "${SAN[@]}" --tool racecheck \
@@ -188,6 +225,9 @@ else
     step cuda-scan-chunked2 40 "$DONE_RE" env DMLCU_SCAN=chunked DMLCU_SCAN_CHUNK=2 \
         "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT goldens "${CTSOPT[@]}" \
         --json "$OUT/cuda-scan-chunked2.json"
+    step cuda-rows-always 40 "$DONE_RE" env DMLCU_GATHER_ROWS=always \
+        "$CTS" --backend "plugin:$PLUGIN" --op GATHER goldens "${CTSOPT[@]}" \
+        --json "$OUT/cuda-rows-always.json"
 fi
 
 # ---- summary -------------------------------------------------------------------------
@@ -207,9 +247,12 @@ fi
     fi
     if [ -s "$OUT/bench.txt" ]; then
         echo "-- bench (GB/s = bytes read + written / kernel time; ratio = vs cudaMemcpy D2D):"
-        sed -n '/^device:/,$p' "$OUT/bench.txt" | head -n 16
+        sed -n '/^device:/,$p' "$OUT/bench.txt" | head -n 24
+        [ -s "$OUT/bench-rows-never.txt" ] && echo "-- GATHER without the row path (DMLCU_GATHER_ROWS=never):" &&
+            grep -E '^(gather|golden\.gather)' "$OUT/bench-rows-never.txt"
     fi
-    for s in memcheck-selftest memcheck-dmlcts racecheck-scan; do
+    for s in memcheck-dmlcts memcheck-control memcheck-control-forked memcheck-selftest \
+             racecheck-scan; do
         [ -s "$OUT/$s.txt" ] || continue
         echo "-- $s: $(grep -c 'ERROR SUMMARY' "$OUT/$s.txt") process(es) reported: $(grep 'ERROR SUMMARY' "$OUT/$s.txt" | tr '\n' ' ')"
         grep -m 3 -E '^========= (Invalid|Race|Error|Program hit|Leaked)' "$OUT/$s.txt" | cut -c1-200

@@ -36,6 +36,9 @@ extern dim3 dmlcu_emu_thread_idx, dmlcu_emu_block_idx, dmlcu_emu_block_dim, dmlc
 /* Runs grid x block threads of f; sync: f uses barriers or shuffles (fibers). */
 void dmlcu_emu_launch(unsigned grid, unsigned block, bool sync, const std::function<void()> &f);
 
+/* n > 0: (re)size the block's dynamic shared memory; n == 0: the buffer (16-byte aligned). */
+void *dmlcu_emu_dynamic_smem(size_t n);
+
 void __syncthreads(void);
 void dmlcu_emu_warp_barrier(void);
 unsigned char *dmlcu_emu_shuffle_slot(unsigned lane); /* 16 bytes per lane of this warp */
@@ -64,13 +67,17 @@ typedef enum cudaError {
 typedef struct dmlcu_emu_stream *cudaStream_t;
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
                       cudaMemcpyDeviceToDevice };
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+enum cudaDeviceAttr {
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+};
 
 cudaError_t cudaMalloc(void **p, size_t n);
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
 cudaError_t cudaFree(void *p);
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k);
+cudaError_t cudaMemset(void *dst, int value, size_t n);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k,
                             cudaStream_t s);
 cudaError_t cudaGetLastError(void);

@@ -173,6 +173,12 @@ cudaError_t cudaMalloc(void **p, size_t n)
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t) { return cudaMalloc(p, n); }
 cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
 cudaError_t cudaFreeAsync(void *p, cudaStream_t) { free(p); return cudaSuccess; }
+cudaError_t cudaMemset(void *dst, int value, size_t n)
+{
+    memset(dst, value, n);
+    return cudaSuccess;
+}
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind)
 {
     memmove(dst, src, n);
@@ -186,10 +192,19 @@ cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 cudaError_t cudaGetDevice(int *dev) { *dev = 0; return cudaSuccess; }
 cudaError_t cudaGetDeviceCount(int *count) { *count = 1; return cudaSuccess; }
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr, int)
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr a, int)
 {
-    *value = 2; /* few SMs: grid-stride loops go round several times */
+    /* few SMs: grid-stride loops go round several times; H100's shared memory */
+    *value = a == cudaDevAttrMaxSharedMemoryPerBlockOptin ? 227 * 1024 : 2;
     return cudaSuccess;
+}
+
+void *dmlcu_emu_dynamic_smem(size_t n)
+{
+    static std::vector<uint4> smem;
+    if (n)
+        smem.assign((n + 15) / 16, uint4{0xA5A5A5A5u, 0xA5A5A5A5u, 0xA5A5A5A5u, 0xA5A5A5A5u});
+    return smem.data();
 }
 cudaError_t cudaSetDevice(int dev) { return dev == 0 ? cudaSuccess : cudaErrorInvalidValue; }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int)
