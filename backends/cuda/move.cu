@@ -122,7 +122,7 @@ static void launch_gather(uint8_t *out, const uint8_t *in, const uint8_t *idx,
  * memory (16-byte words where aligned), then gathers its share of the index
  * dims from there: DRAM sees the row and the output once each.
  */
-enum { ROWS_BLOCK = 1024 };
+enum { ROWS_BLOCK = 1024, UNROLL = 8 };
 
 template <class W, class IT>
 __global__ void __launch_bounds__(ROWS_BLOCK)
@@ -138,32 +138,59 @@ k_gather_rows(W *__restrict__ out, const W *__restrict__ in, const uint8_t *__re
     /* Row byte j sits at shared byte head + j, so that aligned words stay aligned. */
     unsigned head = axis_step == 1 ? (unsigned)((uintptr_t)row & 15) : 0;
     W *srow = (W *)((uint8_t *)sm + head);
+    /*
+     * Both phases are latency-bound with one or two blocks per SM (a row may
+     * take most of the shared memory): each thread keeps UNROLL loads in
+     * flight before it uses any of them.
+     */
     if (axis_step == 1) {
         uintptr_t b = (uintptr_t)row, e = b + axis_dim * sizeof(W);
         uintptr_t a16 = (b + 15) & ~(uintptr_t)15, e16 = e & ~(uintptr_t)15;
-        if (a16 < e16) {
-            uint64_t words = (e16 - a16) / 16, first = (a16 - b) / sizeof(W);
-            for (uint64_t k = threadIdx.x; k < words; k += blockDim.x)
-                ((uint4 *)((uint8_t *)sm + head + (a16 - b)))[k] = ((const uint4 *)a16)[k];
-            for (uint64_t k = threadIdx.x; k < first; k += blockDim.x) /* the unaligned ends */
-                srow[k] = row[k];
-            for (uint64_t k = (e16 - b) / sizeof(W) + threadIdx.x; k < axis_dim; k += blockDim.x)
-                srow[k] = row[k];
-        } else {
-            for (uint64_t k = threadIdx.x; k < axis_dim; k += blockDim.x)
-                srow[k] = row[k];
+        uint64_t words = a16 < e16 ? (e16 - a16) / 16 : 0;
+        uint64_t first = words ? (a16 - b) / sizeof(W) : axis_dim;
+        uint64_t tail = words ? (e16 - b) / sizeof(W) : axis_dim;
+        const uint4 *src = (const uint4 *)a16;
+        uint4 *dst = (uint4 *)((uint8_t *)sm + head + (a16 - b));
+        for (uint64_t k = threadIdx.x; k < words; k += UNROLL * blockDim.x) {
+            uint4 r[UNROLL];
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++)
+                if (k + u * blockDim.x < words)
+                    r[u] = src[k + u * blockDim.x];
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++)
+                if (k + u * blockDim.x < words)
+                    dst[k + u * blockDim.x] = r[u];
         }
+        for (uint64_t k = threadIdx.x; k < first; k += blockDim.x) /* the unaligned ends */
+            srow[k] = row[k];
+        for (uint64_t k = tail + threadIdx.x; k < axis_dim; k += blockDim.x)
+            srow[k] = row[k];
     } else {
         for (uint64_t k = threadIdx.x; k < axis_dim; k += blockDim.x)
             srow[k] = row[k * axis_step];
     }
     __syncthreads();
-    for (uint64_t q = q0 + threadIdx.x; q < q1; q += blockDim.x) {
-        dmlcu_offsets<IT, 3>(g, (IT)(p * q_count + q), off);
-        int64_t v = dmlcu_wrap_negative(dmlcu_read_index(idx + off[2] * ix_esize, ix_dt),
-                                        axis_dim); /* GATHER-7 */
-        uint64_t pos = v < 0 ? 0 : (uint64_t)v >= axis_dim ? axis_dim - 1 : (uint64_t)v; /* GATHER-8 */
-        out[off[0]] = srow[pos];
+    for (uint64_t q = q0 + threadIdx.x; q < q1; q += UNROLL * blockDim.x) {
+        uint64_t dst[UNROLL];
+        int64_t v[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++) {
+            uint64_t qu = q + u * blockDim.x;
+            if (qu < q1) {
+                dmlcu_offsets<IT, 3>(g, (IT)(p * q_count + qu), off);
+                dst[u] = off[0];
+                v[u] = dmlcu_read_index(idx + off[2] * ix_esize, ix_dt);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++) {
+            if (q + u * blockDim.x < q1) {
+                int64_t w = dmlcu_wrap_negative(v[u], axis_dim); /* GATHER-7 */
+                /* GATHER-8: still out of range: clamped */
+                out[dst[u]] = srow[w < 0 ? 0 : (uint64_t)w >= axis_dim ? axis_dim - 1 : (uint64_t)w];
+            }
+        }
     }
 }
 

@@ -13,11 +13,12 @@
 #              the corpus's large goldens included; bench-rows-never: GATHER
 #              without its shared-memory row path, for comparison
 #   memcheck-dmlcts      compute-sanitizer memcheck over the whole suite, the
-#              plugin run in dmlcts' own process (--in-process)
-#   memcheck-control, memcheck-control-forked   the same tool on a plugin with
-#              one planted out-of-bounds write per case: it must be reported
-#              in process (exit 99); forked, memcheck does not see it (exit 0),
-#              which is why memcheck-dmlcts runs --in-process
+#              plugin run in dmlcts' own process (--in-process: one process,
+#              one ERROR SUMMARY); memcheck-dmlcts-forked: the same with the
+#              usual forked worker (--target-processes all)
+#   memcheck-control, memcheck-control-forked   the same two ways on a plugin
+#              with one planted out-of-bounds write per case: memcheck must
+#              report it (exit 99), proving it watches the plugin's kernels
 #   memcheck-selftest, racecheck-scan   compute-sanitizer on the self-test
 #   cuda-64bit-novec, cuda-scan-block2, cuda-scan-chunked2, cuda-rows-always
 #              the suite again with the plugin forced onto its other paths
@@ -130,7 +131,8 @@ step env 60 "^(GPU 0|nvcc|torch|compute-sanitizer)" bash -c '
 # The bench links the case loader: the carried copy when this machine has no cJSON.
 if [ -e "$CARRY/lib/libdmlref_case.a" ] && ! pkg-config --exists libcjson nettle 2>/dev/null; then
     CARRY_CASE_LIB=$PWD/$CARRY/lib/libdmlref_case.a
-    CARRY_CASE_LIBS="$PWD/$CARRY/lib/libcjson.so.1 $PWD/$CARRY/lib/libnettle.so.8"
+    # (nvcc takes a path to a .so.N only through -Xlinker)
+    CARRY_CASE_LIBS="-Xlinker $PWD/$CARRY/lib/libcjson.so.1 -Xlinker $PWD/$CARRY/lib/libnettle.so.8"
 fi
 if [ -n "$DRYRUN" ]; then
     step build 300 "error" make -j"$JOBS" cuda-emu-build $(command -v nvcc >/dev/null && echo cuda)
@@ -146,7 +148,8 @@ elif ! step build 200 "error" make -j"$JOBS" cuda \
 fi
 
 if [ "$GPU" = 0 ] && [ -z "$DRYRUN" ]; then
-    for s in cuda torch selftest bench bench-rows-never memcheck-dmlcts memcheck-control \
+    for s in cuda torch selftest bench bench-rows-never memcheck-dmlcts memcheck-dmlcts-forked \
+             memcheck-control \
              memcheck-control-forked memcheck-selftest racecheck-scan cuda-64bit-novec \
              cuda-scan-block2 cuda-scan-chunked2 cuda-rows-always; do
         skip "$s" "no GPU (nvidia-smi -L failed)"
@@ -185,27 +188,31 @@ else
     if [ -n "$DRYRUN" ] || [ ! -x "$SANITIZER" ]; then
         why="no compute-sanitizer at $SANITIZER"
         [ -n "$DRYRUN" ] && why="dry run"
-        for s in memcheck-dmlcts memcheck-control memcheck-control-forked memcheck-selftest \
-                 racecheck-scan; do
+        for s in memcheck-dmlcts memcheck-dmlcts-forked memcheck-control memcheck-control-forked \
+                 memcheck-selftest racecheck-scan; do
             skip "$s" "$why"
         done
     else
         SAN=("$SANITIZER" --error-exitcode 99 --print-limit 20)
-        # The whole suite, the plugin in dmlcts' own process: memcheck does
-        # not follow dmlcts' usual fork-without-exec worker.
-        step memcheck-dmlcts 300 "ERROR SUMMARY|$DONE_RE" \
+        # The whole suite, the plugin in dmlcts' own process, then forked.
+        step memcheck-dmlcts 240 "ERROR SUMMARY|$DONE_RE" \
             "${SAN[@]}" --tool memcheck --leak-check full \
             "$CTS" --in-process --backend "plugin:$PLUGIN" goldens --no-progress -q
-        # The control: one planted write past a buffer's end per case.  In
-        # process memcheck must report it (exit 99); forked it cannot (exit 0).
-        step memcheck-control 60 "ERROR SUMMARY|^control: " bash -c '"$@"; rc=$?
-            echo "control: exit $rc (99: memcheck reported the planted write)"; [ "$rc" = 99 ]' _ \
-            "${SAN[@]}" --tool memcheck "$CTS" --in-process \
-            --backend "plugin:build/lib/dmlcts_cuda_memcheck_control.so" goldens/doc --no-progress -q
-        step memcheck-control-forked 60 "ERROR SUMMARY|^control: " bash -c '"$@"; rc=$?
-            echo "control: exit $rc (0: the forked worker went unwatched)"; [ "$rc" = 0 ]' _ \
-            "${SAN[@]}" --tool memcheck --target-processes all "$CTS" \
-            --backend "plugin:build/lib/dmlcts_cuda_memcheck_control.so" goldens/doc --no-progress -q
+        step memcheck-dmlcts-forked 120 "ERROR SUMMARY|$DONE_RE" \
+            "${SAN[@]}" --tool memcheck --target-processes all \
+            "$CTS" --backend "plugin:$PLUGIN" goldens --no-progress -q
+        # The controls: one planted write past a buffer's end per case, which
+        # memcheck must report both ways (exit 99).
+        for how in in-process forked; do
+            name=memcheck-control
+            [ "$how" = forked ] && name=memcheck-control-forked
+            step "$name" 60 "ERROR SUMMARY|^control: " bash -c '"$@"
+                rc=$?; echo "control: exit $rc (99: memcheck reported the planted write)"
+                [ "$rc" = 99 ]' _ "${SAN[@]}" --tool memcheck --target-processes all "$CTS" \
+                $([ "$how" = in-process ] && echo --in-process) \
+                --backend "plugin:build/lib/dmlcts_cuda_memcheck_control.so" goldens/doc \
+                --no-progress -q
+        done
         # The self-test in one process, every kernel path, leak check.
         step memcheck-selftest 75 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
             "${SAN[@]}" --tool memcheck --leak-check full \
@@ -251,8 +258,8 @@ fi
         [ -s "$OUT/bench-rows-never.txt" ] && echo "-- GATHER without the row path (DMLCU_GATHER_ROWS=never):" &&
             grep -E '^(gather|golden\.gather)' "$OUT/bench-rows-never.txt"
     fi
-    for s in memcheck-dmlcts memcheck-control memcheck-control-forked memcheck-selftest \
-             racecheck-scan; do
+    for s in memcheck-dmlcts memcheck-dmlcts-forked memcheck-control memcheck-control-forked \
+             memcheck-selftest racecheck-scan; do
         [ -s "$OUT/$s.txt" ] || continue
         echo "-- $s: $(grep -c 'ERROR SUMMARY' "$OUT/$s.txt") process(es) reported: $(grep 'ERROR SUMMARY' "$OUT/$s.txt" | tr '\n' ' ')"
         grep -m 3 -E '^========= (Invalid|Race|Error|Program hit|Leaked)' "$OUT/$s.txt" | cut -c1-200
