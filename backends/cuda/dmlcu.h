@@ -29,7 +29,7 @@ enum dmlcu_scan_mode {
     DMLCU_SCAN_BLOCK       /* a block scans a chunk of one lane (tree inside the block) */
 };
 
-/* GATHER's row path (move.cu): a block stages one Axis row of the input in shared memory. */
+/* GATHER's row path (gather.cu): a block stages one Axis row of the input in shared memory. */
 enum dmlcu_gather_rows { DMLCU_ROWS_AUTO = 0, DMLCU_ROWS_NEVER, DMLCU_ROWS_ALWAYS };
 
 typedef struct dmlcu_options {

@@ -145,6 +145,18 @@ __device__ __forceinline__ int64_t dmlcu_read_index(const uint8_t *p, int dt)
     }
 }
 
+/* The same with the width (4 or 8 bytes) known when compiling: one load, no branch on it. */
+template <int BYTES>
+__device__ __forceinline__ int64_t dmlcu_read_index_w(const uint8_t *p, bool is_signed)
+{
+    if (BYTES == 4) {
+        uint32_t x = *(const uint32_t *)p;
+        return is_signed ? (int64_t)(int32_t)x : (int64_t)x;
+    }
+    unsigned long long x = *(const unsigned long long *)p;
+    return is_signed || x <= (unsigned long long)INT64_MAX ? (int64_t)x : INT64_MAX;
+}
+
 /* Negative values in [-dim, -1] count from the end (GATHER-7, SCATTER-5). */
 __device__ __forceinline__ int64_t dmlcu_wrap_negative(int64_t v, uint64_t dim)
 {
@@ -178,6 +190,12 @@ __device__ __forceinline__ int64_t dmlcu_wrap_negative(int64_t v, uint64_t dim)
     K<<<grid, block, smem, stream>>>(__VA_ARGS__)
 #define DMLCU_DYNAMIC_SMEM(T, name) extern __shared__ T name[]
 #endif
+
+/* Is the 32-bit division path safe for a geometry of n elements? */
+static inline bool dmlcu_narrow(uint64_t n, const dmlcu_options *o)
+{
+    return !o->force_64bit_index && n <= UINT32_MAX;
+}
 
 /* Blocks for a grid-stride loop over n items: enough to fill the device. */
 unsigned dmlcu_grid(uint64_t n, unsigned block);
