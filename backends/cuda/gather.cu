@@ -80,12 +80,31 @@ static void launch_gather(uint8_t *out, const uint8_t *in, const uint8_t *idx,
 #endif
 enum { ROWS_BLOCK = 1024, COPY_UNROLL = 8, GATHER_UNROLL = DMLCU_GATHER_UNROLL };
 
+/* GATHER-7 then GATHER-8: negative indices count from the end; still out of range: clamped. */
+__device__ __forceinline__ uint64_t clamp_pos(int64_t v, uint64_t dim)
+{
+    int64_t w = dmlcu_wrap_negative(v, dim);
+    return w < 0 ? 0 : (uint64_t)w >= dim ? dim - 1 : (uint64_t)w;
+}
+
+/* A 4-byte index as read by dmlcu_read_index_w<4>, then placed. */
+__device__ __forceinline__ uint64_t row_pos(uint32_t x, bool is_signed, uint64_t dim)
+{
+    return clamp_pos(is_signed ? (int64_t)(int32_t)x : (int64_t)x, dim);
+}
+
+/* Four elements of W as one store. */
+template <class W> struct dmlcu_vec4 { typedef uint4 type; }; /* W of 8 bytes: never used */
+template <> struct dmlcu_vec4<uint8_t> { typedef uint32_t type; };
+template <> struct dmlcu_vec4<uint16_t> { typedef unsigned long long type; };
+template <> struct dmlcu_vec4<uint32_t> { typedef uint4 type; };
+
 template <class W, class IT, int IXB>
 __global__ void __launch_bounds__(ROWS_BLOCK)
 k_gather_rows(W *__restrict__ out, const W *__restrict__ in, const uint8_t *__restrict__ idx,
               dmlcu_dims<IT> g, uint64_t q_count, uint64_t q_chunk, uint64_t chunks, int ix_dt,
               uint64_t axis_dim, uint64_t axis_step, bool one_q,
-              uint64_t q_out, uint64_t q_ix)
+              uint64_t q_out, uint64_t q_ix, bool vec)
 {
     DMLCU_DYNAMIC_SMEM(uint4, sm);
     uint64_t p = blockIdx.x / chunks, q0 = blockIdx.x % chunks * q_chunk;
@@ -131,30 +150,61 @@ k_gather_rows(W *__restrict__ out, const W *__restrict__ in, const uint8_t *__re
     uint64_t out0 = off[0], ix0 = off[2]; /* at q = 0 */
     bool is_signed = ix_dt == DMLR_INT32 || ix_dt == DMLR_INT64;
     __syncthreads();
-    for (uint64_t q = q0 + threadIdx.x; q < q1; q += GATHER_UNROLL * blockDim.x) {
-        uint64_t dst[GATHER_UNROLL];
-        int64_t v[GATHER_UNROLL];
+    /*
+     * Packed runs (vec: the host saw one index dim with unit steps, 4-byte
+     * indices, elements of at most 4 bytes, aligned buffers): a thread takes
+     * 4 consecutive outputs with one 16-byte index load and one 4 x W store.
+     * The unaligned ends, and everything when !vec, take the loop after it.
+     */
+    uint64_t qa = q1, qb = q1;
+    if (IXB == 4 && sizeof(W) <= 4 && vec && (ix0 & 3) == (out0 & 3)) {
+        qa = q0 + ((4 - ((ix0 + q0) & 3)) & 3);
+        qa = qa < q1 ? qa : q1;
+        qb = qa + (q1 - qa) / 4 * 4;
+        uint64_t n4 = (qb - qa) / 4;
+        const uint4 *ix4 = (const uint4 *)(idx + (ix0 + qa) * 4);
+        typename dmlcu_vec4<W>::type *o4 = (typename dmlcu_vec4<W>::type *)(out + out0 + qa);
+        for (uint64_t k = threadIdx.x; k < n4; k += GATHER_UNROLL * blockDim.x) {
+            uint4 r[GATHER_UNROLL];
 #pragma unroll
-        for (int u = 0; u < GATHER_UNROLL; u++) {
-            /* Past the chunk's end: load the last element again (no branch
-             * around the loads, so that they are all issued before any is used). */
-            uint64_t qu = q + u * blockDim.x < q1 ? q + u * blockDim.x : q1 - 1;
-            if (one_q) {
-                off[0] = out0 + qu * q_out;
-                off[2] = ix0 + qu * q_ix;
-            } else {
-                dmlcu_offsets<IT, 3>(g, (IT)(p * q_count + qu), off);
+            for (int u = 0; u < GATHER_UNROLL; u++) /* no branch around the loads */
+                r[u] = ix4[k + u * blockDim.x < n4 ? k + u * blockDim.x : n4 - 1];
+#pragma unroll
+            for (int u = 0; u < GATHER_UNROLL; u++) {
+                if (k + u * blockDim.x >= n4)
+                    continue;
+                union { W e[4]; typename dmlcu_vec4<W>::type v; } pack;
+                pack.e[0] = srow[row_pos(r[u].x, is_signed, axis_dim)];
+                pack.e[1] = srow[row_pos(r[u].y, is_signed, axis_dim)];
+                pack.e[2] = srow[row_pos(r[u].z, is_signed, axis_dim)];
+                pack.e[3] = srow[row_pos(r[u].w, is_signed, axis_dim)];
+                o4[k + u * blockDim.x] = pack.v;
             }
-            dst[u] = off[0];
-            v[u] = dmlcu_read_index_w<IXB>(idx + off[2] * IXB, is_signed);
         }
+    }
+    for (int range = 0; range < 2; range++) { /* [q0, qa) and [qb, q1) */
+        uint64_t a = range ? qb : q0, b = range ? q1 : qa;
+        for (uint64_t q = a + threadIdx.x; q < b; q += GATHER_UNROLL * blockDim.x) {
+            uint64_t dst[GATHER_UNROLL];
+            int64_t v[GATHER_UNROLL];
 #pragma unroll
-        for (int u = 0; u < GATHER_UNROLL; u++) {
-            if (q + u * blockDim.x < q1) {
-                int64_t w = dmlcu_wrap_negative(v[u], axis_dim); /* GATHER-7 */
-                /* GATHER-8: still out of range: clamped */
-                out[dst[u]] = srow[w < 0 ? 0 : (uint64_t)w >= axis_dim ? axis_dim - 1 : (uint64_t)w];
+            for (int u = 0; u < GATHER_UNROLL; u++) {
+                /* Past the range's end: load the last element again (no branch
+                 * around the loads, so that they are all issued before any is used). */
+                uint64_t qu = q + u * blockDim.x < b ? q + u * blockDim.x : b - 1;
+                if (one_q) {
+                    off[0] = out0 + qu * q_out;
+                    off[2] = ix0 + qu * q_ix;
+                } else {
+                    dmlcu_offsets<IT, 3>(g, (IT)(p * q_count + qu), off);
+                }
+                dst[u] = off[0];
+                v[u] = dmlcu_read_index_w<IXB>(idx + off[2] * IXB, is_signed);
             }
+#pragma unroll
+            for (int u = 0; u < GATHER_UNROLL; u++)
+                if (q + u * blockDim.x < b)
+                    out[dst[u]] = srow[clamp_pos(v[u], axis_dim)];
         }
     }
 }
@@ -195,9 +245,12 @@ static void launch_rows_as(uint8_t *out, const uint8_t *in, const uint8_t *idx, 
     int limit, sms;
     device_limits(&limit, &sms);
     unsigned block = smem * 2 > (size_t)limit ? ROWS_BLOCK : DMLCU_ROWS_SMALL_BLOCK;
+    bool vec = one_q && g->steps[0][last] == 1 && g->steps[2][last] == 1 && ix->esize == 4 &&
+               sizeof(W) <= 4 && (uintptr_t)idx % 16 == 0 && (uintptr_t)out % (4 * sizeof(W)) == 0 &&
+               o->max_vector_bytes == 16;
     DMLCU_LAUNCH_SMEM(k, grid, block, smem, s, (W *)out, (const W *)in, idx, d, q_count,
                       q_chunk, chunks, ix->dt, axis_dim, axis_step, one_q,
-                      g->steps[0][last], g->steps[2][last]);
+                      g->steps[0][last], g->steps[2][last], vec);
 }
 
 template <class W>
