@@ -329,6 +329,16 @@ static cudaStream_t stream;
 static cudaEvent_t e0, e1;
 static dmlcu_options opt;
 
+/* Milliseconds since e0 was recorded, once the work queued since then is done. */
+static float elapsed_ms(void)
+{
+    float ms;
+    CHECK(cudaEventRecord(e1, stream));
+    CHECK(cudaEventSynchronize(e1));
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    return ms;
+}
+
 /* Time runs + 1 executions (the first warms up) and as many copies of bytes / 2. */
 static bool measure(const dmlr_operator_desc *op, std::vector<void *> &d, double bytes,
                     timing *t, char *msg, size_t cap)
@@ -338,10 +348,7 @@ static bool measure(const dmlr_operator_desc *op, std::vector<void *> &d, double
         CHECK(cudaEventRecord(e0, stream));
         if (dmlcu_execute(op, d.data(), (uint32_t)d.size(), stream, &opt, msg, cap) != DMLCU_OK)
             return false;
-        CHECK(cudaEventRecord(e1, stream));
-        CHECK(cudaEventSynchronize(e1));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        float ms = elapsed_ms();
         if (r)
             t_op.push_back(ms);
     }
@@ -353,10 +360,7 @@ static bool measure(const dmlr_operator_desc *op, std::vector<void *> &d, double
     for (int r = 0; r <= runs; r++) {
         CHECK(cudaEventRecord(e0, stream));
         CHECK(cudaMemcpyAsync(b, a, cp, cudaMemcpyDeviceToDevice, stream));
-        CHECK(cudaEventRecord(e1, stream));
-        CHECK(cudaEventSynchronize(e1));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        float ms = elapsed_ms();
         if (r)
             t_cp.push_back(ms);
     }
