@@ -22,6 +22,7 @@
 #define DMLCTS_H
 
 #include "../ref/cli/case.h"
+#include "../ref/cli/files.h"
 #include "dmlcts_backend.h"
 
 #include <stdbool.h>
@@ -86,13 +87,7 @@ typedef struct dmlcts_result {
 typedef enum dmlcts_backend_kind { DMLCTS_REF, DMLCTS_PLUGIN, DMLCTS_CMD } dmlcts_backend_kind;
 typedef enum dmlcts_mode { DMLCTS_RUN, DMLCTS_EXPORT, DMLCTS_CHECK, DMLCTS_LIST } dmlcts_mode;
 
-typedef struct dmlcts_strlist {
-    char **items;
-    size_t count, cap;
-} dmlcts_strlist;
-
-bool dmlcts_strlist_push(dmlcts_strlist *l, const char *s);
-void dmlcts_strlist_free(dmlcts_strlist *l);
+/* Lists of strings: ref/cli/files.h's dmlr_paths. */
 
 typedef struct dmlcts_options {
     dmlcts_mode mode;
@@ -103,11 +98,11 @@ typedef struct dmlcts_options {
     unsigned jobs;
     bool in_process;          /* the backend runs in a thread of dmlcts (no fork) */
     const char *filter;
-    dmlcts_strlist ops, dtypes; /* canonical names */
+    dmlr_paths ops, dtypes; /* canonical names */
     dmlr_feature_level level;   /* --feature-level, 0 = none */
     unsigned shard_k, shard_n;  /* shard k of n, 1-based; n == 0: none */
     const char *waiver_file;
-    dmlcts_strlist waivers;
+    dmlr_paths waivers;
     const char *junit, *json;
     bool tap;
     bool verbose, quiet, progress;
@@ -117,8 +112,8 @@ typedef struct dmlcts_options {
     const char *work_dir;     /* cmd: where batch directories go */
     bool keep_work;
     unsigned batch;           /* cmd: cases per batch */
-    dmlcts_strlist paths;     /* case files, after expansion, sharded */
-    dmlcts_strlist repro;     /* the reproducer's options, quoted */
+    dmlr_paths paths;     /* case files, after expansion, sharded */
+    dmlr_paths repro;     /* the reproducer's options, quoted */
     const char *argv0;
 } dmlcts_options;
 

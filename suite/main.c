@@ -90,7 +90,7 @@ static bool parse_uint(const char *s, unsigned max, unsigned *out)
 }
 
 /* Comma list of names into canonical names (by lookup); false on an unknown one. */
-static bool names(const char *list, dmlcts_strlist *out, bool ops)
+static bool names(const char *list, dmlr_paths *out, bool ops)
 {
     char *copy = strdup(list), *save = NULL;
     bool ok = copy != NULL;
@@ -103,14 +103,14 @@ static bool names(const char *list, dmlcts_strlist *out, bool ops)
                             : "--dtype: %s is not a data type", t);
             ok = false;
         } else {
-            ok = dmlcts_strlist_push(out, ops ? info->name : dmlr_data_type_name(dt));
+            ok = dmlr_paths_push(out, ops ? info->name : dmlr_data_type_name(dt));
         }
     }
     free(copy);
     return ok;
 }
 
-static int parse(int argc, char **argv, dmlcts_options *o, dmlcts_strlist *args)
+static int parse(int argc, char **argv, dmlcts_options *o, dmlr_paths *args)
 {
     int i = 1;
     const char *v, *timeout = NULL, *fl = NULL;
@@ -199,7 +199,7 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlcts_strlist *args)
         } else if (r == 0 && a[0] == '-' && a[1]) {
             return usage_error("unknown option %s", a);
         } else if (r == 0) {
-            if (!dmlcts_strlist_push(args, a))
+            if (!dmlr_paths_push(args, a))
                 return usage_error("out of memory%s", "");
         }
         if (r < 0)
@@ -243,20 +243,20 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlcts_strlist *args)
     o->progress = !no_progress && !o->tap && !o->quiet && isatty(STDOUT_FILENO);
     /* The reproducer repeats what decides a case's verdict. */
     if (o->mode == DMLCTS_CHECK) {
-        dmlcts_strlist_push(&o->repro, "check");
-        dmlcts_strlist_push(&o->repro, "--results");
-        dmlcts_strlist_push(&o->repro, o->dir);
+        dmlr_paths_push(&o->repro, "check");
+        dmlr_paths_push(&o->repro, "--results");
+        dmlr_paths_push(&o->repro, o->dir);
     } else if (o->backend != DMLCTS_REF) {
-        dmlcts_strlist_push(&o->repro, "--backend");
-        dmlcts_strlist_push(&o->repro, o->backend_spec);
+        dmlr_paths_push(&o->repro, "--backend");
+        dmlr_paths_push(&o->repro, o->backend_spec);
     }
     if (fl) {
-        dmlcts_strlist_push(&o->repro, "--feature-level");
-        dmlcts_strlist_push(&o->repro, fl);
+        dmlr_paths_push(&o->repro, "--feature-level");
+        dmlr_paths_push(&o->repro, fl);
     }
     if (timeout) {
-        dmlcts_strlist_push(&o->repro, "--timeout");
-        dmlcts_strlist_push(&o->repro, timeout);
+        dmlr_paths_push(&o->repro, "--timeout");
+        dmlr_paths_push(&o->repro, timeout);
     }
     return 0;
 }
@@ -286,7 +286,7 @@ static int list(const dmlcts_options *o)
 int main(int argc, char **argv)
 {
     dmlcts_options o;
-    dmlcts_strlist args = {NULL, 0, 0};
+    dmlr_paths args = {NULL, 0, 0};
     dmlcts_result *res = NULL;
     size_t n = 0;
     int rc;
@@ -335,11 +335,11 @@ out:
     for (size_t i = 0; i < n; i++)
         dmlcts_result_free(&res[i]);
     free(res);
-    dmlcts_strlist_free(&args);
-    dmlcts_strlist_free(&o.paths);
-    dmlcts_strlist_free(&o.ops);
-    dmlcts_strlist_free(&o.dtypes);
-    dmlcts_strlist_free(&o.waivers);
-    dmlcts_strlist_free(&o.repro);
+    dmlr_paths_free(&args);
+    dmlr_paths_free(&o.paths);
+    dmlr_paths_free(&o.ops);
+    dmlr_paths_free(&o.dtypes);
+    dmlr_paths_free(&o.waivers);
+    dmlr_paths_free(&o.repro);
     return rc;
 }

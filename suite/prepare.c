@@ -97,7 +97,7 @@ dmlcts_result *dmlcts_result_append(dmlcts_result **res, size_t *count, size_t *
     return &(*res)[(*count)++];
 }
 
-static bool listed(const dmlcts_strlist *l, const char *name)
+static bool listed(const dmlr_paths *l, const char *name)
 {
     for (size_t i = 0; i < l->count; i++)
         if (strcmp(l->items[i], name) == 0)

@@ -11,7 +11,6 @@
  */
 #include "dmlcts.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <glob.h>
@@ -20,27 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-bool dmlcts_strlist_push(dmlcts_strlist *l, const char *s)
-{
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        char **g = realloc(l->items, cap * sizeof *g);
-        if (!g)
-            return false;
-        l->items = g;
-        l->cap = cap;
-    }
-    return (l->items[l->count++] = strdup(s)) != NULL;
-}
-
-void dmlcts_strlist_free(dmlcts_strlist *l)
-{
-    for (size_t i = 0; i < l->count; i++)
-        free(l->items[i]);
-    free(l->items);
-    memset(l, 0, sizeof *l);
-}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -54,37 +32,17 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool collect(const char *dir, dmlcts_strlist *out)
+/* An unreadable directory stops the expansion: the run would silently miss cases. */
+static bool unreadable(void *ctx, const char *dir, int err)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    bool ok = true;
-    if (!d) {
-        fprintf(stderr, "dmlcts: %s: cannot read the directory: %s\n", dir, strerror(errno));
-        return false;
-    }
-    while (ok && (e = readdir(d)) != NULL) {
-        struct stat st, lst;
-        size_t n = strlen(dir) + strlen(e->d_name) + 2;
-        char *path;
-        if (e->d_name[0] == '.')
-            continue;
-        if (!(path = malloc(n))) {
-            ok = false;
-            break;
-        }
-        snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
-        if (stat(path, &st) == 0 && lstat(path, &lst) == 0) {
-            if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode))
-                ok = collect(path, out);
-            else if (S_ISREG(st.st_mode) && ends_with(path, ".json") &&
-                     !ends_with(path, ".schema.json"))
-                ok = dmlcts_strlist_push(out, path);
-        }
-        free(path);
-    }
-    closedir(d);
-    return ok;
+    (void)ctx;
+    fprintf(stderr, "dmlcts: %s: cannot read the directory: %s\n", dir, strerror(err));
+    return false;
+}
+
+static bool collect(const char *dir, dmlr_paths *out)
+{
+    return dmlr_find_case_files(dir, out, unreadable, NULL);
 }
 
 static int by_name(const void *a, const void *b)
@@ -93,14 +51,14 @@ static int by_name(const void *a, const void *b)
 }
 
 /* One argument's files, sorted, into out. */
-static bool expand_one(const char *arg, dmlcts_strlist *out)
+static bool expand_one(const char *arg, dmlr_paths *out)
 {
     size_t first = out->count;
     if (is_dir(arg)) {
         if (!collect(arg, out))
             return false;
     } else if (access(arg, F_OK) == 0) {
-        if (!dmlcts_strlist_push(out, arg))
+        if (!dmlr_paths_push(out, arg))
             return false;
     } else if (strpbrk(arg, "*?[")) {
         glob_t g;
@@ -115,7 +73,7 @@ static bool expand_one(const char *arg, dmlcts_strlist *out)
             if (is_dir(p))
                 ok = collect(p, out);
             else if (ends_with(p, ".json") && !ends_with(p, ".schema.json"))
-                ok = dmlcts_strlist_push(out, p);
+                ok = dmlr_paths_push(out, p);
             if (!ok)
                 rc = -1;
         }
@@ -133,11 +91,11 @@ static bool expand_one(const char *arg, dmlcts_strlist *out)
 
 bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n)
 {
-    dmlcts_strlist all = {NULL, 0, 0};
+    dmlr_paths all = {NULL, 0, 0};
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)
         if (!expand_one(args[i], &all)) {
-            dmlcts_strlist_free(&all);
+            dmlr_paths_free(&all);
             return false;
         }
     for (size_t i = 0; i < all.count; i++) {
@@ -148,13 +106,13 @@ bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n)
         if (dup)
             continue;
         if (!o->shard_n || kept++ % o->shard_n == o->shard_k - 1) {
-            if (!dmlcts_strlist_push(&o->paths, all.items[i])) {
-                dmlcts_strlist_free(&all);
+            if (!dmlr_paths_push(&o->paths, all.items[i])) {
+                dmlr_paths_free(&all);
                 return false;
             }
         }
     }
-    dmlcts_strlist_free(&all);
+    dmlr_paths_free(&all);
     return true;
 }
 
@@ -193,7 +151,7 @@ bool dmlcts_load_waivers(dmlcts_options *o)
             fclose(f);
             return false;
         }
-        if (!dmlcts_strlist_push(&o->waivers, s)) {
+        if (!dmlr_paths_push(&o->waivers, s)) {
             fclose(f);
             return false;
         }

@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "files.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,71 +43,15 @@ enum { SHOW_MISMATCHES = 10 };
 
 typedef enum result { R_PASS, R_FAIL, R_SKIP, R_ERROR, R_INTERNAL } result;
 
-typedef struct list {
-    char **items;
-    size_t count, cap;
-} list;
-
-static bool push(list *l, const char *s)
+/* `dmlref check` reports an unreadable directory, counts it as an error and goes on. */
+static bool unreadable(void *ctx, const char *dir, int err)
 {
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        char **g = realloc(l->items, cap * sizeof *g);
-        if (!g)
-            return false;
-        l->items = g;
-        l->cap = cap;
-    }
-    return (l->items[l->count++] = strdup(s)) != NULL;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/*
- * Case files under dir; hidden entries and symlinked directories (loops) are
- * left out.  An unreadable directory is reported and counted as an error;
- * false means out of memory.
- */
-static bool collect(const char *dir, list *out, size_t *errors)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    bool ok = true;
-    if (!d) {
-        char buf[128];
-        dmlr_strerror(errno, buf, sizeof buf);
-        fflush(stdout);
-        fprintf(stderr, "%s: cannot read the directory: %s\n", dir, buf);
-        ++*errors;
-        return true;
-    }
-    while (ok && (e = readdir(d)) != NULL) {
-        struct stat st, lst;
-        size_t n = strlen(dir) + strlen(e->d_name) + 2;
-        char *path;
-        if (e->d_name[0] == '.')
-            continue;
-        if (!(path = malloc(n)))
-            ok = false;
-        else {
-            snprintf(path, n, "%s/%s", dir, e->d_name);
-            if (stat(path, &st) == 0 && lstat(path, &lst) == 0) {
-                if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode))
-                    ok = collect(path, out, errors);
-                else if (S_ISREG(st.st_mode) && ends_with(path, ".json") &&
-                         !ends_with(path, ".schema.json"))
-                    ok = push(out, path);
-            }
-            free(path);
-        }
-    }
-    if (d)
-        closedir(d);
-    return ok;
+    char buf[128];
+    dmlr_strerror(err, buf, sizeof buf);
+    fflush(stdout);
+    fprintf(stderr, "%s: cannot read the directory: %s\n", dir, buf);
+    ++*(size_t *)ctx;
+    return true;
 }
 
 static int by_name(const void *a, const void *b)
@@ -195,7 +138,7 @@ int dmlr_cli_check(int argc, char **argv)
     const char *fl = NULL;
     dmlr_feature_level level = 0;
     bool quiet = false;
-    list files = {NULL, 0, 0};
+    dmlr_paths files = {NULL, 0, 0};
     size_t counts[5] = {0}, paths = 0;
     int rc;
     for (int i = 1; i < argc; i++) {
@@ -228,9 +171,9 @@ int dmlr_cli_check(int argc, char **argv)
         if (argv[i][0] == '-' && argv[i][1])
             continue;
         if (stat(argv[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
-            if (!push(&files, argv[i]))
+            if (!dmlr_paths_push(&files, argv[i]))
                 goto oom;
-        } else if (!collect(argv[i], &files, &counts[R_ERROR])) {
+        } else if (!dmlr_find_case_files(argv[i], &files, unreadable, &counts[R_ERROR])) {
             goto oom;
         }
         qsort(files.items + first, files.count - first, sizeof *files.items, by_name);
@@ -248,16 +191,12 @@ int dmlr_cli_check(int argc, char **argv)
         fprintf(stderr, "dmlref check: no case files found\n");
         rc = 2;
     }
-    for (size_t i = 0; i < files.count; i++)
-        free(files.items[i]);
-    free(files.items);
+    dmlr_paths_free(&files);
     return rc;
 oom:
     fflush(stdout);
     fprintf(stderr, "dmlref check: out of memory listing the case files\n");
-    for (size_t i = 0; i < files.count; i++)
-        free(files.items[i]);
-    free(files.items);
+    dmlr_paths_free(&files);
     return 3;
 }
 

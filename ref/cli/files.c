@@ -3,6 +3,7 @@
  */
 #include "files.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,4 +118,66 @@ void dmlr_sha256_end(dmlr_sha256 *s, char hex[DMLR_SHA256_HEX])
     for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
     free(s);
+}
+
+bool dmlr_paths_push(dmlr_paths *l, const char *s)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **g = realloc(l->items, cap * sizeof *g);
+        if (!g)
+            return false;
+        l->items = g;
+        l->cap = cap;
+    }
+    return (l->items[l->count++] = strdup(s)) != NULL;
+}
+
+void dmlr_paths_free(dmlr_paths *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+bool dmlr_find_case_files(const char *dir, dmlr_paths *out,
+                          bool (*unreadable)(void *ctx, const char *dir, int err), void *ctx)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool ok = true;
+    if (!d)
+        return unreadable(ctx, dir, errno);
+    while (ok && (e = readdir(d)) != NULL) {
+        struct stat st, lst;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *path;
+        if (e->d_name[0] == '.')
+            continue;
+        if (!(path = malloc(n))) {
+            errno = ENOMEM;
+            ok = false;
+            break;
+        }
+        snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
+        if (stat(path, &st) == 0 && lstat(path, &lst) == 0) {
+            if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode))
+                ok = dmlr_find_case_files(path, out, unreadable, ctx);
+            else if (S_ISREG(st.st_mode) && ends_with(path, ".json") &&
+                     !ends_with(path, ".schema.json") && !dmlr_paths_push(out, path)) {
+                errno = ENOMEM;
+                ok = false;
+            }
+        }
+        free(path);
+    }
+    closedir(d);
+    return ok;
 }

@@ -5,6 +5,7 @@
 #ifndef DMLR_CLI_FILES_H
 #define DMLR_CLI_FILES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -33,5 +34,25 @@ typedef struct dmlr_sha256 dmlr_sha256;
 dmlr_sha256 *dmlr_sha256_begin(void);
 void dmlr_sha256_update(dmlr_sha256 *s, const void *bytes, size_t len);
 void dmlr_sha256_end(dmlr_sha256 *s, char hex[DMLR_SHA256_HEX]);
+
+/* A growable list of strings (case file paths, option values). */
+typedef struct dmlr_paths {
+    char **items;
+    size_t count, cap;
+} dmlr_paths;
+/* Append a copy of s; false when out of memory. */
+bool dmlr_paths_push(dmlr_paths *l, const char *s);
+void dmlr_paths_free(dmlr_paths *l);
+
+/*
+ * Append the case files under dir, recursively, unsorted: regular files
+ * named *.json but not *.schema.json; hidden entries and symlinked
+ * directories (loops) are left out.  A directory that cannot be read goes to
+ * unreadable(ctx, path, errno): true carries on without it, false stops.
+ * Returns false when stopped or out of memory (errno ENOMEM).  Used by
+ * `dmlref check` and dmlcts, so both find the same cases.
+ */
+bool dmlr_find_case_files(const char *dir, dmlr_paths *out,
+                          bool (*unreadable)(void *ctx, const char *dir, int err), void *ctx);
 
 #endif
