@@ -12,21 +12,7 @@
 #include <omp.h>
 #endif
 
-static bool is_float(dmlr_data_type dt) { return dt == DMLR_FLOAT32 || dt == DMLR_FLOAT16; }
-
 /* ---- the naive model ---------------------------------------------------- */
-
-static double read_float(const void *p, dmlr_data_type dt)
-{
-    if (dt == DMLR_FLOAT16) {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return dmlr_f16_to_f64(h);
-    }
-    float f;
-    memcpy(&f, p, 4);
-    return f;
-}
 
 static uint64_t read_bits(const void *p, uint32_t esize)
 {
@@ -54,8 +40,8 @@ static void naive_cumprod(const tu_tensor *in, uint32_t axis, bool dec, bool exc
                 continue;
             c[axis] = j;
             const void *p = tu_elem(in, tu_ravel(in, c));
-            if (is_float(dt))
-                facc = facc * read_float(p, dt);
+            if (tu_is_float(dt))
+                facc = facc * tu_read_float(p, dt);
             else
                 iacc *= read_bits(p, esize); /* mod 2^64, truncated below */
         }
@@ -74,7 +60,7 @@ static void naive_cumprod(const tu_tensor *in, uint32_t axis, bool dec, bool exc
 
 static bool elem_is_nan(const void *p, dmlr_data_type dt)
 {
-    return is_float(dt) && isnan(read_float(p, dt));
+    return tu_is_float(dt) && isnan(tu_read_float(p, dt));
 }
 
 /* NaN payloads are unspecified (CUMULATIVE_PRODUCT-9): two NaNs are equal here. */
@@ -114,17 +100,6 @@ static const dmlr_data_type cp_types[] = {DMLR_FLOAT32, DMLR_FLOAT16, DMLR_INT32
                                           DMLR_UINT32, DMLR_INT64, DMLR_UINT64};
 #define CP_TYPE_COUNT (sizeof cp_types / sizeof cp_types[0])
 
-static void store_float(void *p, dmlr_data_type dt, double v)
-{
-    if (dt == DMLR_FLOAT16) {
-        uint16_t h = dmlr_f64_to_f16(v);
-        memcpy(p, &h, 2);
-    } else {
-        float f = (float)v;
-        memcpy(p, &f, 4);
-    }
-}
-
 /*
  * Floats: mostly +-(1 + r/8) * 2^e with small e, so that products stay finite
  * for a while, and now and then 0, -0, +-inf, NaN, a subnormal or a huge
@@ -133,7 +108,7 @@ static void store_float(void *p, dmlr_data_type dt, double v)
 static void fill_values(tu_tensor *t, uint64_t seed)
 {
     dmlr_data_type dt = t->desc.DataType;
-    if (!is_float(dt)) {
+    if (!tu_is_float(dt)) {
         tu_fill(t, seed);
         return;
     }
@@ -149,7 +124,7 @@ static void fill_values(tu_tensor *t, uint64_t seed)
         else
             v = ldexp(1 + (double)((r >> 8) % 8) / 8, (int)((r >> 16) % 5) - 2) *
                 ((r >> 24) & 1 ? -1 : 1);
-        store_float(tu_elem(t, i), dt, v);
+        tu_store_float(tu_elem(t, i), dt, v);
     }
 }
 

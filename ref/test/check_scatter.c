@@ -88,27 +88,6 @@ static void fill_indices(tu_tensor *ix, uint32_t dim, uint64_t seed)
         tu_set_index(ix, 1, -1); /* SCATTER-5: 2^64 - 1 is out of range, not -1 */
 }
 
-/* The library's targets and marks agree with the naive ones. */
-static bool targets_agree(dmlr_operator_desc *op, tu_tensor *in, tu_tensor *ix, tu_tensor *up,
-                          const int64_t *target, const uint32_t *hits, const bool *maybe)
-{
-    uint64_t nu = tu_count(up), no = tu_count(in);
-    int64_t *t = malloc(nu * sizeof *t);
-    uint8_t *marks = malloc(no);
-    dmlr_buffer ins[3] = {tu_buffer(in), tu_buffer(ix), tu_buffer(up)};
-    dmlr_error err;
-    bool ok = dmlr_scatter_targets(op, ins, 3, DMLR_FEATURE_LEVEL_MAX, t, nu, marks, no, &err) == 0;
-    for (uint64_t u = 0; ok && u < nu; u++)
-        ok = t[u] == target[u];
-    for (uint64_t o = 0; ok && o < no; o++)
-        ok = marks[o] == ((hits[o] ? DMLR_SCATTER_WRITTEN : 0) |
-                          (hits[o] > 1 ? DMLR_SCATTER_CONTESTED : 0) |
-                          (maybe[o] ? DMLR_SCATTER_MAYBE : 0));
-    free(t);
-    free(marks);
-    return ok;
-}
-
 /* One case of the matrix; returns false (and prints why) on a mismatch. */
 static bool matrix_case(uint32_t D, uint32_t axis, dmlr_data_type dt, dmlr_data_type it,
                         tu_layout lin, tu_layout lix, tu_layout lup, tu_layout lout, uint64_t seed)
@@ -138,7 +117,7 @@ static bool matrix_case(uint32_t D, uint32_t axis, dmlr_data_type dt, dmlr_data_
     bool ok = st == DMLR_STATUS_OK && memcmp(expect, out.data, out.bytes) == 0;
     dmlr_scatter_operator_desc s;
     dmlr_operator_desc op = scatter_op(&s, &in, &ix, &up, &out, axis);
-    bool tok = targets_agree(&op, &in, &ix, &up, target, hits, maybe);
+    bool tok = tu_scatter_targets_agree(&op, &in, &ix, &up, target, hits, maybe);
     if (!ok || !tok)
         fprintf(stderr, "scatter D=%u axis=%u %s/%s %s/%s/%s/%s: %s\n", D, axis,
                 dmlr_data_type_name(dt), dmlr_data_type_name(it), tu_layout_names[lin],

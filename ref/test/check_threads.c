@@ -353,31 +353,6 @@ END_TEST
 
 /* ---- CUMULATIVE_PRODUCT ----------------------------------------------------- */
 
-static bool is_float(dmlr_data_type dt) { return dt == DMLR_FLOAT32 || dt == DMLR_FLOAT16; }
-
-static double float_at(const void *p, dmlr_data_type dt)
-{
-    if (dt == DMLR_FLOAT16) {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return dmlr_f16_to_f64(h);
-    }
-    float f;
-    memcpy(&f, p, 4);
-    return f;
-}
-
-static void store_float(void *p, dmlr_data_type dt, double v)
-{
-    if (dt == DMLR_FLOAT16) {
-        uint16_t h = dmlr_f64_to_f16(v);
-        memcpy(p, &h, 2);
-    } else {
-        float f = (float)v;
-        memcpy(p, &f, 4);
-    }
-}
-
 /* Each lane walked in AxisDirection order, floats in double, integers mod 2^64. */
 static void naive_cumprod(const tu_tensor *in, uint32_t axis, bool dec, bool excl,
                           const tu_tensor *out, unsigned char *expect)
@@ -397,10 +372,10 @@ static void naive_cumprod(const tu_tensor *in, uint32_t axis, bool dec, bool exc
             unsigned char *q = expect + tu_offset_of(out, tu_ravel(out, c));
             uint64_t bits = 0;
             memcpy(&bits, p, es);
-            double fnext = is_float(dt) ? facc * float_at(p, dt) : 0;
+            double fnext = tu_is_float(dt) ? facc * tu_read_float(p, dt) : 0;
             uint64_t inext = iacc * bits;
-            if (is_float(dt))
-                store_float(q, dt, excl ? facc : fnext);
+            if (tu_is_float(dt))
+                tu_store_float(q, dt, excl ? facc : fnext);
             else
                 memcpy(q, excl ? &iacc : &inext, es); /* little-endian: the low bytes */
             facc = fnext, iacc = inext;
@@ -412,13 +387,13 @@ static void naive_cumprod(const tu_tensor *in, uint32_t axis, bool dec, bool exc
 static void fill_factors(tu_tensor *t, uint64_t seed)
 {
     dmlr_data_type dt = t->desc.DataType;
-    if (!is_float(dt)) {
+    if (!tu_is_float(dt)) {
         tu_fill(t, seed);
         return;
     }
     for (uint64_t i = 0; i < tu_count(t); i++) {
         uint64_t r = tu_rand(&seed);
-        store_float(tu_elem(t, i), dt, (0.5 + (double)(r % 1536) / 1024) * (r >> 40 & 1 ? -1 : 1));
+        tu_store_float(tu_elem(t, i), dt, (0.5 + (double)(r % 1536) / 1024) * (r >> 40 & 1 ? -1 : 1));
     }
 }
 

@@ -129,6 +129,56 @@ dmlr_buffer tu_buffer(const tu_tensor *t)
     return b;
 }
 
+bool tu_is_float(dmlr_data_type dt)
+{
+    return dt == DMLR_FLOAT32 || dt == DMLR_FLOAT16;
+}
+
+double tu_read_float(const void *p, dmlr_data_type dt)
+{
+    if (dt == DMLR_FLOAT16) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return dmlr_f16_to_f64(h);
+    }
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+}
+
+void tu_store_float(void *p, dmlr_data_type dt, double v)
+{
+    if (dt == DMLR_FLOAT16) {
+        uint16_t h = dmlr_f64_to_f16(v);
+        memcpy(p, &h, 2);
+    } else {
+        float f = (float)v;
+        memcpy(p, &f, 4);
+    }
+}
+
+bool tu_scatter_targets_agree(const dmlr_operator_desc *op, const tu_tensor *in,
+                              const tu_tensor *ix, const tu_tensor *up, const int64_t *target,
+                              const uint32_t *hits, const bool *maybe)
+{
+    uint64_t nu = tu_count(up), no = tu_count(in);
+    int64_t *t = malloc(nu * sizeof *t);
+    uint8_t *marks = malloc(no);
+    dmlr_buffer ins[3] = {tu_buffer(in), tu_buffer(ix), tu_buffer(up)};
+    dmlr_error err;
+    bool ok = t && marks &&
+              dmlr_scatter_targets(op, ins, 3, DMLR_FEATURE_LEVEL_MAX, t, nu, marks, no, &err) == 0;
+    for (uint64_t u = 0; ok && u < nu; u++)
+        ok = t[u] == target[u];
+    for (uint64_t o = 0; ok && o < no; o++)
+        ok = marks[o] == ((hits[o] ? DMLR_SCATTER_WRITTEN : 0) |
+                          (hits[o] > 1 ? DMLR_SCATTER_CONTESTED : 0) |
+                          (maybe[o] ? DMLR_SCATTER_MAYBE : 0));
+    free(t);
+    free(marks);
+    return ok;
+}
+
 const dmlr_data_type tu_data_types[11] = {
     DMLR_FLOAT32, DMLR_FLOAT16, DMLR_UINT32, DMLR_UINT16, DMLR_UINT8, DMLR_INT32,
     DMLR_INT16, DMLR_INT8, DMLR_FLOAT64, DMLR_UINT64, DMLR_INT64};

@@ -87,4 +87,18 @@ uint64_t tu_ravel(const tu_tensor *t, const uint32_t *coord);
 /* Buffer binding of a tensor. */
 dmlr_buffer tu_buffer(const tu_tensor *t);
 
+/* FLOAT32 and FLOAT16 elements as doubles (CUMULATIVE_PRODUCT's naive models). */
+bool tu_is_float(dmlr_data_type dt);
+double tu_read_float(const void *p, dmlr_data_type dt);
+/* Rounded once, double -> the element type. */
+void tu_store_float(void *p, dmlr_data_type dt, double v);
+
+/*
+ * SCATTER and SCATTER_ND: dmlr_scatter_targets agrees with a naive model's
+ * target per update (-1: dropped) and per-output hit counts and "maybe" flags.
+ */
+bool tu_scatter_targets_agree(const dmlr_operator_desc *op, const tu_tensor *in,
+                              const tu_tensor *ix, const tu_tensor *up, const int64_t *target,
+                              const uint32_t *hits, const bool *maybe);
+
 #endif
