@@ -92,7 +92,7 @@ $(BENCH): $(BENCH_OBJ) $(LIB)
 bench: $(BENCH)
 	$(BENCH) --json $(BUILD)/bench.json
 	@if [ -x /usr/bin/python3 ]; then \
-		/usr/bin/python3 scripts/bench_numpy.py $(BUILD)/bench.json $(BUILD)/bench-report.json; \
+		/usr/bin/python3 bench/bench_numpy.py $(BUILD)/bench.json $(BUILD)/bench-report.json; \
 	else echo "bench: /usr/bin/python3 absent: numpy comparison skipped"; fi
 
 $(LIB): $(LIB_OBJ)

@@ -1,7 +1,7 @@
 /*
  * bench.c -- `make bench`: throughput of every operator on large packed and
  * strided cases, beside memcpy of the same bytes in the same process.  A
- * benchmark, not a test (scripts/bench_numpy.py adds numpy and the targets).
+ * benchmark, not a test (bench/bench_numpy.py adds numpy and the targets).
  *
  * Each case runs in a forked child, so that its peak RSS is its own, once at
  * 1 thread and once at every core.  Times are medians of --runs (at least 5)

@@ -13,7 +13,7 @@ BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 CTS=$BUILD/bin/dmlcts
 LIB=$BUILD/lib
 PY=/usr/bin/python3
-CLIENT="$PY scripts/backends/ref_client.py"
+CLIENT="$PY backends/python/ref_client.py"
 T=$(mktemp -d "${TMPDIR:-/tmp}/test-dmlcts.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 pass=0

@@ -6,7 +6,7 @@
 #   build      make cuda (nvcc, sm_90): plugin, bench, self-test; on failure the
 #              copies built before the trip (CARRY/prebuilt) are used
 #   cuda       dmlcts --backend plugin:build/lib/dmlcts_cuda_plugin.so goldens
-#   torch      dmlcts --backend cmd:"python3 scripts/backends/torch_backend.py" goldens
+#   torch      dmlcts --backend cmd:"python3 backends/python/torch_backend.py" goldens
 #   selftest   random cases of every operator, GPU vs the host reference, every
 #              kernel path (backends/cuda/selftest_cuda.cu)
 #   bench      kernels vs cudaMemcpy on large cases (backends/cuda/bench_cuda.cu),
@@ -163,7 +163,7 @@ else
     step cuda 120 "$DONE_RE" "$CTS" --backend "plugin:$PLUGIN" goldens "${CTSOPT[@]}" -v \
         --json "$OUT/cuda.json" --junit "$OUT/cuda.junit.xml"
     step torch 150 "$DONE_RE|torch_backend.py: torch" "$CTS" \
-        --backend "cmd:$PYTHON scripts/backends/torch_backend.py${TORCH_DEVICE:+ --device $TORCH_DEVICE}" \
+        --backend "cmd:$PYTHON backends/python/torch_backend.py${TORCH_DEVICE:+ --device $TORCH_DEVICE}" \
         --batch 1000 goldens \
         "${CTSOPT[@]}" -v --json "$OUT/torch.json" --junit "$OUT/torch.junit.xml"
 

@@ -2,8 +2,8 @@
 """torch_backend.py -- a dmlcts `cmd:` backend on PyTorch (CUDA): every case of
 a batch directory mapped onto torch operations (docs/cmd-protocol.md).
 
-    build/bin/dmlcts --backend cmd:"python3 scripts/backends/torch_backend.py" goldens
-    build/bin/dmlcts --backend cmd:"python3 scripts/backends/torch_backend.py --device cpu" goldens
+    build/bin/dmlcts --backend cmd:"python3 backends/python/torch_backend.py" goldens
+    build/bin/dmlcts --backend cmd:"python3 backends/python/torch_backend.py --device cpu" goldens
 
 usage: torch_backend.py [--device cuda|cuda:N|cpu] BATCH_DIR
        torch_backend.py --help

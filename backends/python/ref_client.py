@@ -2,7 +2,7 @@
 """ref_client.py -- a dmlcts `cmd:` backend in NumPy, and the template for
 backends in other languages (docs/cmd-protocol.md).
 
-    build/bin/dmlcts --backend cmd:"/usr/bin/python3 scripts/backends/ref_client.py" goldens
+    build/bin/dmlcts --backend cmd:"/usr/bin/python3 backends/python/ref_client.py" goldens
 
 dmlcts runs this program with one argument, a batch directory holding
 request.json and each case's input buffers as .npy files.  For every case the

@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "goldens", "dmlcts-selftest")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dmlcts-selftest")
 
 
 def hexbits(a):

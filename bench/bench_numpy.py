@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """numpy beside dmlref-bench, and the targets.
 
-Usage: /usr/bin/python3 scripts/bench_numpy.py [BENCH_JSON [REPORT_JSON]]
+Usage: /usr/bin/python3 bench/bench_numpy.py [BENCH_JSON [REPORT_JSON]]
 
 Reads the JSON written by build/bin/dmlref-bench, times the numpy equivalent of
 each packed case on the same shapes, dtypes and index distribution (median of

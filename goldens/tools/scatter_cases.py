@@ -4,7 +4,7 @@ goldens/scatter/, goldens/scatter_nd/) from a model of the two operators
 written here, independently of the C library (SPEC_NOTES SCATTER-n and
 SCATTER_ND-n).  Standard library only.  Run from the repository root:
 
-    /usr/bin/python3 scripts/cases/scatter_cases.py
+    /usr/bin/python3 goldens/tools/scatter_cases.py
 
 Every expected value is computed here; `dmlref check` then compares the C
 reference against it.  For every output element written by two or more
