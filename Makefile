@@ -1,54 +1,88 @@
-# dmlref -- out-of-tree build under build/.
-#   make            library, CLI (build/bin/dmlref), conformance harness
-#                   (build/bin/dmlcts) and its reference plugin
+# dmlref -- out-of-tree build under build/, one archive per room:
+#   ref/include, ref/src  libdmlref.a   the operators (C11 + OpenMP, nothing else)
+#   ref/case              libdmlcase.a  case files, values, .npy, recipes, the judge
+#                                       (the only user of cJSON and nettle)
+#   ref/gen               libdmlgen.a   the golden generator
+#   ref/cli               dmlref        the command
+#   suite                 dmlcts        the conformance harness (libdmlcase + libdmlref)
+# Targets:
+#   make            libraries, build/bin/dmlref, build/bin/dmlcts, the reference plugin
 #   make mutants    deliberately wrong plugins that prove dmlcts judges
-#   make test       all Check tests (SANITIZE=1: ASan + UBSan build in build-asan/)
+#   make test       all Check programs and script tests (SANITIZE=1: ASan + UBSan in build-asan/)
 #   make test-asan  the same as make test SANITIZE=1
 #   make OPENMP=0   the scalar reference (no -fopenmp)
 #   make goldens    regenerate goldens/gen and goldens/COVERAGE.md (dmlref gen)
 #   make check-goldens  regeneration reproduces them byte for byte
+#   make bench      the benchmark (not a test)
 #   make cuda       the optional CUDA backend (backends/cuda/cuda.mk; needs nvcc)
 CC      ?= cc
 OPENMP  ?= 1
 SANITIZE ?= 0
 BUILD   ?= $(if $(filter 1,$(SANITIZE)),build-asan,build)
 
-PKGS      := libcjson check nettle
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-CJSON_LIBS := $(shell pkg-config --libs libcjson nettle 2>/dev/null)
-CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
-
+# CFLAGS is the user's (optimisation, debug info, warnings); what the code needs
+# to mean what it says is kept apart in CFLAGS_ALL, after it, as musl does, so
+# `make CFLAGS=-O0` still builds C11 without contraction.
 CFLAGS  ?= -O2 -g
+CFLAGS_STD := -std=c11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L
+CFLAGS_WARN := -Wall -Wextra -Wshadow
 # -fPIC everywhere: the library is linked into plugins (shared objects) too.
-CFLAGS  += -fPIC -std=c11 -ffp-contract=off -Wall -Wextra -Wshadow -Wno-unused-parameter \
-           -D_POSIX_C_SOURCE=200809L -MMD -MP -Iref/include -Iref/src $(PKG_CFLAGS)
+CFLAGS_ALL = $(CFLAGS_WARN) $(CFLAGS) $(CFLAGS_STD) -fPIC -MMD -MP $(CFLAGS_OMP) $(CFLAGS_SAN) \
+             $(CFLAGS_ROOM)
 LDLIBS  += -lm
 ifeq ($(OPENMP),1)
-CFLAGS  += -fopenmp
+CFLAGS_OMP := -fopenmp
 LDFLAGS += -fopenmp
 endif
 ifeq ($(SANITIZE),1)
-CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+CFLAGS_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_SRC  := $(wildcard ref/src/*.c ref/src/ops/*.c)
-CLI_SRC  := $(wildcard ref/cli/*.c)
-TEST_SRC := $(wildcard ref/test/check_*.c)
-TESTUTIL := $(wildcard ref/test/testutil*.c)
+# Package flags go only to the rooms that use them.
+CJSON_CFLAGS := $(shell pkg-config --cflags libcjson nettle 2>/dev/null)
+CJSON_LIBS   := $(shell pkg-config --libs libcjson nettle 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-# The CLI's objects but main: the case loader etc., linked into the tests too.
-CASE_OBJ := $(filter-out $(BUILD)/obj/ref/cli/main.o,$(CLI_OBJ))
-TU_OBJ   := $(TESTUTIL:%.c=$(BUILD)/obj/%.o)
-TESTS    := $(TEST_SRC:ref/test/%.c=$(BUILD)/test/%)
+# Each room sees its own headers and the public headers of the rooms below it.
+INC_LIB  := -Iref/include
+INC_CASE := $(INC_LIB) -Iref/case/include
+$(BUILD)/obj/ref/src/%.o:  CFLAGS_ROOM = $(INC_LIB) -Iref/src
+$(BUILD)/obj/ref/case/%.o: CFLAGS_ROOM = $(INC_CASE) -Iref/case $(CJSON_CFLAGS)
+$(BUILD)/obj/ref/gen/%.o:  CFLAGS_ROOM = $(INC_CASE) -Iref/gen
+$(BUILD)/obj/ref/cli/%.o:  CFLAGS_ROOM = $(INC_CASE) -Iref/gen -Iref/cli
+$(BUILD)/obj/suite/%.o:    CFLAGS_ROOM = $(INC_CASE) -Isuite -pthread $(CJSON_CFLAGS)
+$(BUILD)/obj/bench/%.o:    CFLAGS_ROOM = $(INC_LIB)
+# Tests: their room's flags, the shared test helpers, Check.
+$(BUILD)/obj/ref/src/test/%.o:  CFLAGS_ROOM = $(INC_LIB) -Iref/src -Iref/src/test $(CHECK_CFLAGS)
+$(BUILD)/obj/ref/case/test/%.o: CFLAGS_ROOM = $(INC_CASE) -Iref/src/test -Iref/case/test $(CHECK_CFLAGS)
+$(BUILD)/obj/ref/gen/test/%.o:  CFLAGS_ROOM = $(INC_CASE) -Iref/src/test -Iref/case/test -Iref/gen \
+                                              $(CHECK_CFLAGS)
+
+objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+LIB_OBJ  := $(call objs,$(wildcard ref/src/*.c ref/src/ops/*.c))
+CASE_OBJ := $(call objs,$(wildcard ref/case/*.c))
+GEN_OBJ  := $(call objs,$(wildcard ref/gen/*.c))
+CLI_OBJ  := $(call objs,$(wildcard ref/cli/*.c))
+TU_OBJ   := $(call objs,ref/src/test/testutil.c)
 
 LIB      := $(BUILD)/lib/libdmlref.a
+CASE_LIB := $(BUILD)/lib/libdmlcase.a
+GEN_LIB  := $(BUILD)/lib/libdmlgen.a
 CLI      := $(BUILD)/bin/dmlref
 
+# Test programs, one per unit, each linked with the rooms it needs and no higher.
+LIB_TESTS  := $(patsubst ref/src/test/%.c,$(BUILD)/test/%,$(wildcard ref/src/test/check_*.c))
+CASE_TESTS := $(patsubst ref/case/test/%.c,$(BUILD)/test/%,$(wildcard ref/case/test/check_*.c))
+GEN_TESTS  := $(patsubst ref/gen/test/%.c,$(BUILD)/test/%,$(wildcard ref/gen/test/check_*.c))
+TESTS      := $(LIB_TESTS) $(CASE_TESTS) $(GEN_TESTS)
+# Script tests: test-*.sh beside the room they test, each given the dmlref path.
+SCRIPT_TESTS := $(sort $(wildcard ref/*/test/test-*.sh suite/test/test-*.sh backends/*/test/test-*.sh))
+
 # dmlcts: suite/*.c plus the reference plugin linked in as --backend ref.
-SUITE_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard suite/*.c) suite/plugins/ref_plugin.c)
+SUITE_OBJ  := $(call objs,$(wildcard suite/*.c) suite/plugins/ref_plugin.c)
 DMLCTS     := $(BUILD)/bin/dmlcts
 REF_PLUGIN := $(BUILD)/lib/dmlcts_ref_plugin.so
 MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_by_one \
@@ -57,34 +91,54 @@ MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
 
 .PHONY: all test test-asan clean check-cases bench mutants
-all: $(LIB) $(CLI) $(DMLCTS) $(REF_PLUGIN)
+all: $(LIB) $(CASE_LIB) $(CLI) $(DMLCTS) $(REF_PLUGIN)
 
-$(BUILD)/obj/suite/%.o: CFLAGS += -Isuite -pthread
-
-$(DMLCTS): $(SUITE_OBJ) $(CASE_OBJ) $(LIB)
+$(LIB): $(LIB_OBJ)
+$(CASE_LIB): $(CASE_OBJ)
+$(GEN_LIB): $(GEN_OBJ)
+$(LIB) $(CASE_LIB) $(GEN_LIB):
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -pthread -o $@ $(SUITE_OBJ) $(CASE_OBJ) $(LIB) $(CJSON_LIBS) -ldl $(LDLIBS)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(CLI): $(CLI_OBJ) $(GEN_LIB) $(CASE_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
+
+$(DMLCTS): $(SUITE_OBJ) $(CASE_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(CJSON_LIBS) -ldl $(LDLIBS)
 
 $(REF_PLUGIN): $(BUILD)/obj/suite/plugins/ref_plugin.o $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -shared -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -shared -o $@ $^ $(LDLIBS)
 
 mutants: $(MUTANTS)
 
 $(BUILD)/lib/dmlcts_mutant_%.so: suite/mutants/mutant_plugin.c suite/dmlcts_backend.h \
                                   ref/include/dmlref.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -Isuite -DMUTANT=M_$* $(LDFLAGS) -shared -o $@ $< \
-		$(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS) $(CFLAGS_STD) -fPIC $(CFLAGS_OMP) $(CFLAGS_SAN) $(INC_LIB) \
+		-Isuite -DMUTANT=M_$* $(LDFLAGS) -shared -o $@ $< $(LIB) $(LDLIBS)
+
+$(LIB_TESTS): $(BUILD)/test/%: $(BUILD)/obj/ref/src/test/%.o $(TU_OBJ) $(LIB)
+$(CASE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/ref/case/test/%.o $(TU_OBJ) $(CASE_LIB) $(LIB)
+$(GEN_TESTS): $(BUILD)/test/%: $(BUILD)/obj/ref/gen/test/%.o $(TU_OBJ) $(GEN_LIB) $(CASE_LIB) $(LIB)
+$(TESTS):
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(CHECK_LIBS) $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 BENCH    := $(BUILD)/bin/dmlref-bench
-BENCH_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/*.c))
+BENCH_OBJ := $(call objs,$(wildcard bench/*.c))
 # The flags that shape the code, recorded in the benchmark's JSON.
-BENCH_FLAGS := $(filter -O% -f% -m% -g% -std=% -D_%,$(CFLAGS))
-$(BUILD)/obj/bench/bench.o: CFLAGS += -DDMLR_BENCH_FLAGS='"$(BENCH_FLAGS)"'
+BENCH_FLAGS := $(filter -O% -f% -m% -g% -std=% -D_%,$(CFLAGS) $(CFLAGS_STD) $(CFLAGS_OMP))
+$(BUILD)/obj/bench/bench.o: CFLAGS_ROOM += -DDMLR_BENCH_FLAGS='"$(BENCH_FLAGS)"'
 $(BENCH): $(BENCH_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A benchmark, not a test: prints a table and writes build/bench.json, then
 # numpy on the same shapes and the targets in build/bench-report.json
@@ -95,26 +149,10 @@ bench: $(BENCH)
 		/usr/bin/python3 bench/bench_numpy.py $(BUILD)/bench.json $(BUILD)/bench-report.json; \
 	else echo "bench: /usr/bin/python3 absent: numpy comparison skipped"; fi
 
-$(LIB): $(LIB_OBJ)
-	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
-
-$(CLI): $(CLI_OBJ) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(CJSON_LIBS) $(LDLIBS)
-
-$(BUILD)/test/%: $(BUILD)/obj/ref/test/%.o $(TU_OBJ) $(CASE_OBJ) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(TU_OBJ) $(CASE_OBJ) $(LIB) $(CJSON_LIBS) $(CHECK_LIBS) $(LDLIBS)
-
-$(BUILD)/obj/%.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
-
 # Check forks a child per test; OpenMP must not start in the parent first, so
 # every test program runs OpenMP only inside the tests (see machine notes).
 test: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS)
-	@BUILD=$(BUILD) sh scripts/run-tests.sh $(TESTS)
+	@BUILD=$(BUILD) sh scripts/run-tests.sh $(TESTS) -- $(SCRIPT_TESTS)
 
 test-asan:
 	$(MAKE) test SANITIZE=1
@@ -122,7 +160,7 @@ test-asan:
 check-cases: $(CLI)
 	$(CLI) check --quiet goldens
 
-# The generated golden corpus (notes/GOLDENS.md): goldens/gen belongs to make goldens alone.
+# The generated golden corpus (SPEC_NOTES, GOLDENS rules): goldens/gen belongs to make goldens alone.
 .PHONY: goldens check-goldens
 goldens: $(CLI)
 	rm -rf goldens/gen
@@ -130,7 +168,7 @@ goldens: $(CLI)
 
 # Regenerate everything at 1 and 2 threads: byte-identical to the committed files.
 check-goldens: $(CLI)
-	@sh scripts/test-goldens.sh $(CLI) --all
+	@sh ref/gen/test/test-goldens.sh $(CLI) --all
 
 clean:
 	rm -rf build build-asan

@@ -1,24 +1,23 @@
 #!/bin/sh
-# Run every Check program given as an argument, then the CLI tests; print one
-# summary line and fail if anything failed.  BUILD names the build directory.
+# run-tests.sh CHECK_PROGRAM... -- SCRIPT_TEST...: run every Check program,
+# then every script test (given the dmlref path); print one summary line and
+# fail if anything failed.  BUILD names the build directory.
 set -u
 BUILD=${BUILD:-build}
 failed=0
 total=0
+scripts=0
 for t in "$@"; do
-    total=$((total + 1))
-    if ! "$t"; then
-        echo "FAILED: $t"
-        failed=$((failed + 1))
+    if [ "$t" = "--" ]; then
+        scripts=1
+        continue
     fi
-done
-for s in scripts/test-*.sh; do
-    [ -f "$s" ] || continue
     total=$((total + 1))
-    if ! sh "$s" "$BUILD/bin/dmlref"; then
-        echo "FAILED: $s"
-        failed=$((failed + 1))
-    fi
+    if [ "$scripts" -eq 1 ]; then
+        sh "$t" "$BUILD/bin/dmlref"
+    else
+        "$t"
+    fi || { echo "FAILED: $t"; failed=$((failed + 1)); }
 done
 echo "test programs: $total run, $failed failed"
 [ "$failed" -eq 0 ]

@@ -29,7 +29,7 @@ static bool inputs_unchanged(const char *dir, const dmlcts_batch_case *bc, dmlct
 {
     bool ok = true;
     for (uint32_t k = 0; k < bc->c->tensor_count; k++) {
-        const dmlr_case_tensor *t = &bc->c->tensors[k];
+        const dmlc_case_tensor *t = &bc->c->tensors[k];
         char path[4096], msg[512];
         void *data;
         size_t len;
@@ -53,7 +53,7 @@ static bool inputs_unchanged(const char *dir, const dmlcts_batch_case *bc, dmlct
 void dmlcts_cmd_judge(const dmlcts_options *o, const char *dir, const dmlcts_batch_case *bc,
                       const cJSON *answer, dmlcts_result *r)
 {
-    const dmlr_case *c = bc->c;
+    const dmlc_case *c = bc->c;
     const char *st = answer ? jstr(answer, "status") : NULL;
     const char *msg = answer ? jstr(answer, "message") : NULL;
     bool inputs = inputs_unchanged(dir, bc, r), oob = false;
@@ -80,7 +80,7 @@ void dmlcts_cmd_judge(const dmlcts_options *o, const char *dir, const dmlcts_bat
     outs = calloc(c->output_count + 1, sizeof *outs);
     owned = calloc(c->output_count + 1, sizeof *owned);
     for (uint32_t k = 0; outs && owned && k < c->tensor_count; k++) {
-        const dmlr_case_tensor *t = &c->tensors[k];
+        const dmlc_case_tensor *t = &c->tensors[k];
         char path[4096], why[512];
         size_t len;
         if (!t->is_output)
@@ -296,7 +296,7 @@ int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
         dmlcts_progress_start(o, &cr->progress, o->paths.count);
     for (size_t i = 0; i <= o->paths.count; i++) {
         dmlcts_result tmp, *r;
-        dmlr_case *c = NULL;
+        dmlc_case *c = NULL;
         dmlr_feature_level level = 0;
         if (i < o->paths.count) {
             dmlcts_prep p = dmlcts_prepare(o, o->paths.items[i], &c, &level, &tmp);
@@ -324,7 +324,7 @@ int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
         if (n && (n == max || i == o->paths.count)) {
             batch(cr, bc, n);
             for (size_t k = 0; k < n; k++)
-                dmlr_case_free(bc[k].c);
+                dmlc_case_free(bc[k].c);
             n = 0;
         }
     }

@@ -19,7 +19,7 @@
 #define DMLCTS_RESPONSE_FORMAT "dmlcts-response-1"
 
 typedef struct dmlcts_batch_case {
-    dmlr_case *c;
+    dmlc_case *c;
     size_t result;             /* index in the results */
     dmlr_feature_level level;
     char id[24];               /* "c000042" */
@@ -27,7 +27,7 @@ typedef struct dmlcts_batch_case {
 
 /* "<dir>/<id>.<stem>.npy" */
 void dmlcts_cmd_file(char *buf, size_t cap, const char *dir, const char *id,
-                     const dmlr_case_tensor *t);
+                     const dmlc_case_tensor *t);
 /* request.json and the input .npy files; false with msg on an I/O error. */
 bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size_t n, char *msg,
                               size_t cap);

@@ -4,15 +4,14 @@
  * buffers as .npy, and the judging of what a program wrote back.
  */
 #include "cmd.h"
-#include "../ref/cli/files.h"
-#include "../ref/cli/npy.h"
+#include "dmlcase.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void dmlcts_cmd_file(char *buf, size_t cap, const char *dir, const char *id,
-                     const dmlr_case_tensor *t)
+                     const dmlc_case_tensor *t)
 {
     snprintf(buf, cap, "%s%s%s.%s.npy", dir ? dir : "", dir ? "/" : "", id, t->stem);
 }
@@ -40,7 +39,7 @@ static cJSON *tensor_json(const dmlr_tensor_desc *t, uint64_t bytes)
     return j;
 }
 
-static cJSON *desc_json(const dmlr_case *c)
+static cJSON *desc_json(const dmlc_case *c)
 {
     const unsigned char *base = c->op.Desc;
     cJSON *j = cJSON_CreateObject();
@@ -89,30 +88,30 @@ static cJSON *desc_json(const dmlr_case *c)
 }
 
 /* Raw buffer bytes as a 1-D .npy of the element type (bytes when it does not divide). */
-static bool write_npy(const char *path, const dmlr_case_tensor *t, const void *data, char *msg,
+static bool write_npy(const char *path, const dmlc_case_tensor *t, const void *data, char *msg,
                       size_t cap)
 {
     dmlr_data_type dt = t->bytes % t->esize ? DMLR_UINT8 : t->desc->DataType;
     uint64_t shape = t->bytes / dmlr_data_type_size(dt);
     size_t len;
-    void *img = dmlr_npy_build(dt, 1, &shape, data, &len);
+    void *img = dmlc_npy_build(dt, 1, &shape, data, &len);
     int e;
     if (!img) {
         snprintf(msg, cap, "%s: out of memory", path);
         return false;
     }
-    e = dmlr_write_file(path, img, len);
+    e = dmlc_write_file(path, img, len);
     free(img);
     if (e) {
         char why[128];
-        dmlr_strerror(e, why, sizeof why);
+        dmlc_strerror(e, why, sizeof why);
         snprintf(msg, cap, "cannot write %s: %s", path, why);
         return false;
     }
     return true;
 }
 
-static cJSON *binding_json(const dmlcts_batch_case *b, const dmlr_case_tensor *t)
+static cJSON *binding_json(const dmlcts_batch_case *b, const dmlc_case_tensor *t)
 {
     cJSON *j = cJSON_CreateObject();
     char file[256];
@@ -133,7 +132,7 @@ bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size
     int e;
     cJSON_AddStringToObject(root, "format", DMLCTS_REQUEST_FORMAT);
     for (size_t i = 0; ok && i < n; i++) {
-        const dmlr_case *c = bc[i].c;
+        const dmlc_case *c = bc[i].c;
         cJSON *j = cJSON_CreateObject(), *in, *out;
         char type[64];
         snprintf(type, sizeof type, "DML_OPERATOR_%s", c->info->name);
@@ -146,7 +145,7 @@ bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size
         in = cJSON_AddArrayToObject(j, "inputs");
         out = cJSON_AddArrayToObject(j, "outputs");
         for (uint32_t k = 0; ok && k < c->tensor_count; k++) {
-            const dmlr_case_tensor *t = &c->tensors[k];
+            const dmlc_case_tensor *t = &c->tensors[k];
             cJSON_AddItemToArray(t->is_output ? out : in, binding_json(&bc[i], t));
             dmlcts_cmd_file(path, sizeof path, dir, bc[i].id, t);
             if (!t->is_output)
@@ -163,11 +162,11 @@ bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size
         return false;
     }
     snprintf(path, sizeof path, "%s/request.json", dir);
-    e = dmlr_write_file(path, text, strlen(text));
+    e = dmlc_write_file(path, text, strlen(text));
     free(text);
     if (e) {
         char why[128];
-        dmlr_strerror(e, why, sizeof why);
+        dmlc_strerror(e, why, sizeof why);
         snprintf(msg, cap, "cannot write %s: %s", path, why);
         return false;
     }
@@ -179,10 +178,10 @@ cJSON *dmlcts_cmd_read_json(const char *path, char *msg, size_t cap)
     void *text;
     size_t len;
     cJSON *j;
-    int e = dmlr_read_file(path, &text, &len);
+    int e = dmlc_read_file(path, &text, &len);
     if (e) {
         char why[128];
-        dmlr_strerror(e, why, sizeof why);
+        dmlc_strerror(e, why, sizeof why);
         snprintf(msg, cap, "cannot read %s: %s", path, why);
         return NULL;
     }
@@ -196,16 +195,16 @@ bool dmlcts_cmd_read_npy(const char *path, void **data, size_t *len, char *msg, 
 {
     void *bytes;
     size_t n;
-    dmlr_npy npy;
+    dmlc_npy npy;
     char why[256];
-    int e = dmlr_read_file(path, &bytes, &n);
+    int e = dmlc_read_file(path, &bytes, &n);
     *data = NULL;
     if (e) {
-        dmlr_strerror(e, why, sizeof why);
+        dmlc_strerror(e, why, sizeof why);
         snprintf(msg, cap, "cannot read %s: %s", path, why);
         return false;
     }
-    if (!dmlr_npy_parse(bytes, n, &npy, why, sizeof why)) {
+    if (!dmlc_npy_parse(bytes, n, &npy, why, sizeof why)) {
         snprintf(msg, cap, "%s: %s", path, why);
         free(bytes);
         return false;

@@ -21,8 +21,7 @@
 #ifndef DMLCTS_H
 #define DMLCTS_H
 
-#include "../ref/cli/case.h"
-#include "../ref/cli/files.h"
+#include "dmlcase.h"
 #include "dmlcts_backend.h"
 
 #include <stdbool.h>
@@ -87,7 +86,7 @@ typedef struct dmlcts_result {
 typedef enum dmlcts_backend_kind { DMLCTS_REF, DMLCTS_PLUGIN, DMLCTS_CMD } dmlcts_backend_kind;
 typedef enum dmlcts_mode { DMLCTS_RUN, DMLCTS_EXPORT, DMLCTS_CHECK, DMLCTS_LIST } dmlcts_mode;
 
-/* Lists of strings: ref/cli/files.h's dmlr_paths. */
+/* Lists of strings: ref/case/include/dmlcase.h's dmlc_paths. */
 
 typedef struct dmlcts_options {
     dmlcts_mode mode;
@@ -98,11 +97,11 @@ typedef struct dmlcts_options {
     unsigned jobs;
     bool in_process;          /* the backend runs in a thread of dmlcts (no fork) */
     const char *filter;
-    dmlr_paths ops, dtypes; /* canonical names */
+    dmlc_paths ops, dtypes; /* canonical names */
     dmlr_feature_level level;   /* --feature-level, 0 = none */
     unsigned shard_k, shard_n;  /* shard k of n, 1-based; n == 0: none */
     const char *waiver_file;
-    dmlr_paths waivers;
+    dmlc_paths waivers;
     const char *junit, *json;
     bool tap;
     bool verbose, quiet, progress;
@@ -112,8 +111,8 @@ typedef struct dmlcts_options {
     const char *work_dir;     /* cmd: where batch directories go */
     bool keep_work;
     unsigned batch;           /* cmd: cases per batch */
-    dmlr_paths paths;     /* case files, after expansion, sharded */
-    dmlr_paths repro;     /* the reproducer's options, quoted */
+    dmlc_paths paths;     /* case files, after expansion, sharded */
+    dmlc_paths repro;     /* the reproducer's options, quoted */
     const char *argv0;
 } dmlcts_options;
 
@@ -133,7 +132,7 @@ typedef enum dmlcts_prep {
     DMLCTS_PREP_RUN       /* *c is loaded and must be executed at *level */
 } dmlcts_prep;
 
-dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case **c,
+dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case **c,
                            dmlr_feature_level *level, dmlcts_result *r);
 void dmlcts_result_free(dmlcts_result *r);
 void dmlcts_set_message(dmlcts_result *r, const char *fmt, ...)
@@ -154,7 +153,7 @@ typedef struct dmlcts_wire {
     size_t len, cap;
 } dmlcts_wire;
 
-bool dmlcts_wire_put_desc(dmlcts_wire *w, const dmlr_case *c);
+bool dmlcts_wire_put_desc(dmlcts_wire *w, const dmlc_case *c);
 /* Rebuild the desc in the worker; *storage is freed by the caller (free). */
 bool dmlcts_wire_get_desc(const unsigned char *p, size_t len, dmlr_operator_desc *op,
                           void **storage);
@@ -169,16 +168,16 @@ typedef struct dmlcts_slot {
 } dmlcts_slot;
 
 /* Arena bytes a case needs, and where each binding goes (c->tensor_count slots). */
-uint64_t dmlcts_layout(const dmlr_case *c, dmlcts_slot *slots);
+uint64_t dmlcts_layout(const dmlc_case *c, dmlcts_slot *slots);
 /* Canaries everywhere, inputs copied, outputs 0xA5. */
-void dmlcts_fill_arena(const dmlr_case *c, const dmlcts_slot *slots, unsigned char *arena,
+void dmlcts_fill_arena(const dmlc_case *c, const dmlcts_slot *slots, unsigned char *arena,
                        uint64_t used);
 /* After the backend returned: guard bands and inputs; then the outputs when ok. */
-void dmlcts_judge_arena(const dmlcts_options *o, const dmlr_case *c, const dmlcts_slot *slots,
+void dmlcts_judge_arena(const dmlcts_options *o, const dmlc_case *c, const dmlcts_slot *slots,
                         const unsigned char *arena, uint64_t used, dmlcts_run_status st,
                         const char *backend_msg, dmlcts_result *r);
 /* Compare output buffers (binding order) with the expected values into r. */
-void dmlcts_judge_outputs(const dmlcts_options *o, const dmlr_case *c,
+void dmlcts_judge_outputs(const dmlcts_options *o, const dmlc_case *c,
                           const dmlr_buffer *outputs, dmlcts_result *r);
 /* A backend's own status (not OK) into r. */
 void dmlcts_judge_backend_status(dmlcts_run_status st, const char *msg, dmlcts_result *r);

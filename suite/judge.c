@@ -1,12 +1,12 @@
 /*
  * judge.c -- the verdict on one execution: canary bytes around every buffer,
  * input buffers unchanged, then the outputs against the case's expected
- * values through dmlr_case_compare (bitwise for data movement; whatever check
+ * values through dmlc_case_compare (bitwise for data movement; whatever check
  * mode each output carries: implementation_defined elements skipped,
  * legal_values accepted, padding never compared).
  */
 #include "dmlcts.h"
-#include "../ref/cli/values.h"
+#include "dmlcase.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +26,16 @@ static uint64_t align_up(uint64_t v, uint64_t a)
     return (v + a - 1) / a * a;
 }
 
-static bool is_in_place_output(const dmlr_case *c, const dmlr_case_tensor *t)
+static bool is_in_place_output(const dmlc_case *c, const dmlc_case_tensor *t)
 {
     return c->in_place && t->is_output && strcmp(t->name, "OutputTensor") == 0;
 }
 
-uint64_t dmlcts_layout(const dmlr_case *c, dmlcts_slot *slots)
+uint64_t dmlcts_layout(const dmlc_case *c, dmlcts_slot *slots)
 {
     uint64_t cursor = 0, input_at = 0;
     for (uint32_t i = 0; i < c->tensor_count; i++) {
-        const dmlr_case_tensor *t = &c->tensors[i];
+        const dmlc_case_tensor *t = &c->tensors[i];
         slots[i].is_output = t->is_output;
         slots[i].size = t->bytes;
         slots[i].alias = is_in_place_output(c, t);
@@ -57,7 +57,7 @@ static void fill_canary(unsigned char *p, uint64_t from, uint64_t to)
         p[i] = canary[i & 15];
 }
 
-void dmlcts_fill_arena(const dmlr_case *c, const dmlcts_slot *slots, unsigned char *arena,
+void dmlcts_fill_arena(const dmlc_case *c, const dmlcts_slot *slots, unsigned char *arena,
                        uint64_t used)
 {
     uint64_t cursor = 0;
@@ -76,7 +76,7 @@ void dmlcts_fill_arena(const dmlr_case *c, const dmlcts_slot *slots, unsigned ch
 }
 
 /* Which buffer a stray byte belongs to: the nearer of the two around the gap. */
-static void report_gap(const dmlr_case *c, const dmlcts_slot *slots, int before, int after,
+static void report_gap(const dmlc_case *c, const dmlcts_slot *slots, int before, int after,
                        uint64_t gap_from, uint64_t gap_to, uint64_t first, uint64_t last,
                        uint64_t count, dmlcts_result *r)
 {
@@ -95,7 +95,7 @@ static void report_gap(const dmlr_case *c, const dmlcts_slot *slots, int before,
 }
 
 /* Every byte outside the buffers must still be the canary. */
-static bool check_guards(const dmlr_case *c, const dmlcts_slot *slots,
+static bool check_guards(const dmlc_case *c, const dmlcts_slot *slots,
                          const unsigned char *arena, uint64_t used, dmlcts_result *r)
 {
     uint64_t cursor = 0;
@@ -128,12 +128,12 @@ static bool check_guards(const dmlr_case *c, const dmlcts_slot *slots,
 }
 
 /* Input buffers (padding included) must come back as they went. */
-static bool check_inputs(const dmlr_case *c, const dmlcts_slot *slots,
+static bool check_inputs(const dmlc_case *c, const dmlcts_slot *slots,
                          const unsigned char *arena, dmlcts_result *r)
 {
     bool ok = true;
     for (uint32_t i = 0; i < c->tensor_count; i++) {
-        const dmlr_case_tensor *t = &c->tensors[i];
+        const dmlc_case_tensor *t = &c->tensors[i];
         const unsigned char *was = t->data, *now = arena + slots[i].offset;
         uint64_t changed = 0, first = 0;
         if (t->is_output || (c->in_place && strcmp(t->name, "InputTensor") == 0))
@@ -166,7 +166,7 @@ void dmlcts_judge_backend_status(dmlcts_run_status st, const char *msg, dmlcts_r
     }
 }
 
-void dmlcts_judge_arena(const dmlcts_options *o, const dmlr_case *c, const dmlcts_slot *slots,
+void dmlcts_judge_arena(const dmlcts_options *o, const dmlc_case *c, const dmlcts_slot *slots,
                         const unsigned char *arena, uint64_t used, dmlcts_run_status st,
                         const char *backend_msg, dmlcts_result *r)
 {
@@ -214,9 +214,9 @@ static bool ulp_distance(dmlr_data_type dt, uint64_t a, uint64_t b, uint64_t *ul
     return true;
 }
 
-static void keep_mismatch(const dmlr_case *c, const dmlr_mismatch *m, dmlcts_mismatch_info *out)
+static void keep_mismatch(const dmlc_case *c, const dmlc_mismatch *m, dmlcts_mismatch_info *out)
 {
-    const dmlr_case_tensor *t = &c->tensors[m->tensor];
+    const dmlc_case_tensor *t = &c->tensors[m->tensor];
     dmlr_data_type dt = t->desc->DataType;
     unsigned char e[8], g[8];
     size_t n;
@@ -225,13 +225,13 @@ static void keep_mismatch(const dmlr_case *c, const dmlr_mismatch *m, dmlcts_mis
     out->rank = t->rank;
     memcpy(out->coord, m->coord, sizeof out->coord);
     out->element = m->element;
-    dmlr_value_set_bits(dt, e, m->expected);
-    dmlr_value_set_bits(dt, g, m->got);
-    dmlr_value_display(dt, e, out->expected, sizeof out->expected);
-    dmlr_value_hex(dt, e, out->expected_bits, sizeof out->expected_bits);
-    dmlr_value_display(dt, g, out->got, sizeof out->got);
-    dmlr_value_hex(dt, g, out->got_bits, sizeof out->got_bits);
-    dmlr_mismatch_format(c, m, out->text, sizeof out->text);
+    dmlc_value_set_bits(dt, e, m->expected);
+    dmlc_value_set_bits(dt, g, m->got);
+    dmlc_value_display(dt, e, out->expected, sizeof out->expected);
+    dmlc_value_hex(dt, e, out->expected_bits, sizeof out->expected_bits);
+    dmlc_value_display(dt, g, out->got, sizeof out->got);
+    dmlc_value_hex(dt, g, out->got_bits, sizeof out->got_bits);
+    dmlc_mismatch_format(c, m, out->text, sizeof out->text);
     out->has_ulp = ulp_distance(dt, m->expected, m->got, &out->ulp);
     n = strlen(out->text);
     if (out->has_ulp && n < sizeof out->text)
@@ -239,18 +239,18 @@ static void keep_mismatch(const dmlr_case *c, const dmlr_mismatch *m, dmlcts_mis
                  (unsigned long long)out->ulp, out->ulp == 0 ? " (sign of zero)" : "");
 }
 
-void dmlcts_judge_outputs(const dmlcts_options *o, const dmlr_case *c,
+void dmlcts_judge_outputs(const dmlcts_options *o, const dmlc_case *c,
                           const dmlr_buffer *outputs, dmlcts_result *r)
 {
-    dmlr_case_verdict v;
-    dmlr_mismatch *first = calloc(o->show + 1, sizeof *first);
+    dmlc_case_verdict v;
+    dmlc_mismatch *first = calloc(o->show + 1, sizeof *first);
     bool ok;
     if (!first) {
         r->status = DMLCTS_ERROR;
         dmlcts_set_message(r, "out of memory judging the outputs");
         return;
     }
-    ok = dmlr_case_compare(c, outputs, &v, first, o->show);
+    ok = dmlc_case_compare(c, outputs, &v, first, o->show);
     r->compared = v.compared;
     r->skipped = v.skipped;
     r->legal = v.legal;

@@ -90,7 +90,7 @@ static bool parse_uint(const char *s, unsigned max, unsigned *out)
 }
 
 /* Comma list of names into canonical names (by lookup); false on an unknown one. */
-static bool names(const char *list, dmlr_paths *out, bool ops)
+static bool names(const char *list, dmlc_paths *out, bool ops)
 {
     char *copy = strdup(list), *save = NULL;
     bool ok = copy != NULL;
@@ -103,14 +103,14 @@ static bool names(const char *list, dmlr_paths *out, bool ops)
                             : "--dtype: %s is not a data type", t);
             ok = false;
         } else {
-            ok = dmlr_paths_push(out, ops ? info->name : dmlr_data_type_name(dt));
+            ok = dmlc_paths_push(out, ops ? info->name : dmlr_data_type_name(dt));
         }
     }
     free(copy);
     return ok;
 }
 
-static int parse(int argc, char **argv, dmlcts_options *o, dmlr_paths *args)
+static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
 {
     int i = 1;
     const char *v, *timeout = NULL, *fl = NULL;
@@ -199,7 +199,7 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlr_paths *args)
         } else if (r == 0 && a[0] == '-' && a[1]) {
             return usage_error("unknown option %s", a);
         } else if (r == 0) {
-            if (!dmlr_paths_push(args, a))
+            if (!dmlc_paths_push(args, a))
                 return usage_error("out of memory%s", "");
         }
         if (r < 0)
@@ -243,20 +243,20 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlr_paths *args)
     o->progress = !no_progress && !o->tap && !o->quiet && isatty(STDOUT_FILENO);
     /* The reproducer repeats what decides a case's verdict. */
     if (o->mode == DMLCTS_CHECK) {
-        dmlr_paths_push(&o->repro, "check");
-        dmlr_paths_push(&o->repro, "--results");
-        dmlr_paths_push(&o->repro, o->dir);
+        dmlc_paths_push(&o->repro, "check");
+        dmlc_paths_push(&o->repro, "--results");
+        dmlc_paths_push(&o->repro, o->dir);
     } else if (o->backend != DMLCTS_REF) {
-        dmlr_paths_push(&o->repro, "--backend");
-        dmlr_paths_push(&o->repro, o->backend_spec);
+        dmlc_paths_push(&o->repro, "--backend");
+        dmlc_paths_push(&o->repro, o->backend_spec);
     }
     if (fl) {
-        dmlr_paths_push(&o->repro, "--feature-level");
-        dmlr_paths_push(&o->repro, fl);
+        dmlc_paths_push(&o->repro, "--feature-level");
+        dmlc_paths_push(&o->repro, fl);
     }
     if (timeout) {
-        dmlr_paths_push(&o->repro, "--timeout");
-        dmlr_paths_push(&o->repro, timeout);
+        dmlc_paths_push(&o->repro, "--timeout");
+        dmlc_paths_push(&o->repro, timeout);
     }
     return 0;
 }
@@ -266,7 +266,7 @@ static int list(const dmlcts_options *o)
     size_t bad = 0;
     for (size_t i = 0; i < o->paths.count; i++) {
         dmlcts_result r;
-        dmlr_case *c;
+        dmlc_case *c;
         dmlr_feature_level level;
         dmlcts_prep p = dmlcts_prepare(o, o->paths.items[i], &c, &level, &r);
         if (p == DMLCTS_PREP_FILTERED)
@@ -277,7 +277,7 @@ static int list(const dmlcts_options *o)
         } else {
             printf("%s\t%s\t%s\t%s\n", r.name, r.op, r.dtype, r.file);
         }
-        dmlr_case_free(c);
+        dmlc_case_free(c);
         dmlcts_result_free(&r);
     }
     return bad ? 2 : 0;
@@ -286,7 +286,7 @@ static int list(const dmlcts_options *o)
 int main(int argc, char **argv)
 {
     dmlcts_options o;
-    dmlr_paths args = {NULL, 0, 0};
+    dmlc_paths args = {NULL, 0, 0};
     dmlcts_result *res = NULL;
     size_t n = 0;
     int rc;
@@ -335,11 +335,11 @@ out:
     for (size_t i = 0; i < n; i++)
         dmlcts_result_free(&res[i]);
     free(res);
-    dmlr_paths_free(&args);
-    dmlr_paths_free(&o.paths);
-    dmlr_paths_free(&o.ops);
-    dmlr_paths_free(&o.dtypes);
-    dmlr_paths_free(&o.waivers);
-    dmlr_paths_free(&o.repro);
+    dmlc_paths_free(&args);
+    dmlc_paths_free(&o.paths);
+    dmlc_paths_free(&o.ops);
+    dmlc_paths_free(&o.dtypes);
+    dmlc_paths_free(&o.waivers);
+    dmlc_paths_free(&o.repro);
     return rc;
 }

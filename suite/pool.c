@@ -16,7 +16,7 @@
 #include <string.h>
 
 typedef struct flight {
-    dmlr_case *c;
+    dmlc_case *c;
     size_t result;       /* index in the results */
     dmlcts_slot *slots;
     uint64_t used;
@@ -41,7 +41,7 @@ static void land(pool *p, unsigned i)
     r->ms = (dmlcts_now() - f->start) * 1000.0;
     r->done = true;
     dmlcts_progress_case(p->o, &p->progress, r);
-    dmlr_case_free(f->c);
+    dmlc_case_free(f->c);
     free(f->slots);
     memset(f, 0, sizeof *f);
 }
@@ -56,7 +56,7 @@ static void restart(pool *p, unsigned i)
 }
 
 /* Hand a prepared case to idle worker i; false: it could not even be sent. */
-static bool dispatch(pool *p, unsigned i, dmlr_case *c, dmlr_feature_level level, size_t ri)
+static bool dispatch(pool *p, unsigned i, dmlc_case *c, dmlr_feature_level level, size_t ri)
 {
     flight *f = &p->f[i];
     dmlcts_worker *w = &p->w[i];
@@ -192,7 +192,7 @@ int dmlcts_run_pool(const dmlcts_options *o, dmlcts_result **res, size_t *count)
     for (;;) {
         bool busy = false;
         for (unsigned i = 0; i < p.n && next < o->paths.count; i++) {
-            dmlr_case *c;
+            dmlc_case *c;
             dmlr_feature_level level;
             dmlcts_result tmp, *r;
             if (p.f[i].c)
@@ -220,7 +220,7 @@ int dmlcts_run_pool(const dmlcts_options *o, dmlcts_result **res, size_t *count)
                 dmlcts_set_message(r, "not run: %s", p.broken);
                 r->done = true;
                 dmlcts_progress_case(o, &p.progress, r);
-                dmlr_case_free(c);
+                dmlc_case_free(c);
                 i--;
             } else {
                 dispatch(&p, i, c, level, *count - 1);

@@ -97,7 +97,7 @@ dmlcts_result *dmlcts_result_append(dmlcts_result **res, size_t *count, size_t *
     return &(*res)[(*count)++];
 }
 
-static bool listed(const dmlr_paths *l, const char *name)
+static bool listed(const dmlc_paths *l, const char *name)
 {
     for (size_t i = 0; i < l->count; i++)
         if (strcmp(l->items[i], name) == 0)
@@ -112,7 +112,7 @@ static const char *dtname(dmlr_data_type dt)
     return n ? n : "UNKNOWN";
 }
 
-static bool selected(const dmlcts_options *o, const dmlr_case *c)
+static bool selected(const dmlcts_options *o, const dmlc_case *c)
 {
     bool dtype = o->dtypes.count == 0;
     if (o->filter && !strstr(c->name, o->filter))
@@ -125,7 +125,7 @@ static bool selected(const dmlcts_options *o, const dmlr_case *c)
 }
 
 /* Negative cases: the reference validator's verdict, as dmlref check gives it. */
-static void judge_negative(const dmlr_case *c, dmlr_feature_level level, dmlcts_result *r)
+static void judge_negative(const dmlc_case *c, dmlr_feature_level level, dmlcts_result *r)
 {
     dmlr_error err = {DMLR_STATUS_OK, ""};
     dmlr_status st = dmlr_validate(&c->op, level, &err);
@@ -145,17 +145,17 @@ static void judge_negative(const dmlr_case *c, dmlr_feature_level level, dmlcts_
     }
 }
 
-dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case **out,
+dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case **out,
                            dmlr_feature_level *level, dmlcts_result *r)
 {
-    char msg[DMLR_CASE_MSG_MAX];
-    dmlr_case *c = NULL;
-    dmlr_case_rc rc = dmlr_case_load(file, &c, msg, sizeof msg);
+    char msg[DMLC_CASE_MSG_MAX];
+    dmlc_case *c = NULL;
+    dmlc_case_rc rc = dmlc_case_load(file, &c, msg, sizeof msg);
     dmlr_feature_level lv;
     *out = NULL;
     memset(r, 0, sizeof *r);
     r->file = strdup(file);
-    if (rc != DMLR_CASE_OK) {
+    if (rc != DMLC_CASE_OK) {
         /* Unfiltered: a broken file must show even when --filter would skip it. */
         r->name = strdup(file);
         snprintf(r->op, sizeof r->op, "-");
@@ -166,7 +166,7 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case 
         return DMLCTS_PREP_DONE;
     }
     if (!selected(o, c)) {
-        dmlr_case_free(c);
+        dmlc_case_free(c);
         dmlcts_result_free(r);
         return DMLCTS_PREP_FILTERED;
     }
@@ -184,7 +184,7 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case 
             dmlcts_set_message(r, "negative case (expect_error): judged against the reference "
                                "validator only (--backend ref)");
         }
-        dmlr_case_free(c);
+        dmlc_case_free(c);
         return DMLCTS_PREP_DONE;
     }
     if (dmlcts_info.feature_level && dmlcts_info.feature_level < lv)
@@ -194,7 +194,7 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case 
         dmlcts_set_message(r, "needs DML_FEATURE_LEVEL_%s; the target is DML_FEATURE_LEVEL_%s",
                            dmlr_feature_level_name(c->min_feature_level),
                            dmlr_feature_level_name(lv));
-        dmlr_case_free(c);
+        dmlc_case_free(c);
         return DMLCTS_PREP_DONE;
     }
     for (uint32_t i = 0; dmlcts_info.data_types && i < c->tensor_count; i++) {
@@ -203,7 +203,7 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlr_case 
             r->status = DMLCTS_NOT_SUPPORTED;
             dmlcts_set_message(r, "%s is %s, a data type the backend does not claim",
                                c->tensors[i].name, dtname(dt));
-            dmlr_case_free(c);
+            dmlc_case_free(c);
             return DMLCTS_PREP_DONE;
         }
     }

@@ -40,9 +40,9 @@ static bool unreadable(void *ctx, const char *dir, int err)
     return false;
 }
 
-static bool collect(const char *dir, dmlr_paths *out)
+static bool collect(const char *dir, dmlc_paths *out)
 {
-    return dmlr_find_case_files(dir, out, unreadable, NULL);
+    return dmlc_find_case_files(dir, out, unreadable, NULL);
 }
 
 static int by_name(const void *a, const void *b)
@@ -51,14 +51,14 @@ static int by_name(const void *a, const void *b)
 }
 
 /* One argument's files, sorted, into out. */
-static bool expand_one(const char *arg, dmlr_paths *out)
+static bool expand_one(const char *arg, dmlc_paths *out)
 {
     size_t first = out->count;
     if (is_dir(arg)) {
         if (!collect(arg, out))
             return false;
     } else if (access(arg, F_OK) == 0) {
-        if (!dmlr_paths_push(out, arg))
+        if (!dmlc_paths_push(out, arg))
             return false;
     } else if (strpbrk(arg, "*?[")) {
         glob_t g;
@@ -73,7 +73,7 @@ static bool expand_one(const char *arg, dmlr_paths *out)
             if (is_dir(p))
                 ok = collect(p, out);
             else if (ends_with(p, ".json") && !ends_with(p, ".schema.json"))
-                ok = dmlr_paths_push(out, p);
+                ok = dmlc_paths_push(out, p);
             if (!ok)
                 rc = -1;
         }
@@ -91,11 +91,11 @@ static bool expand_one(const char *arg, dmlr_paths *out)
 
 bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n)
 {
-    dmlr_paths all = {NULL, 0, 0};
+    dmlc_paths all = {NULL, 0, 0};
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)
         if (!expand_one(args[i], &all)) {
-            dmlr_paths_free(&all);
+            dmlc_paths_free(&all);
             return false;
         }
     for (size_t i = 0; i < all.count; i++) {
@@ -106,13 +106,13 @@ bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n)
         if (dup)
             continue;
         if (!o->shard_n || kept++ % o->shard_n == o->shard_k - 1) {
-            if (!dmlr_paths_push(&o->paths, all.items[i])) {
-                dmlr_paths_free(&all);
+            if (!dmlc_paths_push(&o->paths, all.items[i])) {
+                dmlc_paths_free(&all);
                 return false;
             }
         }
     }
-    dmlr_paths_free(&all);
+    dmlc_paths_free(&all);
     return true;
 }
 
@@ -151,7 +151,7 @@ bool dmlcts_load_waivers(dmlcts_options *o)
             fclose(f);
             return false;
         }
-        if (!dmlr_paths_push(&o->waivers, s)) {
+        if (!dmlc_paths_push(&o->waivers, s)) {
             fclose(f);
             return false;
         }

@@ -59,7 +59,7 @@ static bool put_tensor(dmlcts_wire *w, const dmlr_tensor_desc *t, uint64_t bytes
     return put(w, &r, sizeof r);
 }
 
-bool dmlcts_wire_put_desc(dmlcts_wire *w, const dmlr_case *c)
+bool dmlcts_wire_put_desc(dmlcts_wire *w, const dmlc_case *c)
 {
     const dmlr_operator_info *info = c->info;
     const unsigned char *base = c->op.Desc;

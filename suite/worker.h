@@ -75,7 +75,7 @@ bool dmlcts_worker_start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backe
 /* Make the arena at least `bytes` long (parent side). */
 bool dmlcts_worker_reserve(dmlcts_worker *w, uint64_t bytes);
 /* Send one case; the arena is already filled.  False: the worker is gone. */
-bool dmlcts_worker_send(dmlcts_worker *w, const dmlr_case *c, dmlr_feature_level level,
+bool dmlcts_worker_send(dmlcts_worker *w, const dmlc_case *c, dmlr_feature_level level,
                         const dmlcts_slot *slots);
 /*
  * Read the answer once from_fd is readable.  False: the worker died; msg

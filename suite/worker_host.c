@@ -207,7 +207,7 @@ bool dmlcts_worker_start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backe
     return true;
 }
 
-bool dmlcts_worker_send(dmlcts_worker *w, const dmlr_case *c, dmlr_feature_level level,
+bool dmlcts_worker_send(dmlcts_worker *w, const dmlc_case *c, dmlr_feature_level level,
                         const dmlcts_slot *slots)
 {
     dmlcts_wire wire = {NULL, 0, 0};

@@ -24,8 +24,7 @@
 #include "dmlcu.h"
 /* C headers without extern "C" of their own (ref/cli is compiled as C). */
 extern "C" {
-#include "case.h"
-#include "tolerance.h"
+#include "dmlcase.h"
 }
 
 #include <algorithm>
@@ -293,8 +292,8 @@ static bool verify(bench_case &c, const std::vector<std::vector<uint8_t>> &got, 
             const float *e = (const float *)ref[o].data(), *g = (const float *)got[o].data();
             uint64_t n = ref[o].size() / 4, bad = 0, first = 0;
             for (uint64_t k = 0; k < n; k++)
-                if (!dmlr_cumprod_within_bound(DMLR_FLOAT32, &e[k], &g[k],
-                                               dmlr_cumprod_prefix_length(&c.u.c, k)) && !bad++)
+                if (!dmlc_cumprod_within_bound(DMLR_FLOAT32, &e[k], &g[k],
+                                               dmlc_cumprod_prefix_length(&c.u.c, k)) && !bad++)
                     first = k;
             uint64_t exact = 0;
             for (uint64_t k = 0; k < n; k++)
@@ -391,7 +390,7 @@ static void report(const char *name, const char *note, const timing &t, bool rig
 }
 
 /* The logical bytes of a golden case (see the top of this file). */
-static double golden_bytes(const dmlr_case *c)
+static double golden_bytes(const dmlc_case *c)
 {
     double b[8] = {0}, outs = 0;
     for (uint32_t i = 0; i < c->tensor_count && i < 8; i++)
@@ -411,9 +410,9 @@ static double golden_bytes(const dmlr_case *c)
 /* One golden case file: time it and judge its output against the golden; 0 = fine. */
 static int run_golden(const char *path)
 {
-    dmlr_case *c = NULL;
-    char msg[DMLR_CASE_MSG_MAX], name[40], why[DMLR_CASE_MSG_MAX + 64] = "";
-    if (dmlr_case_load(path, &c, msg, sizeof msg) != DMLR_CASE_OK) {
+    dmlc_case *c = NULL;
+    char msg[DMLC_CASE_MSG_MAX], name[40], why[DMLC_CASE_MSG_MAX + 64] = "";
+    if (dmlc_case_load(path, &c, msg, sizeof msg) != DMLC_CASE_OK) {
         printf("%-26s FAILED: %s\n", "golden", msg);
         return 1;
     }
@@ -423,12 +422,12 @@ static int run_golden(const char *path)
     if (c->expect_error || c->in_place) {
         printf("%-26s skipped: %s is %s\n", name, c->name,
                c->expect_error ? "a negative case" : "in place");
-        dmlr_case_free(c);
+        dmlc_case_free(c);
         return 0;
     }
     std::vector<void *> d(c->tensor_count);
     for (uint32_t i = 0; i < c->tensor_count; i++) {
-        const dmlr_case_tensor *t = &c->tensors[i];
+        const dmlc_case_tensor *t = &c->tensors[i];
         CHECK(cudaMalloc(&d[i], t->bytes));
         if (t->is_output)
             CHECK(cudaMemset(d[i], 0, t->bytes));
@@ -443,24 +442,24 @@ static int run_golden(const char *path)
         std::vector<std::vector<uint8_t>> host(c->output_count);
         std::vector<dmlr_buffer> outs(c->output_count);
         for (uint32_t o = 0; o < c->output_count; o++) {
-            const dmlr_case_tensor *ot = dmlr_case_output(c, o);
+            const dmlc_case_tensor *ot = dmlc_case_output(c, o);
             uint32_t i = (uint32_t)(ot - c->tensors);
             host[o].resize(ot->bytes);
             CHECK(cudaMemcpy(host[o].data(), d[i], ot->bytes, cudaMemcpyDeviceToHost));
             outs[o] = {host[o].data(), ot->bytes};
         }
-        dmlr_case_verdict v;
-        dmlr_mismatch m[1];
-        right = dmlr_case_compare(c, outs.data(), &v, m, 1);
+        dmlc_case_verdict v;
+        dmlc_mismatch m[1];
+        right = dmlc_case_compare(c, outs.data(), &v, m, 1);
         if (right)
             snprintf(why, sizeof why, "matches the golden %s", c->name);
         else
-            dmlr_mismatch_format(c, &m[0], why, sizeof why);
+            dmlc_mismatch_format(c, &m[0], why, sizeof why);
         report(name, c->name, t, right, why);
     }
     for (void *p : d)
         CHECK(cudaFree(p));
-    dmlr_case_free(c);
+    dmlc_case_free(c);
     return ok && right ? 0 : 1;
 }
 

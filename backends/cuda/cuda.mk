@@ -16,7 +16,7 @@ CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90
 NVCCFLAGS ?= -O3 -g -lineinfo
 # --fmad=false: no multiply-add contraction anywhere (the reference has none).
 CUDA_FLAGS := $(CUDA_ARCH) -std=c++17 --fmad=false -Xcompiler -fPIC,-Wall \
-              -Iref/include -Iref/cli -Isuite -Ibackends/cuda
+              -Iref/include -Iref/case/include -Isuite -Ibackends/cuda
 CUDA_DIR  := $(BUILD)/obj/backends/cuda
 CUDA_CORE := $(CUDA_DIR)/common.o $(CUDA_DIR)/gather.o $(CUDA_DIR)/move.o $(CUDA_DIR)/scan.o
 CUDA_HDR  := $(wildcard backends/cuda/*.h backends/cuda/*.cuh) ref/include/dmlref.h \
@@ -24,7 +24,7 @@ CUDA_HDR  := $(wildcard backends/cuda/*.h backends/cuda/*.cuh) ref/include/dmlre
 # libdmlref.a is built with -fopenmp unless OPENMP=0.
 CUDA_LIBS := $(if $(filter 1,$(OPENMP)),-lgomp) -lm
 
-CUDA_CASE_LIB  ?= $(BUILD)/lib/libdmlref_case.a
+CUDA_CASE_LIB  ?= $(BUILD)/lib/libdmlcase.a
 CUDA_CASE_LIBS ?= $(CJSON_LIBS)
 
 CUDA_PLUGIN   := $(BUILD)/lib/dmlcts_cuda_plugin.so
@@ -51,27 +51,23 @@ $(CUDA_CONTROL): $(CUDA_DIR)/plugin_control.o $(CUDA_CORE) $(LIB)
 	@mkdir -p $(@D)
 	$(NVCC) $(CUDA_ARCH) -shared -o $@ $< $(CUDA_CORE) $(LIB) $(CUDA_LIBS)
 
-$(BUILD)/lib/libdmlref_case.a: $(CASE_OBJ)
-	@mkdir -p $(@D)
-	rm -f $@ && $(AR) rcs $@ $^
-
-# Both judge CUMULATIVE_PRODUCT with the cases' own tolerance (ref/cli/tolerance.c).
+# Both judge CUMULATIVE_PRODUCT with the cases' own tolerance (ref/case/tolerance.c).
 $(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) \
 		$(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(CUDA_LIBS)
 
-$(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(BUILD)/obj/ref/cli/tolerance.o $(LIB)
+$(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) \
-		$(BUILD)/obj/ref/cli/tolerance.o $(LIB) $(CUDA_LIBS)
+		$(CASE_LIB) $(LIB) $(CUDA_LIBS)
 
 # `make cuda-emu`: the same kernel sources compiled with the host C++ compiler
 # against emu/ (a CPU stand-in for the CUDA runtime: one fiber per thread,
 # real barriers and shuffles) and the self-test run on them.  No GPU, no nvcc.
 CUDA_EMU_DIR  := $(BUILD)/obj/backends/cuda-emu
 CUDA_EMU_FLAGS := -x c++ -std=c++17 -O1 -g -fPIC -DDMLCU_EMULATION -ffp-contract=off -Wall \
-                  -Wno-unused-function -Wno-unknown-pragmas -Ibackends/cuda/emu -Iref/include -Iref/cli -Isuite -Ibackends/cuda
+                  -Wno-unused-function -Wno-unknown-pragmas -Ibackends/cuda/emu -Iref/include -Iref/case/include -Isuite -Ibackends/cuda
 CUDA_EMU_OBJ  := $(CUDA_EMU_DIR)/common.o $(CUDA_EMU_DIR)/gather.o $(CUDA_EMU_DIR)/move.o \
                  $(CUDA_EMU_DIR)/scan.o \
                  $(CUDA_EMU_DIR)/selftest_cuda.o $(CUDA_EMU_DIR)/emu.o
@@ -105,6 +101,6 @@ $(CUDA_EMU_DIR)/emu.o: backends/cuda/emu/emu.cpp backends/cuda/emu/cuda_runtime.
 	@mkdir -p $(@D)
 	$(CXX) $(filter-out -x c++,$(CUDA_EMU_FLAGS)) -U_FORTIFY_SOURCE -c -o $@ $<
 
-$(CUDA_EMU_TEST): $(CUDA_EMU_OBJ) $(BUILD)/obj/ref/cli/tolerance.o $(LIB)
+$(CUDA_EMU_TEST): $(CUDA_EMU_OBJ) $(CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CXX) $(LDFLAGS) -o $@ $(CUDA_EMU_OBJ) $(BUILD)/obj/ref/cli/tolerance.o $(LIB) $(LDLIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(CUDA_EMU_OBJ) $(CASE_LIB) $(LIB) $(LDLIBS)

@@ -15,7 +15,7 @@
  * 0xA5 and must write only addressed elements), except that a scatter
  * element written by colliding updates may hold any of them (SCATTER-6,
  * SCATTER_ND-8) and a FLOAT32/FLOAT16 CUMULATIVE_PRODUCT element is judged
- * with the cases' bound (CUMULATIVE_PRODUCT-10, ref/cli/tolerance.c).
+ * with the cases' bound (CUMULATIVE_PRODUCT-10, ref/case/tolerance.c).
  *
  *   dmlref-cuda-selftest [--cases N] [--big N] [--seed S] [--seconds T] [--op NAME] [--verbose]
  * --big N: N more cases of up to 1M elements (CUMULATIVE_PRODUCT: long axes);
@@ -23,9 +23,9 @@
  * Prints one line per failure and "selftest: P passed, F failed"; exit 1 on failure.
  */
 #include "dmlcu.h"
-/* A C header without extern "C" of its own (ref/cli/tolerance.c is compiled as C). */
+/* A C header without extern "C" of its own (ref/case/tolerance.c is compiled as C). */
 extern "C" {
-#include "tolerance.h"
+#include "dmlcase.h"
 }
 
 #include <stdio.h>
@@ -439,8 +439,8 @@ static bool judge(test_case &c, std::vector<std::vector<uint8_t>> &gpu,
         (out0.d.DataType == DMLR_FLOAT32 || out0.d.DataType == DMLR_FLOAT16)) {
         for (uint64_t f = 0; f < n; f++) { /* CUMULATIVE_PRODUCT-10/11 */
             uint64_t o = elem_offset(out0, f);
-            if (!dmlr_cumprod_within_bound(out0.d.DataType, &ref[0][o], &gpu[0][o],
-                                           dmlr_cumprod_prefix_length(&c.u.c, f))) {
+            if (!dmlc_cumprod_within_bound(out0.d.DataType, &ref[0][o], &gpu[0][o],
+                                           dmlc_cumprod_prefix_length(&c.u.c, f))) {
                 double e = 0, g = 0;
                 if (es == 4) {
                     float x, y;

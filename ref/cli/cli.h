@@ -3,38 +3,38 @@
  * option handling.  Each returns the process exit code:
  *   0 ok, 1 mismatch, 2 bad input or usage, 3 internal error.
  */
-#ifndef DMLR_CLI_CLI_H
-#define DMLR_CLI_CLI_H
+#ifndef CLI_CLI_H
+#define CLI_CLI_H
 
 #include "dmlref.h"
 
 #include <stdbool.h>
 
-int dmlr_cli_run(int argc, char **argv);      /* argv[0] is "run" */
-int dmlr_cli_check(int argc, char **argv);
-int dmlr_cli_validate(int argc, char **argv);
-int dmlr_cli_show(int argc, char **argv);
-int dmlr_cli_gen(int argc, char **argv);       /* cli_gen.c: the golden corpus */
+int cli_run(int argc, char **argv);      /* argv[0] is "run" */
+int cli_check(int argc, char **argv);
+int cli_validate(int argc, char **argv);
+int cli_show(int argc, char **argv);
+int cli_gen(int argc, char **argv);       /* cli_gen.c: the golden corpus */
 
 /* The exit-code paragraph every --help ends with. */
-extern const char dmlr_cli_exit_codes[];
+extern const char cli_exit_codes[];
 
 /*
  * If argv[*i] is --name or --name=VALUE, set *value (the next argument for
  * the first form, advancing *i) and return 1; return -1 when the value is
  * missing, 0 when argv[*i] is another argument.
  */
-int dmlr_cli_option(int argc, char **argv, int *i, const char *name, const char **value);
-bool dmlr_cli_is_help(const char *arg);
+int cli_option(int argc, char **argv, int *i, const char *name, const char **value);
+bool cli_is_help(const char *arg);
 
 /* "dmlref CMD: problem (see dmlref CMD --help)" on stderr; returns 2. */
-int dmlr_cli_usage_error(const char *cmd, const char *fmt, ...)
+int cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
 /* --feature-level X: 0 with a usage error printed when X is not a level. */
-dmlr_feature_level dmlr_cli_level(const char *cmd, const char *value);
+dmlr_feature_level cli_level(const char *cmd, const char *value);
 
 #endif

@@ -2,9 +2,8 @@
  * cli_check.c -- dmlref check (run cases, compare with expected) and
  * dmlref validate (the desc only).
  */
-#include "case.h"
+#include "dmlcase.h"
 #include "cli.h"
-#include "files.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -47,7 +46,7 @@ typedef enum result { R_PASS, R_FAIL, R_SKIP, R_ERROR, R_INTERNAL } result;
 static bool unreadable(void *ctx, const char *dir, int err)
 {
     char buf[128];
-    dmlr_strerror(err, buf, sizeof buf);
+    dmlc_strerror(err, buf, sizeof buf);
     fflush(stdout);
     fprintf(stderr, "%s: cannot read the directory: %s\n", dir, buf);
     ++*(size_t *)ctx;
@@ -59,7 +58,7 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static result check_negative(const dmlr_case *c, dmlr_feature_level level, bool quiet)
+static result check_negative(const dmlc_case *c, dmlr_feature_level level, bool quiet)
 {
     dmlr_error err = {DMLR_STATUS_OK, ""};
     dmlr_status st = dmlr_validate(&c->op, level, &err);
@@ -83,19 +82,19 @@ static result check_negative(const dmlr_case *c, dmlr_feature_level level, bool 
 
 static result check_one(const char *file, dmlr_feature_level override, bool quiet)
 {
-    char msg[DMLR_CASE_MSG_MAX];
-    dmlr_mismatch first[SHOW_MISMATCHES];
-    dmlr_case_verdict v;
-    dmlr_case_run run;
-    dmlr_case *c;
-    dmlr_case_rc rc = dmlr_case_load(file, &c, msg, sizeof msg);
+    char msg[DMLC_CASE_MSG_MAX];
+    dmlc_mismatch first[SHOW_MISMATCHES];
+    dmlc_case_verdict v;
+    dmlc_case_run run;
+    dmlc_case *c;
+    dmlc_case_rc rc = dmlc_case_load(file, &c, msg, sizeof msg);
     dmlr_feature_level level;
     result r;
-    if (rc == DMLR_CASE_OK) {
+    if (rc == DMLC_CASE_OK) {
         level = override ? override : c->feature_level;
         if (c->expect_error) {
             r = check_negative(c, level, quiet);
-            dmlr_case_free(c);
+            dmlc_case_free(c);
             return r;
         }
         if (level < c->min_feature_level) {
@@ -103,63 +102,63 @@ static result check_one(const char *file, dmlr_feature_level override, bool quie
                 printf("SKIP %s (needs DML_FEATURE_LEVEL_%s, target is DML_FEATURE_LEVEL_%s)\n",
                        c->name, dmlr_feature_level_name(c->min_feature_level),
                        dmlr_feature_level_name(level));
-            dmlr_case_free(c);
+            dmlc_case_free(c);
             return R_SKIP;
         }
-        rc = dmlr_case_execute(c, level, &run, msg, sizeof msg);
+        rc = dmlc_case_execute(c, level, &run, msg, sizeof msg);
     }
-    if (rc != DMLR_CASE_OK) {
+    if (rc != DMLC_CASE_OK) {
         fflush(stdout); /* keep the lines in order when both go to one file */
         fprintf(stderr, "%s\n", msg);
-        dmlr_case_free(c);
-        return rc == DMLR_CASE_INTERNAL ? R_INTERNAL : R_ERROR;
+        dmlc_case_free(c);
+        return rc == DMLC_CASE_INTERNAL ? R_INTERNAL : R_ERROR;
     }
-    if (dmlr_case_compare(c, run.outputs, &v, first, SHOW_MISMATCHES)) {
+    if (dmlc_case_compare(c, run.outputs, &v, first, SHOW_MISMATCHES)) {
         if (!quiet)
             printf("PASS %s\n", c->name);
         r = R_PASS;
     } else {
         printf("FAIL %s\n", c->name);
         for (uint32_t i = 0; i < v.shown; i++) {
-            dmlr_mismatch_format(c, &first[i], msg, sizeof msg);
+            dmlc_mismatch_format(c, &first[i], msg, sizeof msg);
             printf("  %s\n", msg);
         }
         if (v.mismatches > v.shown)
             printf("  ... %llu mismatches in all\n", (unsigned long long)v.mismatches);
         r = R_FAIL;
     }
-    dmlr_case_run_free(&run);
-    dmlr_case_free(c);
+    dmlc_case_run_free(&run);
+    dmlc_case_free(c);
     return r;
 }
 
-int dmlr_cli_check(int argc, char **argv)
+int cli_check(int argc, char **argv)
 {
     const char *fl = NULL;
     dmlr_feature_level level = 0;
     bool quiet = false;
-    dmlr_paths files = {NULL, 0, 0};
+    dmlc_paths files = {NULL, 0, 0};
     size_t counts[5] = {0}, paths = 0;
     int rc;
     for (int i = 1; i < argc; i++) {
         int r;
-        if (dmlr_cli_is_help(argv[i])) {
+        if (cli_is_help(argv[i])) {
             fputs(check_help, stdout);
-            fputs(dmlr_cli_exit_codes, stdout);
+            fputs(cli_exit_codes, stdout);
             return 0;
         }
-        if ((r = dmlr_cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
-            return dmlr_cli_usage_error("check", "%s needs a value", argv[i]);
+        if ((r = cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
+            return cli_usage_error("check", "%s needs a value", argv[i]);
         if (r == 0 && strcmp(argv[i], "--quiet") == 0)
             quiet = true;
         else if (r == 0 && argv[i][0] == '-' && argv[i][1])
-            return dmlr_cli_usage_error("check", "unknown option %s", argv[i]);
+            return cli_usage_error("check", "unknown option %s", argv[i]);
         else if (r == 0)
             paths++;
     }
     if (!paths)
-        return dmlr_cli_usage_error("check", "no case file or directory given");
-    if (fl && !(level = dmlr_cli_level("check", fl)))
+        return cli_usage_error("check", "no case file or directory given");
+    if (fl && !(level = cli_level("check", fl)))
         return 2;
     for (int i = 1; i < argc; i++) {
         struct stat st;
@@ -171,9 +170,9 @@ int dmlr_cli_check(int argc, char **argv)
         if (argv[i][0] == '-' && argv[i][1])
             continue;
         if (stat(argv[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
-            if (!dmlr_paths_push(&files, argv[i]))
+            if (!dmlc_paths_push(&files, argv[i]))
                 goto oom;
-        } else if (!dmlr_find_case_files(argv[i], &files, unreadable, &counts[R_ERROR])) {
+        } else if (!dmlc_find_case_files(argv[i], &files, unreadable, &counts[R_ERROR])) {
             goto oom;
         }
         qsort(files.items + first, files.count - first, sizeof *files.items, by_name);
@@ -191,44 +190,44 @@ int dmlr_cli_check(int argc, char **argv)
         fprintf(stderr, "dmlref check: no case files found\n");
         rc = 2;
     }
-    dmlr_paths_free(&files);
+    dmlc_paths_free(&files);
     return rc;
 oom:
     fflush(stdout);
     fprintf(stderr, "dmlref check: out of memory listing the case files\n");
-    dmlr_paths_free(&files);
+    dmlc_paths_free(&files);
     return 3;
 }
 
-int dmlr_cli_validate(int argc, char **argv)
+int cli_validate(int argc, char **argv)
 {
     const char *file = NULL, *fl = NULL;
     dmlr_feature_level level = 0;
-    char msg[DMLR_CASE_MSG_MAX];
+    char msg[DMLC_CASE_MSG_MAX];
     dmlr_error err = {DMLR_STATUS_OK, ""};
-    dmlr_case *c;
-    dmlr_case_rc rc;
+    dmlc_case *c;
+    dmlc_case_rc rc;
     for (int i = 1; i < argc; i++) {
         int r;
-        if (dmlr_cli_is_help(argv[i])) {
+        if (cli_is_help(argv[i])) {
             fputs(validate_help, stdout);
-            fputs(dmlr_cli_exit_codes, stdout);
+            fputs(cli_exit_codes, stdout);
             return 0;
         }
-        if ((r = dmlr_cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
-            return dmlr_cli_usage_error("validate", "%s needs a value", argv[i]);
+        if ((r = cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
+            return cli_usage_error("validate", "%s needs a value", argv[i]);
         else if (r == 0 && argv[i][0] == '-' && argv[i][1])
-            return dmlr_cli_usage_error("validate", "unknown option %s", argv[i]);
+            return cli_usage_error("validate", "unknown option %s", argv[i]);
         else if (r == 0 && file)
-            return dmlr_cli_usage_error("validate", "one case file at a time");
+            return cli_usage_error("validate", "one case file at a time");
         else if (r == 0)
             file = argv[i];
     }
     if (!file)
-        return dmlr_cli_usage_error("validate", "no case file given");
-    if (fl && !(level = dmlr_cli_level("validate", fl)))
+        return cli_usage_error("validate", "no case file given");
+    if (fl && !(level = cli_level("validate", fl)))
         return 2;
-    if ((rc = dmlr_case_load(file, &c, msg, sizeof msg)) != DMLR_CASE_OK) {
+    if ((rc = dmlc_case_load(file, &c, msg, sizeof msg)) != DMLC_CASE_OK) {
         fprintf(stderr, "%s\n", msg);
         return rc;
     }
@@ -237,6 +236,6 @@ int dmlr_cli_validate(int argc, char **argv)
         printf("valid\n");
     else
         fprintf(stderr, "%s: %s\n", file, err.message);
-    dmlr_case_free(c);
+    dmlc_case_free(c);
     return st == DMLR_STATUS_OK ? 0 : st == DMLR_STATUS_OUT_OF_MEMORY ? 3 : 2;
 }

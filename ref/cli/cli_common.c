@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char dmlr_cli_exit_codes[] =
+const char cli_exit_codes[] =
     "exit status:\n"
     "  0  ok: done, every case passed\n"
     "  1  mismatch: an output differs from its expected values\n"
@@ -17,12 +17,12 @@ const char dmlr_cli_exit_codes[] =
     "     rejects, an unknown option\n"
     "  3  internal error: I/O error or out of memory\n";
 
-bool dmlr_cli_is_help(const char *arg)
+bool cli_is_help(const char *arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
-int dmlr_cli_option(int argc, char **argv, int *i, const char *name, const char **value)
+int cli_option(int argc, char **argv, int *i, const char *name, const char **value)
 {
     size_t n = strlen(name);
     const char *a = argv[*i];
@@ -40,7 +40,7 @@ int dmlr_cli_option(int argc, char **argv, int *i, const char *name, const char 
     return 1;
 }
 
-int dmlr_cli_usage_error(const char *cmd, const char *fmt, ...)
+int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     fflush(stdout);
@@ -52,11 +52,11 @@ int dmlr_cli_usage_error(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
-dmlr_feature_level dmlr_cli_level(const char *cmd, const char *value)
+dmlr_feature_level cli_level(const char *cmd, const char *value)
 {
     dmlr_feature_level level = dmlr_feature_level_from_name(value);
     if (!level)
-        dmlr_cli_usage_error(cmd, "--feature-level %s is not a feature level (1_0 to %s)", value,
+        cli_usage_error(cmd, "--feature-level %s is not a feature level (1_0 to %s)", value,
                              dmlr_feature_level_name(DMLR_FEATURE_LEVEL_MAX));
     return level;
 }

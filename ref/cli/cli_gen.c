@@ -4,7 +4,7 @@
  * SPEC_NOTES.md (GOLDENS rules); the matrix: gen_matrix.c.
  */
 #include "cli.h"
-#include "files.h"
+#include "dmlcase.h"
 #include "gen.h"
 #include "gen_negative.h"
 
@@ -60,10 +60,10 @@ static int write_case(const char *out, const char *name, const char *text)
     snprintf(path, n, "%s/%s.json", out, name + 4); /* "gen/" is the corpus directory itself */
     err = make_parents(path);
     if (!err)
-        err = dmlr_write_file(path, text, strlen(text));
+        err = dmlc_write_file(path, text, strlen(text));
     if (err) {
         char e[128];
-        dmlr_strerror(err, e, sizeof e);
+        dmlc_strerror(err, e, sizeof e);
         fprintf(stderr, "dmlref gen: %s: %s\n", path, e);
     }
     free(path);
@@ -104,29 +104,29 @@ static int one(const options *o, const char *name, char *(*build)(const void *, 
 
 static char *build_spec(const void *s, char *why, size_t cap)
 {
-    return dmlr_gen_build_case(s, why, cap);
+    return dmlg_build_case(s, why, cap);
 }
 
 static char *build_negative(const void *s, char *why, size_t cap)
 {
-    return dmlr_gen_negative_case(s, why, cap);
+    return dmlg_negative_case(s, why, cap);
 }
 
-static int generate(const options *o, const dmlr_gen_spec *const *specs, const uint32_t *counts)
+static int generate(const options *o, const dmlg_spec *const *specs, const uint32_t *counts)
 {
     uint32_t written = 0;
     char name[256];
     int rc = 0;
-    for (uint32_t op = 0; dmlr_gen_ops[op] && !rc; op++)
+    for (uint32_t op = 0; dmlg_ops[op] && !rc; op++)
         for (uint32_t i = 0; i < counts[op] && !rc; i++) {
-            const dmlr_gen_spec *s = &specs[op][i];
-            if (o->skip_large && s->set == GEN_LARGE)
+            const dmlg_spec *s = &specs[op][i];
+            if (o->skip_large && s->set == DMLG_LARGE)
                 continue;
             snprintf(name, sizeof name, "gen/%s/%s", s->op->dir, s->stem);
             rc = one(o, name, build_spec, s, &written);
         }
-    for (uint32_t i = 0; i < dmlr_gen_negative_count && !rc; i++) {
-        const dmlr_gen_negative *s = &dmlr_gen_negatives[i];
+    for (uint32_t i = 0; i < dmlg_negative_count && !rc; i++) {
+        const dmlg_negative *s = &dmlg_negatives[i];
         snprintf(name, sizeof name, "gen/negative/%s/%s.%s", s->dir, s->rule, s->slug);
         rc = one(o, name, build_negative, s, &written);
     }
@@ -135,25 +135,25 @@ static int generate(const options *o, const dmlr_gen_spec *const *specs, const u
     return rc;
 }
 
-int dmlr_cli_gen(int argc, char **argv)
+int cli_gen(int argc, char **argv)
 {
     options o = {NULL, NULL, NULL, false, false};
-    const dmlr_gen_spec *specs[8] = {NULL};
-    dmlr_gen_spec *owned[8] = {NULL};
+    const dmlg_spec *specs[8] = {NULL};
+    dmlg_spec *owned[8] = {NULL};
     uint32_t counts[8] = {0};
     int rc = 0;
     for (int i = 1; i < argc; i++) {
         int r = 0;
-        if (dmlr_cli_is_help(argv[i])) {
+        if (cli_is_help(argv[i])) {
             fputs(help, stdout);
-            fputs(dmlr_cli_exit_codes, stdout);
+            fputs(cli_exit_codes, stdout);
             return 0;
         }
-        if ((r = dmlr_cli_option(argc, argv, &i, "--out", &o.out)) == 0 &&
-            (r = dmlr_cli_option(argc, argv, &i, "--coverage", &o.coverage)) == 0)
-            r = dmlr_cli_option(argc, argv, &i, "--only", &o.only);
+        if ((r = cli_option(argc, argv, &i, "--out", &o.out)) == 0 &&
+            (r = cli_option(argc, argv, &i, "--coverage", &o.coverage)) == 0)
+            r = cli_option(argc, argv, &i, "--only", &o.only);
         if (r < 0)
-            return dmlr_cli_usage_error("gen", "%s needs a value", argv[i]);
+            return cli_usage_error("gen", "%s needs a value", argv[i]);
         if (r > 0)
             continue;
         if (strcmp(argv[i], "--skip-large") == 0)
@@ -161,17 +161,17 @@ int dmlr_cli_gen(int argc, char **argv)
         else if (strcmp(argv[i], "--list") == 0)
             o.list = true;
         else
-            return dmlr_cli_usage_error("gen", "unknown argument %s", argv[i]);
+            return cli_usage_error("gen", "unknown argument %s", argv[i]);
     }
     if (!o.out && !o.list)
-        return dmlr_cli_usage_error("gen", "no --out directory given");
-    for (uint32_t op = 0; dmlr_gen_ops[op] && !rc; op++) {
+        return cli_usage_error("gen", "no --out directory given");
+    for (uint32_t op = 0; dmlg_ops[op] && !rc; op++) {
         char why[512];
         if (op == 8) {
             fprintf(stderr, "dmlref gen: more than 8 operators in the matrix\n");
             return 3;
         }
-        if (!dmlr_gen_specs(dmlr_gen_ops[op], &owned[op], &counts[op], why, sizeof why)) {
+        if (!dmlg_specs(dmlg_ops[op], &owned[op], &counts[op], why, sizeof why)) {
             fprintf(stderr, "dmlref gen: %s\n", why);
             rc = strstr(why, "out of memory") ? 3 : 2;
         }
@@ -180,11 +180,11 @@ int dmlr_cli_gen(int argc, char **argv)
     if (!rc)
         rc = generate(&o, specs, counts);
     if (!rc && o.coverage && !o.list) {
-        char *text = dmlr_gen_coverage(specs, counts);
-        int err = text ? dmlr_write_file(o.coverage, text, strlen(text)) : ENOMEM;
+        char *text = dmlg_coverage(specs, counts);
+        int err = text ? dmlc_write_file(o.coverage, text, strlen(text)) : ENOMEM;
         if (err) {
             char e[128];
-            dmlr_strerror(err, e, sizeof e);
+            dmlc_strerror(err, e, sizeof e);
             fprintf(stderr, "dmlref gen: %s: %s\n", o.coverage, e);
             rc = 3;
         }

@@ -3,12 +3,9 @@
  * summary.json.  Everything is computed in memory first and the files are
  * written last, through temporary names, so a failure leaves nothing behind.
  */
-#include "case.h"
+#include "dmlcase.h"
 #include "cli.h"
-#include "files.h"
-#include "npy.h"
 
-#include <cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +111,7 @@ static int commit(plan *p, const char *dir, const char **failed)
     *failed = dir;
     for (; !err && written < p->count; written++) {
         *failed = p->files[written].path;
-        err = dmlr_write_file(p->files[written].tmp, p->files[written].bytes,
+        err = dmlc_write_file(p->files[written].tmp, p->files[written].bytes,
                               p->files[written].len);
         if (err)
             unlink(p->files[written].tmp);
@@ -131,79 +128,37 @@ static int commit(plan *p, const char *dir, const char **failed)
     return err;
 }
 
-static cJSON *summary_output(const dmlr_case_tensor *t, const char *file, const char *sha)
-{
-    cJSON *o = cJSON_CreateObject(), *shape = cJSON_CreateArray();
-    bool ok = o && shape && cJSON_AddStringToObject(o, "binding", t->name) &&
-              cJSON_AddStringToObject(o, "file", file) &&
-              cJSON_AddStringToObject(o, "dtype", dmlr_data_type_name(t->desc->DataType));
-    for (uint32_t d = 0; ok && d < t->rank; d++) {
-        cJSON *n = cJSON_CreateNumber((double)t->sizes[d]); /* sizes are 32-bit: exact */
-        ok = n && cJSON_AddItemToArray(shape, n);
-    }
-    ok = ok && cJSON_AddItemToObject(o, "shape", shape);
-    if (!ok)
-        cJSON_Delete(shape);
-    if (!ok || !cJSON_AddStringToObject(o, "sha256", sha)) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
-}
-
 /* All outputs and the summary, in memory. */
-static bool build(plan *p, const dmlr_case *c, const dmlr_case_run *run, const char *dir,
+static bool build(plan *p, const dmlc_case *c, const dmlc_case_run *run, const char *dir,
                   dmlr_feature_level level)
 {
-    cJSON *sum = cJSON_CreateObject(), *outs = cJSON_CreateArray();
-    dmlr_case_verdict v;
+    static char names[MAX_FILES][48], shas[MAX_FILES][DMLC_SHA256_HEX];
+    const char *files[MAX_FILES], *sha[MAX_FILES];
+    dmlc_case_verdict v;
     char *text;
-    bool ok = sum && outs && cJSON_AddStringToObject(sum, "case", c->name) &&
-              cJSON_AddStringToObject(sum, "file", c->file) &&
-              cJSON_AddStringToObject(sum, "status", "ok") &&
-              cJSON_AddStringToObject(sum, "feature_level", dmlr_feature_level_name(level));
-    if (c->output_count + 1 > MAX_FILES) { /* the library refuses more bindings anyway */
-        cJSON_Delete(sum);
-        cJSON_Delete(outs);
+    bool ok = true;
+    if (c->output_count + 1 > MAX_FILES) /* the library refuses more bindings anyway */
         return false;
-    }
-    dmlr_case_compare(c, run->outputs, &v, NULL, 0);
-    ok = ok && cJSON_AddBoolToObject(sum, "matches_expected", v.mismatches == 0) &&
-         cJSON_AddNumberToObject(sum, "mismatches", (double)v.mismatches);
+    dmlc_case_compare(c, run->outputs, &v, NULL, 0);
     for (uint32_t i = 0; ok && i < c->output_count; i++) {
-        const dmlr_case_tensor *t = dmlr_case_output(c, i);
+        const dmlc_case_tensor *t = dmlc_case_output(c, i);
         void *packed = malloc((size_t)(t->count * t->esize)), *npy = NULL;
-        char name[48], sha[DMLR_SHA256_HEX];
         size_t len = 0;
-        cJSON *o;
         if (packed) {
-            dmlr_case_gather(t, run->outputs[i].data, packed);
-            npy = dmlr_npy_build(t->desc->DataType, t->rank, t->sizes, packed, &len);
+            dmlc_case_gather(t, run->outputs[i].data, packed);
+            npy = dmlc_npy_build(t->desc->DataType, t->rank, t->sizes, packed, &len);
         }
         free(packed);
-        snprintf(name, sizeof name, "%s.npy", t->stem);
+        snprintf(names[i], sizeof names[i], "%s.npy", t->stem);
         if (npy)
-            dmlr_sha256_hex(npy, len, sha);
-        ok = plan_add(p, dir, name, npy, len) && (o = summary_output(t, name, sha)) &&
-             cJSON_AddItemToArray(outs, o);
+            dmlc_sha256_hex(npy, len, shas[i]);
+        files[i] = names[i];
+        sha[i] = shas[i];
+        ok = plan_add(p, dir, names[i], npy, len);
     }
-    if (ok && cJSON_AddItemToObject(sum, "outputs", outs))
-        outs = NULL; /* owned by sum now */
-    else
-        ok = false;
-    cJSON_Delete(outs);
-    text = ok ? cJSON_Print(sum) : NULL;
-    cJSON_Delete(sum);
-    if (!text)
+    if (!ok || !(text = dmlc_case_summary(c, level, v.mismatches, files, sha)))
         return false;
-    size_t n = strlen(text);
-    char *bytes = malloc(n + 2);
-    if (bytes) {
-        memcpy(bytes, text, n);
-        bytes[n] = '\n';
-    }
-    free(text);
-    return plan_add(p, dir, "summary.json", bytes, n + 1);
+    return plan_add(p, dir, "summary.json", text, strlen(text));
 }
 
 /* dmlref-out/<file name without .json> */
@@ -219,60 +174,60 @@ static char *default_dir(const char *file)
     return dir;
 }
 
-int dmlr_cli_run(int argc, char **argv)
+int cli_run(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *fl = NULL, *failed;
     dmlr_feature_level level = 0;
-    char msg[DMLR_CASE_MSG_MAX], *dir;
-    dmlr_case *c;
-    dmlr_case_run run;
-    dmlr_case_rc rc;
+    char msg[DMLC_CASE_MSG_MAX], *dir;
+    dmlc_case *c;
+    dmlc_case_run run;
+    dmlc_case_rc rc;
     plan p;
     for (int i = 1; i < argc; i++) {
         int r;
-        if (dmlr_cli_is_help(argv[i])) {
+        if (cli_is_help(argv[i])) {
             fputs(help, stdout);
-            fputs(dmlr_cli_exit_codes, stdout);
+            fputs(cli_exit_codes, stdout);
             return 0;
         }
-        if ((r = dmlr_cli_option(argc, argv, &i, "--out", &out)) ||
-            (r = dmlr_cli_option(argc, argv, &i, "--feature-level", &fl))) {
+        if ((r = cli_option(argc, argv, &i, "--out", &out)) ||
+            (r = cli_option(argc, argv, &i, "--feature-level", &fl))) {
             if (r < 0)
-                return dmlr_cli_usage_error("run", "%s needs a value", argv[i]);
+                return cli_usage_error("run", "%s needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return dmlr_cli_usage_error("run", "unknown option %s", argv[i]);
+            return cli_usage_error("run", "unknown option %s", argv[i]);
         } else if (file) {
-            return dmlr_cli_usage_error("run", "one case file at a time");
+            return cli_usage_error("run", "one case file at a time");
         } else {
             file = argv[i];
         }
     }
     if (!file)
-        return dmlr_cli_usage_error("run", "no case file given");
-    if (fl && !(level = dmlr_cli_level("run", fl)))
+        return cli_usage_error("run", "no case file given");
+    if (fl && !(level = cli_level("run", fl)))
         return 2;
-    if ((rc = dmlr_case_load(file, &c, msg, sizeof msg)) != DMLR_CASE_OK) {
+    if ((rc = dmlc_case_load(file, &c, msg, sizeof msg)) != DMLC_CASE_OK) {
         fprintf(stderr, "%s\n", msg);
         return rc;
     }
-    rc = dmlr_case_execute(c, level ? level : c->feature_level, &run, msg, sizeof msg);
-    if (rc != DMLR_CASE_OK) {
+    rc = dmlc_case_execute(c, level ? level : c->feature_level, &run, msg, sizeof msg);
+    if (rc != DMLC_CASE_OK) {
         fprintf(stderr, "%s\n", msg);
-        dmlr_case_free(c);
+        dmlc_case_free(c);
         return rc;
     }
     memset(&p, 0, sizeof p);
     dir = out ? strdup(out) : default_dir(file);
     if (!dir || !build(&p, c, &run, dir, level ? level : c->feature_level)) {
         fprintf(stderr, "%s: out of memory\n", file);
-        rc = DMLR_CASE_INTERNAL;
+        rc = DMLC_CASE_INTERNAL;
     } else {
         int err = commit(&p, dir, &failed);
         if (err) {
             char e[128];
-            dmlr_strerror(err, e, sizeof e);
+            dmlc_strerror(err, e, sizeof e);
             fprintf(stderr, "%s: cannot write %s: %s\n", file, failed, e);
-            rc = DMLR_CASE_INTERNAL;
+            rc = DMLC_CASE_INTERNAL;
         } else {
             for (uint32_t i = 0; i < p.count; i++)
                 printf("wrote %s\n", p.files[i].path);
@@ -280,7 +235,7 @@ int dmlr_cli_run(int argc, char **argv)
     }
     plan_free(&p);
     free(dir);
-    dmlr_case_run_free(&run);
-    dmlr_case_free(c);
+    dmlc_case_run_free(&run);
+    dmlc_case_free(c);
     return rc;
 }

@@ -2,9 +2,8 @@
  * cli_show.c -- dmlref show: a case printed the way DirectML's operator
  * pages print their examples, so a case can be read against its page.
  */
-#include "case.h"
+#include "dmlcase.h"
 #include "cli.h"
-#include "values.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +25,7 @@ static const char help[] =
 
 enum { SHOW_MAX_ELEMENTS = 10000 };
 
-static void print_header(const dmlr_case_tensor *t)
+static void print_header(const dmlc_case_tensor *t)
 {
     const dmlr_tensor_desc *d = t->desc;
     const char *dt = dmlr_data_type_name(d->DataType);
@@ -48,15 +47,15 @@ static void print_header(const dmlr_case_tensor *t)
     printf(")\n");
 }
 
-static void print_value(const dmlr_case_tensor *t, const unsigned char *elem)
+static void print_value(const dmlc_case_tensor *t, const unsigned char *elem)
 {
-    char buf[DMLR_VALUE_MAX];
-    dmlr_value_format(t->desc->DataType, elem, buf, sizeof buf);
+    char buf[DMLC_VALUE_MAX];
+    dmlc_value_format(t->desc->DataType, elem, buf, sizeof buf);
     fputs(buf, stdout);
 }
 
 /* [[1,2],\n [3,4]]: one line per innermost row, indented under its bracket. */
-static void print_block(const dmlr_case_tensor *t, const unsigned char *packed, uint32_t d,
+static void print_block(const dmlc_case_tensor *t, const unsigned char *packed, uint32_t d,
                         uint64_t *pos)
 {
     putchar('[');
@@ -73,7 +72,7 @@ static void print_block(const dmlr_case_tensor *t, const unsigned char *packed, 
     putchar(']');
 }
 
-static void print_coord(const dmlr_case_tensor *t, uint64_t flat)
+static void print_coord(const dmlc_case_tensor *t, uint64_t flat)
 {
     uint64_t c[DMLR_MAX_RANK];
     for (uint32_t d = t->rank; d-- > 0;) {
@@ -86,7 +85,7 @@ static void print_coord(const dmlr_case_tensor *t, uint64_t flat)
     putchar(']');
 }
 
-static void print_notes(const dmlr_case_tensor *t)
+static void print_notes(const dmlc_case_tensor *t)
 {
     bool any = false;
     for (uint64_t e = 0; t->implementation_defined && e < t->count; e++) {
@@ -112,7 +111,7 @@ static void print_notes(const dmlr_case_tensor *t)
 }
 
 /* A digest output: the hash and the sampled elements, the only values the case holds. */
-static void print_digest(const dmlr_case_tensor *t)
+static void print_digest(const dmlc_case_tensor *t)
 {
     const unsigned char *v = t->sample_values;
     printf("(%llu elements, SHA-256 %s)\n", (unsigned long long)t->count, t->sha256);
@@ -126,7 +125,7 @@ static void print_digest(const dmlr_case_tensor *t)
         putchar('\n');
 }
 
-static bool print_tensor(const dmlr_case_tensor *t)
+static bool print_tensor(const dmlc_case_tensor *t)
 {
     unsigned char *packed;
     uint64_t pos = 0;
@@ -148,7 +147,7 @@ static bool print_tensor(const dmlr_case_tensor *t)
     if (t->is_output)
         memcpy(packed, t->data, (size_t)(t->count * t->esize));
     else
-        dmlr_case_gather(t, t->data, packed);
+        dmlc_case_gather(t, t->data, packed);
     print_block(t, packed, 0, &pos);
     putchar('\n');
     free(packed);
@@ -157,7 +156,7 @@ static bool print_tensor(const dmlr_case_tensor *t)
     return true;
 }
 
-static void print_attributes(const dmlr_case *c)
+static void print_attributes(const dmlc_case *c)
 {
     const unsigned char *base = c->op.Desc;
     for (uint32_t f = 0; f < c->info->field_count; f++) {
@@ -179,28 +178,28 @@ static void print_attributes(const dmlr_case *c)
     }
 }
 
-int dmlr_cli_show(int argc, char **argv)
+int cli_show(int argc, char **argv)
 {
     const char *file = NULL;
-    char msg[DMLR_CASE_MSG_MAX];
-    dmlr_case *c;
-    dmlr_case_rc rc;
+    char msg[DMLC_CASE_MSG_MAX];
+    dmlc_case *c;
+    dmlc_case_rc rc;
     bool ok = true;
     for (int i = 1; i < argc; i++) {
-        if (dmlr_cli_is_help(argv[i])) {
+        if (cli_is_help(argv[i])) {
             fputs(help, stdout);
-            fputs(dmlr_cli_exit_codes, stdout);
+            fputs(cli_exit_codes, stdout);
             return 0;
         }
         if (argv[i][0] == '-' && argv[i][1])
-            return dmlr_cli_usage_error("show", "unknown option %s", argv[i]);
+            return cli_usage_error("show", "unknown option %s", argv[i]);
         if (file)
-            return dmlr_cli_usage_error("show", "one case file at a time");
+            return cli_usage_error("show", "one case file at a time");
         file = argv[i];
     }
     if (!file)
-        return dmlr_cli_usage_error("show", "no case file given");
-    if ((rc = dmlr_case_load(file, &c, msg, sizeof msg)) != DMLR_CASE_OK) {
+        return cli_usage_error("show", "no case file given");
+    if ((rc = dmlc_case_load(file, &c, msg, sizeof msg)) != DMLC_CASE_OK) {
         fprintf(stderr, "%s\n", msg);
         return rc;
     }
@@ -224,7 +223,7 @@ int dmlr_cli_show(int argc, char **argv)
         putchar('\n');
         ok = print_tensor(&c->tensors[i]);
     }
-    dmlr_case_free(c);
+    dmlc_case_free(c);
     if (!ok) {
         fflush(stdout);
         fprintf(stderr, "%s: out of memory\n", file);

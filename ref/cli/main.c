@@ -33,7 +33,7 @@ static const char usage[] =
 static void print_usage(FILE *f)
 {
     fputs(usage, f);
-    fputs(dmlr_cli_exit_codes, f);
+    fputs(cli_exit_codes, f);
 }
 
 int main(int argc, char **argv)
@@ -42,17 +42,17 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {
-        {"run", dmlr_cli_run},
-        {"check", dmlr_cli_check},
-        {"validate", dmlr_cli_validate},
-        {"show", dmlr_cli_show},
-        {"gen", dmlr_cli_gen},
+        {"run", cli_run},
+        {"check", cli_check},
+        {"validate", cli_validate},
+        {"show", cli_show},
+        {"gen", cli_gen},
     };
     if (argc < 2) {
         print_usage(stderr);
         return 2;
     }
-    if (dmlr_cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+    if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
         print_usage(stdout);
         return 0;
     }

@@ -12,7 +12,7 @@
 #
 #   DIR/bin/dmlcts, DIR/bin/dmlref          built by `make`
 #   DIR/lib/libcjson.so.1, libnettle.so.8   their libraries (LD_LIBRARY_PATH)
-#   DIR/lib/libdmlref_case.a                the case loader, for the CUDA bench's --case
+#   DIR/lib/libdmlcase.a                the case loader, for the CUDA bench's --case
 #   DIR/lib-fallback/libgomp.so.1           only if the device lacks one
 #   DIR/prebuilt/                           make cuda's outputs (sm_90), fallback
 #   DIR/MANIFEST                            what was built from what, sizes, sha256
@@ -23,7 +23,7 @@ LIMIT_MIB=60
 export PATH=/usr/local/cuda/bin:$PATH
 
 echo "prepare-carry: make (dmlcts, dmlref, the case loader)"
-make -j"$(nproc)" all build/lib/libdmlref_case.a >/dev/null
+make -j"$(nproc)" all build/lib/libdmlcase.a >/dev/null
 if command -v nvcc >/dev/null 2>&1; then
     echo "prepare-carry: make cuda (the fallback copy of the CUDA backend)"
     make -j"$(nproc)" cuda >/dev/null
@@ -34,7 +34,7 @@ fi
 rm -rf "$DIR"
 mkdir -p "$DIR/bin" "$DIR/lib" "$DIR/lib-fallback" "$DIR/prebuilt"
 cp build/bin/dmlcts build/bin/dmlref "$DIR/bin/"
-cp build/lib/libdmlref_case.a "$DIR/lib/"
+cp build/lib/libdmlcase.a "$DIR/lib/"
 # The libraries the two binaries need beyond glibc and libgomp (which gcc
 # brings on the device): resolved through ldd, copied under their sonames.
 for so in libcjson.so.1 libnettle.so.8; do

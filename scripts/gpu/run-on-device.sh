@@ -129,8 +129,8 @@ step env 60 "^(GPU 0|nvcc|torch|compute-sanitizer)" bash -c '
 
 # ---- build ---------------------------------------------------------------------------
 # The bench links the case loader: the carried copy when this machine has no cJSON.
-if [ -e "$CARRY/lib/libdmlref_case.a" ] && ! pkg-config --exists libcjson nettle 2>/dev/null; then
-    CARRY_CASE_LIB=$PWD/$CARRY/lib/libdmlref_case.a
+if [ -e "$CARRY/lib/libdmlcase.a" ] && ! pkg-config --exists libcjson nettle 2>/dev/null; then
+    CARRY_CASE_LIB=$PWD/$CARRY/lib/libdmlcase.a
     # (nvcc takes a path to a .so.N only through -Xlinker)
     CARRY_CASE_LIBS="-Xlinker $PWD/$CARRY/lib/libcjson.so.1 -Xlinker $PWD/$CARRY/lib/libnettle.so.8"
 fi

@@ -17,7 +17,7 @@ for v in "512 4 1" "1024 4 1" "512 4 2" "1024 4 2" "512 1 1" "512 8 1"; do
     set -- $v
     B=build-tune-$1-$2-$3
     if ! make -s -j"$(nproc)" BUILD="$B" "$B/bin/dmlref-cuda-bench" \
-        CUDA_CASE_LIB="$C/lib/libdmlref_case.a" CUDA_CASE_LIBS="$LIBS" \
+        CUDA_CASE_LIB="$C/lib/libdmlcase.a" CUDA_CASE_LIBS="$LIBS" \
         NVCCFLAGS="-O3 -g -lineinfo -DDMLCU_ROWS_SMALL_BLOCK=$1 -DDMLCU_GATHER_UNROLL=$2 -DDMLCU_ROWS_BLOCKS_PER_SM=$3" \
         >"$B.log" 2>&1; then
         tail -n 3 "$B.log"

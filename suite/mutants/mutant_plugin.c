@@ -3,7 +3,7 @@
  * judges.  One source, built once per mutant with -DMUTANT=M_<name>
  * (`make mutants` -> build/lib/dmlcts_mutant_<name>.so).  Each wraps the
  * reference and perturbs it the way a real driver bug would;
- * scripts/test-dmlcts.sh asserts that each one is caught.
+ * suite/test/test-dmlcts.sh asserts that each one is caught.
  *
  * M_crash and M_hang pick their victim by case name: the cases whose name
  * contains $DMLCTS_MUTANT_TARGET (default "dmlcts-selftest/gather.nan").

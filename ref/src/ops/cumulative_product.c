@@ -13,7 +13,7 @@
  * the kernels are in ref/src/scan.c.
  *
  * SPEC_NOTES.md: CUMULATIVE_PRODUCT-1 .. CUMULATIVE_PRODUCT-9, CUMULATIVE_PRODUCT-13
- * (the judge's rules 10 .. 12 live in ref/cli/tolerance.c).
+ * (the judge's rules 10 .. 12 live in ref/case/tolerance.c).
  */
 #include "copy.h"
 #include "scan.h"

@@ -1,0 +1,344 @@
+/*
+ * case_json.c -- JSON reading for the case loader: messages with JSON
+ * paths, strict member lists, and the number texts that make exact values
+ * possible with cJSON (which keeps only a double per number).
+ */
+#include "case_json.h"
+#include "dmlcase.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void vfail(dmlc_jctx *j, bool with_path, dmlc_case_rc rc, const char *fmt, va_list ap)
+{
+    char problem[DMLC_CASE_MSG_MAX];
+    if (j->rc != DMLC_CASE_OK) /* the first failure is the one to report */
+        return;
+    vsnprintf(problem, sizeof problem, fmt, ap);
+    if (with_path)
+        snprintf(j->msg, j->cap, "%s: %s: %s", j->file, j->path, problem);
+    else
+        snprintf(j->msg, j->cap, "%s: %s", j->file, problem);
+    j->rc = rc;
+}
+
+bool dmlc_jfail(dmlc_jctx *j, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(j, true, DMLC_CASE_BAD_INPUT, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool dmlc_jfail_bare(dmlc_jctx *j, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(j, false, DMLC_CASE_BAD_INPUT, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool jfail_internal(dmlc_jctx *j, const char *fmt, ...) DMLC_PRINTF(2, 3);
+static bool jfail_internal(dmlc_jctx *j, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(j, false, DMLC_CASE_INTERNAL, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool dmlc_joom(dmlc_jctx *j)
+{
+    return jfail_internal(j, "out of memory");
+}
+
+/* ---- paths -------------------------------------------------------------- */
+
+static bool plain_key(const char *k)
+{
+    if (!*k)
+        return false;
+    for (; *k; k++)
+        if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') ||
+              *k == '_' || *k == '$'))
+            return false;
+    return true;
+}
+
+size_t dmlc_jkey(dmlc_jctx *j, const char *key)
+{
+    size_t old = j->len;
+    int n = snprintf(j->path + j->len, sizeof j->path - j->len,
+                     plain_key(key) ? ".%s" : "[\"%s\"]", key);
+    if (n > 0)
+        j->len = j->len + (size_t)n < sizeof j->path ? j->len + (size_t)n : sizeof j->path - 1;
+    return old;
+}
+
+size_t dmlc_jindex(dmlc_jctx *j, uint64_t i)
+{
+    size_t old = j->len;
+    int n = snprintf(j->path + j->len, sizeof j->path - j->len, "[%llu]", (unsigned long long)i);
+    if (n > 0)
+        j->len = j->len + (size_t)n < sizeof j->path ? j->len + (size_t)n : sizeof j->path - 1;
+    return old;
+}
+
+void dmlc_jback(dmlc_jctx *j, size_t len)
+{
+    j->len = len;
+    j->path[len] = '\0';
+}
+
+const char *dmlc_jkind(const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return "a string";
+    if (cJSON_IsNumber(v))
+        return "a number";
+    if (cJSON_IsArray(v))
+        return "an array";
+    if (cJSON_IsObject(v))
+        return "an object";
+    if (cJSON_IsTrue(v))
+        return "true";
+    if (cJSON_IsFalse(v))
+        return "false";
+    return "null";
+}
+
+void dmlc_case_format_dims(char *buf, size_t cap, uint32_t rank, const uint64_t *dims)
+{
+    size_t n = (size_t)snprintf(buf, cap, "{");
+    for (uint32_t d = 0; d < rank && n < cap; d++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%llu", d ? "," : "",
+                              (unsigned long long)dims[d]);
+    if (n < cap)
+        snprintf(buf + n, cap - n, "}");
+}
+
+/* ---- parsing with number texts ----------------------------------------- */
+
+/* cJSON copies at most 63 characters of a number before strtod. */
+enum { CJSON_NUMBER_MAX = 63 };
+
+typedef struct token {
+    size_t at, len;
+} token;
+
+static void line_col(const char *text, size_t at, unsigned *line, unsigned *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < at; i++, (*col)++)
+        if (text[i] == '\n')
+            ++*line, *col = 0;
+}
+
+/* Number tokens outside strings, in document order. */
+static bool scan_numbers(dmlc_jctx *j, const char *text, size_t len, token **out, size_t *count)
+{
+    size_t n = 0, cap = 0;
+    token *t = NULL;
+    for (size_t p = 0; p < len;) {
+        if (text[p] == '"') {
+            for (p++; p < len && text[p] != '"'; p++)
+                p += text[p] == '\\';
+            p++;
+        } else if (text[p] == '-' || (text[p] >= '0' && text[p] <= '9')) {
+            size_t start = p;
+            while (p < len && text[p] && strchr("0123456789+-.eE", text[p]))
+                p++;
+            if (p - start > CJSON_NUMBER_MAX) {
+                unsigned line, col;
+                line_col(text, start, &line, &col);
+                free(t);
+                return dmlc_jfail_bare(j, "line %u, column %u: a number of %zu characters, more than "
+                                  "cJSON reads (%d): write a \"0x...\" bit pattern", line, col,
+                                  p - start, CJSON_NUMBER_MAX);
+            }
+            if (n == cap) {
+                token *g = realloc(t, (cap = cap ? 2 * cap : 256) * sizeof *t);
+                if (!g) {
+                    free(t);
+                    return dmlc_joom(j);
+                }
+                t = g;
+            }
+            t[n].at = start;
+            t[n++].len = p - start;
+        } else {
+            p++;
+        }
+    }
+    *out = t;
+    *count = n;
+    return true;
+}
+
+/* Pre-order is document order, and numbers are leaves: the k-th number is the k-th token. */
+static bool attach(cJSON *v, const char *text, const token *t, size_t count, size_t *k)
+{
+    for (; v; v = v->next) {
+        if (cJSON_IsNumber(v)) {
+            if (*k >= count)
+                return false;
+            v->valuestring = malloc(t[*k].len + 1); /* freed by cJSON_Delete */
+            if (!v->valuestring)
+                return false;
+            memcpy(v->valuestring, text + t[*k].at, t[*k].len);
+            v->valuestring[t[*k].len] = '\0';
+            ++*k;
+        }
+        if (v->child && !attach(v->child, text, t, count, k))
+            return false;
+    }
+    return true;
+}
+
+cJSON *dmlc_jparse(dmlc_jctx *j, const char *text, size_t len)
+{
+    const char *end = NULL;
+    token *t = NULL;
+    size_t count = 0, k = 0;
+    cJSON *root;
+    if (memchr(text, '\0', len)) { /* cJSON would stop there and ignore the rest */
+        dmlc_jfail_bare(j, "malformed JSON: a NUL byte in the text");
+        return NULL;
+    }
+    if (!scan_numbers(j, text, len, &t, &count))
+        return NULL;
+    /* With its NUL: cJSON's require_null_terminated looks for it within the length. */
+    root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true);
+    if (!root) {
+        unsigned line, col;
+        line_col(text, end && end >= text ? (size_t)(end - text) : 0, &line, &col);
+        free(t);
+        dmlc_jfail_bare(j, "line %u, column %u: malformed JSON", line, col);
+        return NULL;
+    }
+    if (!attach(root, text, t, count, &k) || k != count) {
+        free(t);
+        cJSON_Delete(root);
+        dmlc_joom(j);
+        return NULL;
+    }
+    free(t);
+    return root;
+}
+
+/* ---- members and values ------------------------------------------------- */
+
+bool dmlc_jobject(dmlc_jctx *j, const cJSON *v)
+{
+    return cJSON_IsObject(v) || dmlc_jfail(j, "expected an object, got %s", dmlc_jkind(v));
+}
+
+bool dmlc_jmembers(dmlc_jctx *j, const cJSON *obj, const dmlc_jmember *m, size_t n)
+{
+    bool seen[64] = {false};
+    if (!dmlc_jobject(j, obj))
+        return false;
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        const char *k = it->string;
+        size_t i = 0, back;
+        if (k[0] == '$' || k[0] == '_') /* comments, $schema */
+            continue;
+        while (i < n && i < 64 && strcmp(m[i].name, k) != 0)
+            i++;
+        back = dmlc_jkey(j, k);
+        if (i == n || i == 64) {
+            char list[DMLC_CASE_MSG_MAX / 2];
+            size_t len = 0;
+            for (size_t x = 0; x < n && len < sizeof list; x++)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", x ? ", " : "",
+                                        m[x].name);
+            return dmlc_jfail(j, "unknown member (expected %s)", list);
+        }
+        if (seen[i])
+            return dmlc_jfail(j, "member given twice");
+        seen[i] = true;
+        dmlc_jback(j, back);
+    }
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (m[i].required && !seen[i])
+            return dmlc_jfail(j, "missing member \"%s\"", m[i].name);
+    return true;
+}
+
+bool dmlc_jstring(dmlc_jctx *j, const cJSON *v, const char **out)
+{
+    if (!cJSON_IsString(v))
+        return dmlc_jfail(j, "expected a string, got %s", dmlc_jkind(v));
+    *out = v->valuestring;
+    return true;
+}
+
+bool dmlc_juint(dmlc_jctx *j, const cJSON *v, dmlr_data_type dt, uint64_t *out)
+{
+    unsigned char elem[8];
+    char why[DMLC_CASE_MSG_MAX / 2];
+    bool ok;
+    if (cJSON_IsNumber(v))
+        ok = dmlc_value_from_number(v->valuestring, dt, elem, why, sizeof why);
+    else if (cJSON_IsString(v) && dt == DMLR_UINT64)
+        ok = dmlc_value_from_string(v->valuestring, dt, elem, why, sizeof why);
+    else
+        return dmlc_jfail(j, "expected an integer, got %s", dmlc_jkind(v));
+    if (!ok)
+        return dmlc_jfail(j, "%s", why);
+    *out = dmlc_value_bits(dt, elem);
+    return true;
+}
+
+bool dmlc_jvalue(dmlc_jctx *j, const cJSON *v, dmlr_data_type dt, void *elem)
+{
+    char why[DMLC_CASE_MSG_MAX / 2];
+    bool ok;
+    if (cJSON_IsNumber(v))
+        ok = dmlc_value_from_number(v->valuestring, dt, elem, why, sizeof why);
+    else if (cJSON_IsString(v))
+        ok = dmlc_value_from_string(v->valuestring, dt, elem, why, sizeof why);
+    else
+        return dmlc_jfail(j, "expected a number or a string, got %s", dmlc_jkind(v));
+    return ok || dmlc_jfail(j, "%s", why);
+}
+
+/* ---- ownership ---------------------------------------------------------- */
+
+void *dmlc_alloc(dmlc_jctx *j, size_t bytes)
+{
+    dmlc_case_store *s = j->c->store;
+    void *p;
+    if (s->count == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        void **g = realloc(s->blocks, cap * sizeof *g);
+        if (!g) {
+            dmlc_joom(j);
+            return NULL;
+        }
+        s->blocks = g;
+        s->cap = cap;
+    }
+    p = calloc(1, bytes ? bytes : 1);
+    if (!p) {
+        dmlc_joom(j);
+        return NULL;
+    }
+    s->blocks[s->count++] = p;
+    return p;
+}
+
+char *dmlc_strdup(dmlc_jctx *j, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = dmlc_alloc(j, n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}

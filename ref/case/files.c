@@ -1,0 +1,183 @@
+/*
+ * files.c -- whole-file I/O and SHA-256 (nettle; no crypto of our own).
+ */
+#include "dmlcase.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <nettle/sha2.h>
+
+int dmlc_read_file(const char *path, void **bytes, size_t *len)
+{
+    struct stat st;
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0;
+    int err = 0;
+    *bytes = NULL;
+    *len = 0;
+    if (!f)
+        return errno;
+    if (fstat(fileno(f), &st) != 0)
+        err = errno;
+    else if (S_ISDIR(st.st_mode))
+        err = EISDIR;
+    if (err) {
+        fclose(f);
+        return err;
+    }
+    /* Grow as we go: the size from fstat is only a hint (pipes, files being written). */
+    cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+    buf = malloc(cap);
+    while (buf) {
+        if (n + 1 == cap) {
+            unsigned char *p = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!p)
+                break;
+            buf = p;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                err = errno ? errno : EIO;
+            break;
+        }
+    }
+    if (!buf || (n + 1 == cap && !err && !feof(f)))
+        err = ENOMEM;
+    fclose(f);
+    if (err) {
+        free(buf);
+        return err;
+    }
+    buf[n] = '\0';
+    *bytes = buf;
+    *len = n;
+    return 0;
+}
+
+int dmlc_write_file(const char *path, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    int err = 0;
+    if (!f)
+        return errno;
+    if (len && fwrite(bytes, 1, len, f) != len)
+        err = errno ? errno : EIO;
+    if (fclose(f) != 0 && !err)
+        err = errno ? errno : EIO;
+    return err;
+}
+
+void dmlc_strerror(int errnum, char *buf, size_t cap)
+{
+    if (strerror_r(errnum, buf, cap) != 0)
+        snprintf(buf, cap, "error %d", errnum);
+}
+
+void dmlc_sha256_hex(const void *bytes, size_t len, char hex[DMLC_SHA256_HEX])
+{
+    struct sha256_ctx ctx;
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, bytes);
+    sha256_digest(&ctx, sizeof digest, digest);
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+struct dmlc_sha256 {
+    struct sha256_ctx ctx;
+};
+
+dmlc_sha256 *dmlc_sha256_begin(void)
+{
+    dmlc_sha256 *s = malloc(sizeof *s);
+    if (s)
+        sha256_init(&s->ctx);
+    return s;
+}
+
+void dmlc_sha256_update(dmlc_sha256 *s, const void *bytes, size_t len)
+{
+    sha256_update(&s->ctx, len, bytes);
+}
+
+void dmlc_sha256_end(dmlc_sha256 *s, char hex[DMLC_SHA256_HEX])
+{
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_digest(&s->ctx, sizeof digest, digest);
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    free(s);
+}
+
+bool dmlc_paths_push(dmlc_paths *l, const char *s)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **g = realloc(l->items, cap * sizeof *g);
+        if (!g)
+            return false;
+        l->items = g;
+        l->cap = cap;
+    }
+    return (l->items[l->count++] = strdup(s)) != NULL;
+}
+
+void dmlc_paths_free(dmlc_paths *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+bool dmlc_find_case_files(const char *dir, dmlc_paths *out,
+                          bool (*unreadable)(void *ctx, const char *dir, int err), void *ctx)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool ok = true;
+    if (!d)
+        return unreadable(ctx, dir, errno);
+    while (ok && (e = readdir(d)) != NULL) {
+        struct stat st, lst;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *path;
+        if (e->d_name[0] == '.')
+            continue;
+        if (!(path = malloc(n))) {
+            errno = ENOMEM;
+            ok = false;
+            break;
+        }
+        snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
+        if (stat(path, &st) == 0 && lstat(path, &lst) == 0) {
+            if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode))
+                ok = dmlc_find_case_files(path, out, unreadable, ctx);
+            else if (S_ISREG(st.st_mode) && ends_with(path, ".json") &&
+                     !ends_with(path, ".schema.json") && !dmlc_paths_push(out, path)) {
+                errno = ENOMEM;
+                ok = false;
+            }
+        }
+        free(path);
+    }
+    closedir(d);
+    return ok;
+}

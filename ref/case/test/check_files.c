@@ -1,0 +1,164 @@
+/*
+ * check_files.c -- how `dmlref check` and dmlcts find case files under a
+ * directory (ref/case/files.c, dmlc_find_case_files): recursive, *.json but
+ * not *.schema.json, hidden entries and symlinked directories left out, an
+ * unreadable directory handed to the caller.  Checked against a tree built
+ * here in a temporary directory.
+ */
+#include "testutil.h"
+#include "dmlcase.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[64];
+
+static void touch(const char *rel)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{}", f);
+    fclose(f);
+}
+
+static void mkdir_in(const char *rel)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+}
+
+/* root/a.json, root/sub/b.json, root/sub/deeper/c.json and things to leave out. */
+static void build_tree(void)
+{
+    strcpy(root, "/tmp/check_files.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    touch("a.json");
+    touch("notes.txt");
+    touch("case.schema.json");
+    mkdir_in("sub");
+    touch("sub/b.json");
+    mkdir_in("sub/deeper");
+    touch("sub/deeper/c.json");
+    touch(".hidden.json");
+    mkdir_in(".git");
+    touch(".git/d.json");
+    char link[256];
+    snprintf(link, sizeof link, "%s/sub/loop", root);
+    ck_assert_int_eq(symlink(root, link), 0); /* a loop, were it followed */
+}
+
+static void remove_tree(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool never_called(void *ctx, const char *dir, int err)
+{
+    (void)ctx, (void)dir, (void)err;
+    ck_abort_msg("no directory here is unreadable");
+    return false;
+}
+
+START_TEST(case_files_are_found_recursively_and_schema_files_left_out)
+{
+    dmlc_paths p = {NULL, 0, 0};
+    char want[3][256];
+    build_tree();
+    ck_assert(dmlc_find_case_files(root, &p, never_called, NULL));
+    ck_assert_uint_eq(p.count, 3);
+    qsort(p.items, p.count, sizeof *p.items, by_name);
+    snprintf(want[0], sizeof want[0], "%s/a.json", root);
+    snprintf(want[1], sizeof want[1], "%s/sub/b.json", root);
+    snprintf(want[2], sizeof want[2], "%s/sub/deeper/c.json", root);
+    for (int i = 0; i < 3; i++)
+        ck_assert_str_eq(p.items[i], want[i]);
+    dmlc_paths_free(&p);
+    remove_tree();
+}
+END_TEST
+
+START_TEST(hidden_entries_and_symlinked_directories_are_left_out)
+{
+    dmlc_paths p = {NULL, 0, 0};
+    build_tree();
+    ck_assert(dmlc_find_case_files(root, &p, never_called, NULL));
+    for (size_t i = 0; i < p.count; i++) {
+        ck_assert_ptr_null(strstr(p.items[i], "/."));
+        ck_assert_ptr_null(strstr(p.items[i], "/loop/"));
+    }
+    dmlc_paths_free(&p);
+    remove_tree();
+}
+END_TEST
+
+START_TEST(a_trailing_slash_gives_no_double_slash)
+{
+    dmlc_paths p = {NULL, 0, 0};
+    char dir[80], want[128];
+    build_tree();
+    snprintf(dir, sizeof dir, "%s/sub/deeper/", root);
+    snprintf(want, sizeof want, "%s/sub/deeper/c.json", root);
+    ck_assert(dmlc_find_case_files(dir, &p, never_called, NULL));
+    ck_assert_uint_eq(p.count, 1);
+    ck_assert_str_eq(p.items[0], want);
+    dmlc_paths_free(&p);
+    remove_tree();
+}
+END_TEST
+
+typedef struct seen {
+    int calls, err;
+    char dir[128];
+    bool answer;
+} seen;
+
+static bool record(void *ctx, const char *dir, int err)
+{
+    seen *s = ctx;
+    s->calls++;
+    s->err = err;
+    snprintf(s->dir, sizeof s->dir, "%s", dir);
+    return s->answer;
+}
+
+START_TEST(an_unreadable_directory_goes_to_the_caller_who_decides)
+{
+    dmlc_paths p = {NULL, 0, 0};
+    seen carry_on = {0, 0, "", true}, stop = {0, 0, "", false};
+    ck_assert(dmlc_find_case_files("/nonexistent/cases", &p, record, &carry_on));
+    ck_assert_int_eq(carry_on.calls, 1);
+    ck_assert_int_eq(carry_on.err, ENOENT);
+    ck_assert_str_eq(carry_on.dir, "/nonexistent/cases");
+    ck_assert(!dmlc_find_case_files("/nonexistent/cases", &p, record, &stop));
+    ck_assert_int_eq(stop.calls, 1);
+    ck_assert_uint_eq(p.count, 0);
+    dmlc_paths_free(&p);
+}
+END_TEST
+
+static Suite *files_suite(void)
+{
+    Suite *s = suite_create("files");
+    TCase *tc = tcase_create("files");
+    tcase_add_test(tc, case_files_are_found_recursively_and_schema_files_left_out);
+    tcase_add_test(tc, hidden_entries_and_symlinked_directories_are_left_out);
+    tcase_add_test(tc, a_trailing_slash_gives_no_double_slash);
+    tcase_add_test(tc, an_unreadable_directory_goes_to_the_caller_who_decides);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+DMLR_TEST_MAIN(files_suite)

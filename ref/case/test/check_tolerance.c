@@ -1,0 +1,332 @@
+/*
+ * check_tolerance.c -- the judge of device results for CUMULATIVE_PRODUCT
+ * (ref/case/tolerance.c): values just inside and just outside the bound, the
+ * special values, the prefix length of each element, and the marking of
+ * elements whose answer depends on the device's accumulation.
+ *
+ * The ulp counts below were computed exactly (rational arithmetic) from
+ * max(|E|, smallest normal) * ((1 + 2^-(m+1))^(n+1) - 1).
+ */
+#include "testutil.h"
+#include "dmlcase.h"
+
+#include <float.h>
+#include <math.h>
+
+static bool f16(uint16_t e, uint16_t g, uint64_t n)
+{
+    return dmlc_cumprod_within_bound(DMLR_FLOAT16, &e, &g, n);
+}
+
+static bool f32(uint32_t e, uint32_t g, uint64_t n)
+{
+    return dmlc_cumprod_within_bound(DMLR_FLOAT32, &e, &g, n);
+}
+
+static uint32_t bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+START_TEST(tolerance_float16_bound_at_one_grows_with_n)
+{
+    /* CUMULATIVE_PRODUCT-10: E = 1.0, ulp 2^-10 above and 2^-11 below */
+    ck_assert(f16(0x3c00, 0x3c00, 1));
+    ck_assert(f16(0x3c00, 0x3c01, 1));  /* 1 ulp <= 1.00024 */
+    ck_assert(!f16(0x3c00, 0x3c02, 1)); /* 2 ulps */
+    ck_assert(f16(0x3c00, 0x3bfe, 1));  /* 2 half-ulps below */
+    ck_assert(!f16(0x3c00, 0x3bfd, 1));
+    ck_assert(f16(0x3c00, 0x3c02, 3));  /* 2 <= 2.00147 */
+    ck_assert(!f16(0x3c00, 0x3c03, 3));
+    ck_assert(f16(0x3c00, 0x3c33, 100)); /* 51 <= 51.753 */
+    ck_assert(!f16(0x3c00, 0x3c34, 100));
+}
+END_TEST
+
+START_TEST(tolerance_float16_bound_scales_with_the_expected_value)
+{
+    /* CUMULATIVE_PRODUCT-10: E = 1.5, n = 2: 2.251 ulps either side; E = -1.5 the same */
+    ck_assert(f16(0x3e00, 0x3e02, 2));
+    ck_assert(!f16(0x3e00, 0x3e03, 2));
+    ck_assert(f16(0x3e00, 0x3dfe, 2));
+    ck_assert(!f16(0x3e00, 0x3dfd, 2));
+    ck_assert(f16(0xbe00, 0xbe02, 2));
+    ck_assert(!f16(0xbe00, 0xbe03, 2));
+    ck_assert(!f16(0xbe00, 0x3e00, 2)); /* the sign of a nonzero value counts */
+}
+END_TEST
+
+START_TEST(tolerance_float32_bound_just_inside_and_just_outside)
+{
+    /* CUMULATIVE_PRODUCT-10: E = 1.0: n=1 1.00000003 ulps, n=10 5.5000016, n=1000 500.515 */
+    ck_assert(f32(0x3f800000, 0x3f800001, 1));
+    ck_assert(!f32(0x3f800000, 0x3f800002, 1));
+    ck_assert(f32(0x3f800000, 0x3f800005, 10));
+    ck_assert(!f32(0x3f800000, 0x3f800006, 10));
+    ck_assert(f32(0x3f800000, 0x3f800000 + 500, 1000));
+    ck_assert(!f32(0x3f800000, 0x3f800000 + 501, 1000));
+    /* E = -3.0, n = 4: 3.7500004 ulps of 2^-22 on both sides */
+    ck_assert(f32(0xc0400000, 0xc0400003, 4));
+    ck_assert(!f32(0xc0400000, 0xc0400004, 4));
+    ck_assert(f32(0xc0400000, 0xc03ffffd, 4));
+    ck_assert(!f32(0xc0400000, 0xc03ffffc, 4));
+}
+END_TEST
+
+START_TEST(tolerance_bound_is_the_documented_formula)
+{
+    /* CUMULATIVE_PRODUCT-10 */
+    ck_assert_double_eq_tol(dmlc_cumprod_bound(DMLR_FLOAT32, 2.0, 0), 2.0 * 0x1p-24, 1e-22);
+    ck_assert_double_eq_tol(dmlc_cumprod_bound(DMLR_FLOAT16, -4.0, 1),
+                            4.0 * (2 * 0x1p-11 + 0x1p-22), 1e-15);
+    ck_assert_double_eq_tol(dmlc_cumprod_bound(DMLR_FLOAT16, 0.0, 1),
+                            0x1p-14 * (2 * 0x1p-11 + 0x1p-22), 1e-20);
+    ck_assert(dmlc_cumprod_bound(DMLR_INT32, 5.0, 3) == 0);
+}
+END_TEST
+
+START_TEST(tolerance_exclusive_identity_must_be_exactly_1)
+{
+    /* CUMULATIVE_PRODUCT-11: n = 0 */
+    ck_assert(f32(0x3f800000, 0x3f800000, 0));
+    ck_assert(!f32(0x3f800000, 0x3f800001, 0));
+    ck_assert(!f32(0x3f800000, 0x3f7fffff, 0));
+    ck_assert(f16(0x3c00, 0x3c00, 0));
+    ck_assert(!f16(0x3c00, 0x3c01, 0));
+}
+END_TEST
+
+START_TEST(tolerance_nan_matches_any_nan_and_nothing_else)
+{
+    /* CUMULATIVE_PRODUCT-11 */
+    ck_assert(f32(0x7fc00000, 0x7fa00001, 3));
+    ck_assert(f32(0x7fc00000, 0xffc00000, 3));
+    ck_assert(!f32(0x7fc00000, 0x3f800000, 3));
+    ck_assert(!f32(0x3f800000, 0x7fc00000, 3));
+    ck_assert(!f32(0x7fc00000, 0x7f800000, 3));
+    ck_assert(f16(0x7e00, 0xfd01, 2));
+    ck_assert(!f16(0x7e00, 0x7c00, 2));
+}
+END_TEST
+
+START_TEST(tolerance_infinities_match_exactly)
+{
+    /* CUMULATIVE_PRODUCT-11: even where the bound is infinite */
+    ck_assert(f32(0x7f800000, 0x7f800000, 5));
+    ck_assert(!f32(0x7f800000, 0xff800000, 5));
+    ck_assert(!f32(0x7f800000, bits(FLT_MAX), 5));
+    ck_assert(!f32(bits(FLT_MAX), 0x7f800000, 5));
+    ck_assert(!f32(0x3f800000, 0x7f800000, UINT64_MAX));
+    ck_assert(f32(0x3f800000, bits(1e30f), UINT64_MAX)); /* an infinite bound takes any finite */
+    ck_assert(f16(0xfc00, 0xfc00, 1));
+    ck_assert(!f16(0xfc00, 0xfbff, 1));
+}
+END_TEST
+
+START_TEST(tolerance_expected_zero_or_subnormal_accepts_either_zero)
+{
+    /* CUMULATIVE_PRODUCT-11: FTZ devices, and the sign of a zero is not judged */
+    ck_assert(f32(0x00000000, 0x80000000, 1));
+    ck_assert(f32(0x80000000, 0x00000000, 1));
+    ck_assert(f32(bits(0x1p-140f), 0x00000000, 1));
+    ck_assert(f32(bits(-0x1p-140f), 0x80000000, 1));
+    ck_assert(f16(0x0010, 0x0000, 2));
+    ck_assert(f16(0x8010, 0x0000, 2));
+    /* near zero the bound is absolute: smallest normal * growth */
+    ck_assert(f32(0x00000000, 0x00000001, 1));  /* 2^-149 <= 2^-126 (2^-23 + 2^-48) */
+    ck_assert(!f32(0x00000000, 0x00000002, 1));
+    ck_assert(f32(bits(0x1p-140f), bits(0x1p-140f) + 1, 1));
+    ck_assert(!f32(bits(0x1p-140f), bits(0x1p-140f) + 2, 1));
+    /* a normal expected value is not flushed */
+    ck_assert(!f32(bits(FLT_MIN), 0x00000000, 1));
+    ck_assert(!f16(0x0400, 0x0000, 1));
+}
+END_TEST
+
+START_TEST(tolerance_integers_are_exact)
+{
+    /* CUMULATIVE_PRODUCT-11 */
+    int32_t a = 5, b = 5, c = 6;
+    ck_assert(dmlc_cumprod_within_bound(DMLR_INT32, &a, &b, 1000));
+    ck_assert(!dmlc_cumprod_within_bound(DMLR_INT32, &a, &c, UINT64_MAX));
+    uint64_t x = UINT64_MAX, y = UINT64_MAX - 1;
+    ck_assert(dmlc_cumprod_within_bound(DMLR_UINT64, &x, &x, 7));
+    ck_assert(!dmlc_cumprod_within_bound(DMLR_UINT64, &x, &y, 7));
+    int64_t p = INT64_MIN, q = INT64_MIN + 1;
+    ck_assert(!dmlc_cumprod_within_bound(DMLR_INT64, &p, &q, 7));
+    ck_assert(!dmlc_cumprod_within_bound((dmlr_data_type)99, &p, &p, 7));
+}
+END_TEST
+
+/* ---- prefix lengths ------------------------------------------------------ */
+
+static dmlr_cumulative_product_operator_desc cp_desc(dmlr_tensor_desc *t, const uint32_t *sizes,
+                                                     uint32_t rank, uint32_t axis, int dir,
+                                                     bool excl, dmlr_data_type dt)
+{
+    dmlr_tensor_desc d = {dt, 0, rank, sizes, NULL, 0, 0};
+    *t = d;
+    dmlr_cumulative_product_operator_desc c = {t, t, axis, (dmlr_axis_direction)dir, excl};
+    return c;
+}
+
+START_TEST(tolerance_prefix_length_counts_the_factors_of_each_element)
+{
+    /* CUMULATIVE_PRODUCT-10: {2,3,4} along Axis 1, k = flat / 4 % 3 */
+    static const uint32_t sizes[3] = {2, 3, 4};
+    dmlr_tensor_desc t;
+    for (int dir = 0; dir < 2; dir++)
+        for (int excl = 0; excl < 2; excl++) {
+            dmlr_cumulative_product_operator_desc c = cp_desc(&t, sizes, 3, 1, dir, excl, DMLR_FLOAT32);
+            for (uint64_t flat = 0; flat < 24; flat++) {
+                uint64_t k = flat / 4 % 3, n = dir ? 3 - k : k + 1;
+                ck_assert_uint_eq(dmlc_cumprod_prefix_length(&c, flat), n - (excl ? 1 : 0));
+            }
+        }
+    dmlr_cumulative_product_operator_desc c = cp_desc(&t, sizes, 3, 2, 0, false, DMLR_FLOAT32);
+    ck_assert_uint_eq(dmlc_cumprod_prefix_length(&c, 7), 4);
+    c = cp_desc(&t, sizes, 3, 0, 1, true, DMLR_FLOAT32);
+    ck_assert_uint_eq(dmlc_cumprod_prefix_length(&c, 3), 1);
+    ck_assert_uint_eq(dmlc_cumprod_prefix_length(&c, 12), 0);
+    c.Axis = 3; /* malformed */
+    ck_assert_uint_eq(dmlc_cumprod_prefix_length(&c, 0), 0);
+    ck_assert_uint_eq(dmlc_cumprod_prefix_length(NULL, 0), 0);
+}
+END_TEST
+
+/* ---- CUMULATIVE_PRODUCT-12: implementation-defined elements --------------- */
+
+static uint64_t marks_of(const float *vals, uint32_t n, int dir, bool excl, bool *marks)
+{
+    dmlr_tensor_desc t;
+    dmlr_cumulative_product_operator_desc c = cp_desc(&t, &n, 1, 0, dir, excl, DMLR_FLOAT32);
+    return dmlc_cumprod_implementation_defined(&c, vals, marks);
+}
+
+#define ASSERT_MARKS(vals, dir, excl, ...)                                               \
+    do {                                                                                 \
+        static const bool want[] = {__VA_ARGS__};                                        \
+        uint32_t n_ = sizeof want / sizeof want[0];                                      \
+        bool got_[16];                                                                   \
+        uint64_t count_ = marks_of(vals, n_, dir, excl, got_), expect_count_ = 0;        \
+        for (uint32_t i_ = 0; i_ < n_; i_++) {                                           \
+            ck_assert_msg(got_[i_] == want[i_], "element %u: marked %d", i_, got_[i_]);  \
+            expect_count_ += want[i_];                                                   \
+        }                                                                                \
+        ck_assert_uint_eq(count_, expect_count_);                                        \
+    } while (0)
+
+START_TEST(tolerance_marks_everything_after_an_intermediate_overflow)
+{
+    static const float v[] = {0x1p100f, 0x1p100f, 0x1p-100f};
+    ASSERT_MARKS(v, 0, false, false, true, true);
+    ASSERT_MARKS(v, 0, true, false, false, true);
+    ASSERT_MARKS(v, 1, false, true, false, false); /* decreasing: the run x1 * x0 = 2^200 */
+}
+END_TEST
+
+START_TEST(tolerance_marks_runs_that_leave_the_range_even_when_prefixes_do_not)
+{
+    /* prefixes 2^-100, 1, 2^100; the run x1*x2 = 2^200 overflows in a tree order */
+    static const float v[] = {0x1p-100f, 0x1p100f, 0x1p100f};
+    ASSERT_MARKS(v, 0, false, false, false, true);
+    /* after a zero the precise product is 0, but 2^100 * 2^100 = inf, inf * 0 = NaN */
+    static const float z[] = {0, 0x1p100f, 0x1p100f, 2};
+    ASSERT_MARKS(z, 0, false, false, false, true, true);
+    /* an overflow before a zero keeps the rest marked: inf * 0 = NaN on a device */
+    static const float y[] = {0x1p100f, 0x1p100f, 0, 2};
+    ASSERT_MARKS(y, 0, false, false, true, true, true);
+}
+END_TEST
+
+START_TEST(tolerance_marks_subnormal_factors_and_underflow)
+{
+    /* an FTZ device reads 2^-140 as 0 */
+    static const float v[] = {1, 0x1p-140f, 0x1p100f};
+    ASSERT_MARKS(v, 0, false, false, true, true);
+    static const float u[] = {0x1p-70f, 0x1p-70f, 0x1p100f};
+    ASSERT_MARKS(u, 0, false, false, true, true);
+}
+END_TEST
+
+START_TEST(tolerance_leaves_zeros_infinities_and_nans_judged)
+{
+    /* exact in every order: 0, inf, NaN end a run */
+    static const float v[] = {INFINITY, 2, NAN, 0, -3, 0x1p100f};
+    ASSERT_MARKS(v, 0, false, false, false, false, false, false, false);
+    ASSERT_MARKS(v, 1, true, false, false, false, false, false, false);
+}
+END_TEST
+
+START_TEST(tolerance_keeps_a_factor_2_of_headroom_at_the_top_of_float16)
+{
+    /* 256 * 64 = 16384 is judged; 256 * 128 = 32768 (> 65504 / 2.003) is marked */
+    uint16_t a[2] = {0x5c00, 0x5400}, b[2] = {0x5c00, 0x5800};
+    uint32_t n = 2;
+    bool marks[2];
+    dmlr_tensor_desc t;
+    dmlr_cumulative_product_operator_desc c = cp_desc(&t, &n, 1, 0, 0, false, DMLR_FLOAT16);
+    ck_assert_uint_eq(dmlc_cumprod_implementation_defined(&c, a, marks), 0);
+    ck_assert_uint_eq(dmlc_cumprod_implementation_defined(&c, b, marks), 1);
+    ck_assert(marks[1] && !marks[0]);
+}
+END_TEST
+
+START_TEST(tolerance_marks_the_right_lane_of_a_middle_axis)
+{
+    /* {2,3,2} along Axis 1: lane (1, *, 0) overflows at k = 1 */
+    static const uint32_t sizes[3] = {2, 3, 2};
+    float in[12];
+    bool marks[12];
+    for (int i = 0; i < 12; i++)
+        in[i] = 1;
+    in[1 * 6 + 0 * 2 + 0] = 0x1p100f;
+    in[1 * 6 + 1 * 2 + 0] = 0x1p100f;
+    dmlr_tensor_desc t;
+    dmlr_cumulative_product_operator_desc c = cp_desc(&t, sizes, 3, 1, 0, false, DMLR_FLOAT32);
+    ck_assert_uint_eq(dmlc_cumprod_implementation_defined(&c, in, marks), 2);
+    for (int i = 0; i < 12; i++)
+        ck_assert_msg(marks[i] == (i == 8 || i == 10), "element %d", i);
+}
+END_TEST
+
+START_TEST(tolerance_never_marks_integers)
+{
+    int32_t in[3] = {INT32_MAX, INT32_MAX, 0};
+    bool marks[3] = {true, true, true};
+    uint32_t n = 3;
+    dmlr_tensor_desc t;
+    dmlr_cumulative_product_operator_desc c = cp_desc(&t, &n, 1, 0, 0, false, DMLR_INT32);
+    ck_assert_uint_eq(dmlc_cumprod_implementation_defined(&c, in, marks), 0);
+    ck_assert(!marks[0] && !marks[1] && !marks[2]);
+}
+END_TEST
+
+static Suite *tolerance_suite(void)
+{
+    Suite *s = suite_create("tolerance");
+    TCase *tc = tcase_create("tolerance");
+    tcase_add_test(tc, tolerance_float16_bound_at_one_grows_with_n);
+    tcase_add_test(tc, tolerance_float16_bound_scales_with_the_expected_value);
+    tcase_add_test(tc, tolerance_float32_bound_just_inside_and_just_outside);
+    tcase_add_test(tc, tolerance_bound_is_the_documented_formula);
+    tcase_add_test(tc, tolerance_exclusive_identity_must_be_exactly_1);
+    tcase_add_test(tc, tolerance_nan_matches_any_nan_and_nothing_else);
+    tcase_add_test(tc, tolerance_infinities_match_exactly);
+    tcase_add_test(tc, tolerance_expected_zero_or_subnormal_accepts_either_zero);
+    tcase_add_test(tc, tolerance_integers_are_exact);
+    tcase_add_test(tc, tolerance_prefix_length_counts_the_factors_of_each_element);
+    tcase_add_test(tc, tolerance_marks_everything_after_an_intermediate_overflow);
+    tcase_add_test(tc, tolerance_marks_runs_that_leave_the_range_even_when_prefixes_do_not);
+    tcase_add_test(tc, tolerance_marks_subnormal_factors_and_underflow);
+    tcase_add_test(tc, tolerance_leaves_zeros_infinities_and_nans_judged);
+    tcase_add_test(tc, tolerance_keeps_a_factor_2_of_headroom_at_the_top_of_float16);
+    tcase_add_test(tc, tolerance_marks_the_right_lane_of_a_middle_axis);
+    tcase_add_test(tc, tolerance_never_marks_integers);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+DMLR_TEST_MAIN(tolerance_suite)

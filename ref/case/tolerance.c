@@ -1,0 +1,220 @@
+/*
+ * tolerance.c -- the judge of device results for CUMULATIVE_PRODUCT.
+ *
+ * Why the bound holds (u = 2^-(m+1), the unit roundoff of the output type;
+ * P the precise product of n factors, E = P rounded once, the case's value):
+ * a device multiplies the n factors in any association order at any width at
+ * least the output's, n - 1 roundings, then narrows once: n roundings of
+ * relative size <= u, so |got - P| <= |P| ((1+u)^n - 1).  Round to nearest
+ * gives |E - P| <= u |E|, hence |P| <= (1+u) |E| and
+ *   |got - E| <= (1+u)|E| ((1+u)^n - 1) + u|E| = |E| ((1+u)^(n+1) - 1):
+ * the "+1" is the expected value's own rounding.  It needs every intermediate
+ * in the normal range, which CUMULATIVE_PRODUCT-12 guarantees for the elements
+ * it leaves unmarked (with a factor 2 to spare, which also absorbs the
+ * reference's FLOAT64 accumulation error, at most n 2^-53 relative).
+ *
+ * SPEC_NOTES.md: CUMULATIVE_PRODUCT-10, -11, -12.
+ */
+#include "dmlcase.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* The float types of the bound: mantissa bits, smallest normal, largest finite. */
+static bool float_params(dmlr_data_type dt, int *m, double *tiny, double *huge)
+{
+    if (dt == DMLR_FLOAT16) {
+        *m = 10, *tiny = 0x1p-14, *huge = 65504.0;
+        return true;
+    }
+    if (dt == DMLR_FLOAT32) {
+        *m = 23, *tiny = FLT_MIN, *huge = FLT_MAX;
+        return true;
+    }
+    return false;
+}
+
+static double load(dmlr_data_type dt, const void *p)
+{
+    if (dt == DMLR_FLOAT16) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return dmlr_f16_to_f64(h);
+    }
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+}
+
+/* (1 + 2^-(m+1))^(n+1) - 1, without cancellation. */
+static double growth(int m, uint64_t n)
+{
+    return expm1(((double)n + 1.0) * log1p(ldexp(1.0, -(m + 1))));
+}
+
+double dmlc_cumprod_bound(dmlr_data_type dt, double expected, uint64_t n)
+{
+    int m;
+    double tiny, huge;
+    if (!float_params(dt, &m, &tiny, &huge))
+        return 0;
+    return fmax(fabs(expected), tiny) * growth(m, n); /* CUMULATIVE_PRODUCT-10 */
+}
+
+bool dmlc_cumprod_within_bound(dmlr_data_type dt, const void *expected, const void *got,
+                               uint64_t n)
+{
+    int m;
+    double tiny, huge;
+    uint32_t size = dmlr_data_type_size(dt);
+    if (!size)
+        return false;
+    if (!float_params(dt, &m, &tiny, &huge) || n == 0) /* CUMULATIVE_PRODUCT-11: exact */
+        return memcmp(expected, got, size) == 0;
+    double e = load(dt, expected), g = load(dt, got);
+    if (isnan(e) || isnan(g)) /* CUMULATIVE_PRODUCT-11: any NaN for a NaN, nothing else */
+        return isnan(e) && isnan(g);
+    if (isinf(e) || isinf(g)) /* CUMULATIVE_PRODUCT-11: infinities exactly */
+        return e == g;
+    if (g == 0 && fabs(e) < tiny) /* CUMULATIVE_PRODUCT-11: flush to zero, either sign */
+        return true;
+    return fabs(g - e) <= dmlc_cumprod_bound(dt, e, n); /* CUMULATIVE_PRODUCT-10 */
+}
+
+static bool desc_ok(const dmlr_cumulative_product_operator_desc *d)
+{
+    const dmlr_tensor_desc *t = d ? d->OutputTensor : NULL;
+    return t && t->Sizes && t->DimensionCount >= 1 && t->DimensionCount <= DMLR_MAX_RANK &&
+           d->Axis < t->DimensionCount;
+}
+
+uint64_t dmlc_cumprod_prefix_length(const dmlr_cumulative_product_operator_desc *desc,
+                                    uint64_t flat)
+{
+    if (!desc_ok(desc))
+        return 0;
+    const dmlr_tensor_desc *t = desc->OutputTensor;
+    uint64_t inner = 1, len = t->Sizes[desc->Axis];
+    for (uint32_t d = desc->Axis + 1; d < t->DimensionCount; d++)
+        inner *= t->Sizes[d];
+    if (!len || !inner)
+        return 0;
+    uint64_t k = flat / inner % len;
+    uint64_t n = desc->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING ? len - k : k + 1;
+    return desc->HasExclusiveProduct ? n - 1 : n;
+}
+
+/* ---- CUMULATIVE_PRODUCT-12 ------------------------------------------------ */
+
+/* A magnitude m * 2^e, m in [0.5, 1): no overflow or underflow however long the run. */
+typedef struct mag {
+    double m;
+    int64_t e;
+} mag;
+
+static mag mag_norm(double m, int64_t e)
+{
+    int k;
+    mag r;
+    r.m = frexp(m, &k);
+    r.e = e + k;
+    return r;
+}
+
+static mag mag_of(double x) { return mag_norm(fabs(x), 0); }
+static mag mag_mul(mag a, mag b) { return mag_norm(a.m * b.m, a.e + b.e); }
+static mag mag_div(mag a, mag b) { return mag_norm(a.m / b.m, a.e - b.e); }
+
+static int mag_cmp(mag a, mag b)
+{
+    if (a.e != b.e)
+        return a.e < b.e ? -1 : 1;
+    return a.m < b.m ? -1 : a.m > b.m;
+}
+
+/*
+ * One lane's walk: the product of the current run of nonzero finite factors
+ * (a zero, infinity or NaN ends it), the least and greatest of its prefixes
+ * (the empty one, 1, included), and the least and greatest product of any
+ * contiguous run seen so far: the intermediates of every association order.
+ */
+typedef struct walk {
+    mag p, pmin, pmax, rmin, rmax;
+    bool any, marked;
+} walk;
+
+static void walk_start(walk *w)
+{
+    w->p = w->pmin = w->pmax = mag_of(1.0);
+    w->any = w->marked = false;
+}
+
+static void walk_take(walk *w, double f)
+{
+    if (f == 0 || isinf(f) || isnan(f)) { /* exact in any order: the run ends */
+        w->p = w->pmin = w->pmax = mag_of(1.0);
+        return;
+    }
+    w->p = mag_mul(w->p, mag_of(f));
+    mag hi = mag_div(w->p, w->pmin), lo = mag_div(w->p, w->pmax); /* runs ending here */
+    if (!w->any || mag_cmp(hi, w->rmax) > 0)
+        w->rmax = hi;
+    if (!w->any || mag_cmp(lo, w->rmin) < 0)
+        w->rmin = lo;
+    w->any = true;
+    if (mag_cmp(w->p, w->pmin) < 0)
+        w->pmin = w->p;
+    if (mag_cmp(w->p, w->pmax) > 0)
+        w->pmax = w->p;
+}
+
+/* Every run within 2 (1 + gamma_n) of the normal range?  Once out, always out. */
+static bool walk_marks(walk *w, int m, double tiny, double huge, uint64_t n)
+{
+    if (w->marked || !w->any)
+        return w->marked;
+    double margin = 2.0 * (1.0 + growth(m, n));
+    w->marked = isinf(margin) || mag_cmp(w->rmin, mag_of(tiny * margin)) < 0 ||
+                mag_cmp(w->rmax, mag_of(huge / margin)) > 0;
+    return w->marked;
+}
+
+uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_operator_desc *desc,
+                                             const void *input, bool *marks)
+{
+    if (!desc_ok(desc) || !desc->InputTensor || !input || !marks)
+        return 0;
+    const dmlr_tensor_desc *t = desc->OutputTensor;
+    dmlr_data_type dt = desc->InputTensor->DataType;
+    uint64_t outer = 1, inner = 1, len = t->Sizes[desc->Axis], marked = 0;
+    uint32_t esize = dmlr_data_type_size(dt);
+    int m;
+    double tiny, huge;
+    for (uint32_t d = 0; d < t->DimensionCount; d++) {
+        if (d < desc->Axis)
+            outer *= t->Sizes[d];
+        else if (d > desc->Axis)
+            inner *= t->Sizes[d];
+    }
+    memset(marks, 0, (size_t)(outer * len * inner) * sizeof *marks);
+    if (!float_params(dt, &m, &tiny, &huge))
+        return 0;
+    bool dec = desc->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING;
+    bool excl = desc->HasExclusiveProduct;
+    for (uint64_t o = 0; o < outer; o++)
+        for (uint64_t i = 0; i < inner; i++) {
+            walk w;
+            walk_start(&w);
+            for (uint64_t s = 0; s < len; s++) { /* traversal order */
+                uint64_t k = dec ? len - 1 - s : s, flat = (o * len + k) * inner + i;
+                double f = load(dt, (const unsigned char *)input + flat * esize);
+                if (excl) /* prefix length s: the factors before this one */
+                    marked += marks[flat] = walk_marks(&w, m, tiny, huge, s);
+                walk_take(&w, f);
+                if (!excl)
+                    marked += marks[flat] = walk_marks(&w, m, tiny, huge, s + 1);
+            }
+        }
+    return marked;
+}

@@ -1,0 +1,164 @@
+#!/bin/sh
+# CLI tests for dmlref: exit codes, one-line errors, and that nothing is
+# written on bad input.  Usage: sh ref/cli/test/test-cli.sh path/to/dmlref
+# Every command runs in an empty directory of its own, which must stay empty
+# unless the command is a successful run.
+set -u
+B=${1:?usage: test-cli.sh path/to/dmlref}
+case $B in /*) ;; *) B=$PWD/$B ;; esac
+T=$(mktemp -d "${TMPDIR:-/tmp}/test-cli.XXXXXX") || exit 3
+trap 'rm -rf "$T"' EXIT INT TERM
+checks=0
+failed=0
+
+fail() {
+    echo "test-cli: FAIL: $*"
+    failed=$((failed + 1))
+}
+
+# expect RC NAME CMD...: run CMD in a fresh empty directory, check the exit
+# status; stdout and stderr are kept in $T/out and $T/err.
+expect() {
+    want=$1 name=$2
+    shift 2
+    checks=$((checks + 1))
+    rm -rf "$T/cwd" && mkdir "$T/cwd"
+    (cd "$T/cwd" && "$@") >"$T/out" 2>"$T/err"
+    got=$?
+    [ "$got" -eq "$want" ] ||
+        fail "$name: exit status $got, expected $want ($(head -c 300 "$T/err"))"
+}
+
+# The working directory is still empty: nothing was written.
+nothing_written() {
+    checks=$((checks + 1))
+    [ -z "$(ls -A "$T/cwd")" ] || fail "$1: wrote $(ls -A "$T/cwd")"
+}
+
+# stderr is exactly one line.
+one_line() {
+    checks=$((checks + 1))
+    [ "$(wc -l <"$T/err")" -eq 1 ] ||
+        fail "$1: stderr has $(wc -l <"$T/err") lines: $(cat "$T/err")"
+}
+
+has() { # has FILE TEXT NAME
+    checks=$((checks + 1))
+    grep -qF -- "$2" "$1" || fail "$3: lacks '$2' in: $(head -c 400 "$1")"
+}
+
+# ---- case files -------------------------------------------------------------
+mkdir "$T/cases"
+gather() { # gather NAME INPUT EXPECTED [AXIS]
+    cat >"$T/cases/$1.json" <<EOF
+{
+  "format": "dmlref-case-1", "name": "t/$1", "min_feature_level": "1_0",
+  "type": "DML_OPERATOR_GATHER",
+  "desc": {
+    "InputTensor":   { "DataType": "FLOAT32", "Sizes": [4] },
+    "IndicesTensor": { "DataType": "UINT32",  "Sizes": [5] },
+    "OutputTensor":  { "DataType": "FLOAT32", "Sizes": [5] },
+    "Axis": ${4:-0}, "IndexDimensions": 1
+  },
+  "inputs":  { "InputTensor": $2, "IndicesTensor": [3, 1, 3, 0, 2] },
+  "outputs": { "OutputTensor": { "check": "exact", "expected": $3 } }
+}
+EOF
+}
+gather good "[11, 12, 13, 14]" "[14, 12, 14, 11, 13]"
+gather mismatch "[11, 12, 13, 14]" "[14, 12, 14, 11, 14]"
+gather badvalue "[11, 12, 0.1, 14]" "[14, 12, 14, 11, 13]"
+gather rejected "[11, 12, 13, 14]" "[14, 12, 14, 11, 13]" 3
+printf '{"format": "dmlref-case-1",' >"$T/cases/malformed.json"
+G=$T/cases/good.json
+
+# ---- help and usage ----------------------------------------------------------
+expect 0 "--help" "$B" --help
+has "$T/out" "usage: dmlref COMMAND" "--help"
+has "$T/out" "exit status:" "--help"
+for cmd in run check validate show; do
+    expect 0 "$cmd --help" "$B" $cmd --help
+    has "$T/out" "usage: dmlref $cmd" "$cmd --help"
+    has "$T/out" "3  internal error" "$cmd --help"
+    nothing_written "$cmd --help"
+done
+expect 2 "no command" "$B"
+has "$T/err" "usage: dmlref COMMAND" "no command"
+expect 2 "unknown command" "$B" frobnicate
+one_line "unknown command"
+expect 2 "run without a case" "$B" run
+expect 2 "run with an unknown option" "$B" run --frob "$G"
+nothing_written "run with an unknown option"
+expect 2 "check with a bad feature level" "$B" check --feature-level 9_9 "$G"
+one_line "check with a bad feature level"
+expect 2 "check without paths" "$B" check --quiet
+
+# ---- check -------------------------------------------------------------------
+expect 0 "check good" "$B" check "$G"
+has "$T/out" "PASS t/good" "check good"
+has "$T/out" "1 cases: 1 passed, 0 failed, 0 errors" "check good"
+nothing_written "check good"
+expect 0 "check --quiet" "$B" check --quiet "$G"
+checks=$((checks + 1))
+[ "$(cat "$T/out")" = "1 cases: 1 passed, 0 failed, 0 errors" ] ||
+    fail "check --quiet: $(cat "$T/out")"
+expect 1 "check mismatch" "$B" check "$T/cases/mismatch.json"
+has "$T/out" "FAIL t/mismatch" "check mismatch"
+has "$T/out" "  OutputTensor[4]: expected 14 (0x41600000), got 13 (0x41500000)" "check mismatch"
+expect 2 "check bad value" "$B" check "$T/cases/badvalue.json"
+has "$T/err" "$T/cases/badvalue.json: \$.inputs.InputTensor[2]: 0.1 is not exactly a FLOAT32" \
+    "check bad value"
+one_line "check bad value"
+nothing_written "check bad value"
+expect 2 "check rejected desc" "$B" check "$T/cases/rejected.json"
+has "$T/err" "$T/cases/rejected.json: GATHER: Axis is 3" "check rejected desc"
+expect 2 "check a directory with a bad case" "$B" check "$T/cases"
+has "$T/out" "5 cases: 1 passed, 1 failed, 3 errors" "check a directory"
+expect 2 "check a missing file" "$B" check "$T/cases/none.json"
+one_line "check a missing file"
+
+# ---- validate ----------------------------------------------------------------
+expect 0 "validate good" "$B" validate "$G"
+has "$T/out" "valid" "validate good"
+expect 2 "validate rejected desc" "$B" validate "$T/cases/rejected.json"
+one_line "validate rejected desc"
+expect 2 "validate malformed" "$B" validate "$T/cases/malformed.json"
+has "$T/err" "malformed JSON" "validate malformed"
+one_line "validate malformed"
+nothing_written "validate malformed"
+
+# ---- show --------------------------------------------------------------------
+expect 0 "show good" "$B" show "$G"
+has "$T/out" "InputTensor: (Sizes:{4}, DataType:FLOAT32)" "show good"
+has "$T/out" "[11,12,13,14]" "show good"
+has "$T/out" "[14,12,14,11,13]" "show good"
+nothing_written "show good"
+expect 2 "show bad value" "$B" show "$T/cases/badvalue.json"
+one_line "show bad value"
+nothing_written "show bad value"
+
+# ---- run ---------------------------------------------------------------------
+expect 0 "run good" "$B" run "$G"
+for f in OutputTensor.npy summary.json; do
+    checks=$((checks + 1))
+    [ -f "$T/cwd/dmlref-out/good/$f" ] || fail "run good: no dmlref-out/good/$f"
+done
+has "$T/cwd/dmlref-out/good/summary.json" '"case":	"t/good"' "run good"
+if command -v sha256sum >/dev/null 2>&1; then
+    sum=$(sha256sum "$T/cwd/dmlref-out/good/OutputTensor.npy" | cut -d' ' -f1)
+    has "$T/cwd/dmlref-out/good/summary.json" "$sum" "run good: summary sha256"
+fi
+expect 0 "run --out" "$B" run "$G" --out sub/dir
+checks=$((checks + 1))
+[ -f "$T/cwd/sub/dir/OutputTensor.npy" ] || fail "run --out: no sub/dir/OutputTensor.npy"
+for bad in badvalue rejected malformed; do
+    expect 2 "run $bad" "$B" run "$T/cases/$bad.json" --out out
+    one_line "run $bad"
+    nothing_written "run $bad"
+done
+expect 3 "run into an unwritable place" "$B" run "$G" --out /proc/dmlref-test-cli
+one_line "run into an unwritable place"
+nothing_written "run into an unwritable place"
+
+echo "test-cli: $checks checks, $failed failed"
+[ "$failed" -eq 0 ]

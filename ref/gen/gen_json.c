@@ -1,0 +1,271 @@
+/*
+ * dmlg_json.c -- the generator's JSON writer (dmlg_json.h).
+ */
+#include "gen_json.h"
+#include "dmlcase.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool grow(dmlg_json *w, size_t more)
+{
+    if (w->oom)
+        return false;
+    if (w->len + more + 1 > w->cap) {
+        size_t cap = w->cap ? w->cap : 4096;
+        char *b;
+        while (cap < w->len + more + 1)
+            cap *= 2;
+        if (!(b = realloc(w->buf, cap))) {
+            w->oom = true;
+            return false;
+        }
+        w->buf = b;
+        w->cap = cap;
+    }
+    return true;
+}
+
+void dmlg_json_put(dmlg_json *w, const char *s)
+{
+    size_t n = strlen(s);
+    if (grow(w, n)) {
+        memcpy(w->buf + w->len, s, n + 1);
+        w->len += n;
+    }
+}
+
+void dmlg_json_printf(dmlg_json *w, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || !grow(w, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(w->buf + w->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    w->len += (size_t)n;
+}
+
+void dmlg_json_string(dmlg_json *w, const char *s)
+{
+    dmlg_json_put(w, "\"");
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            dmlg_json_printf(w, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            dmlg_json_printf(w, "\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            dmlg_json_printf(w, "%c", *s);
+    }
+    dmlg_json_put(w, "\"");
+}
+
+static bool is_nan(dmlr_data_type dt, const void *elem)
+{
+    uint64_t b = dmlc_value_bits(dt, elem);
+    if (dt == DMLR_FLOAT16)
+        return (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
+    if (dt == DMLR_FLOAT32)
+        return (b & 0x7f800000) == 0x7f800000 && (b & 0x7fffff);
+    if (dt == DMLR_FLOAT64)
+        return (b & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL && (b & 0xfffffffffffffULL);
+    return false;
+}
+
+/* The element's text as written: a number, or a quoted string. */
+static void value_text(dmlr_data_type dt, const void *elem, bool canonical_nan, char *out,
+                       size_t cap)
+{
+    char buf[DMLC_VALUE_MAX];
+    if (canonical_nan && is_nan(dt, elem))
+        snprintf(out, cap, "\"nan\"");
+    else if (dmlc_value_format(dt, elem, buf, sizeof buf))
+        snprintf(out, cap, "%s", buf);
+    else
+        snprintf(out, cap, "\"%s\"", buf);
+}
+
+void dmlg_json_value(dmlg_json *w, dmlr_data_type dt, const void *elem, bool canonical_nan)
+{
+    char text[DMLC_VALUE_MAX + 2];
+    value_text(dt, elem, canonical_nan, text, sizeof text);
+    dmlg_json_put(w, text);
+}
+
+/* The column the next character goes to. */
+static size_t column(const dmlg_json *w)
+{
+    size_t n = 0;
+    while (n < w->len && w->buf[w->len - 1 - n] != '\n')
+        n++;
+    return n;
+}
+
+void dmlg_json_u64s(dmlg_json *w, const uint64_t *v, uint64_t count, int indent)
+{
+    size_t col = column(w) + 1;
+    dmlg_json_put(w, "[");
+    for (uint64_t i = 0; i < count; i++) {
+        char text[24];
+        size_t n = (size_t)snprintf(text, sizeof text, "%llu", (unsigned long long)v[i]);
+        if (i && col + n + 2 > 100) {
+            dmlg_json_printf(w, ",\n%*s", indent, "");
+            col = (size_t)indent;
+        } else if (i) {
+            dmlg_json_put(w, ", ");
+            col += 2;
+        }
+        dmlg_json_put(w, text);
+        col += n;
+    }
+    dmlg_json_put(w, "]");
+}
+
+void dmlg_json_values(dmlg_json *w, dmlr_data_type dt, const void *packed, uint64_t count, int indent,
+                    bool canonical_nan)
+{
+    const unsigned char *p = packed;
+    uint32_t esize = dmlr_data_type_size(dt);
+    size_t col = column(w) + 1; /* the array starts where its member's line left off */
+    dmlg_json_put(w, "[");
+    for (uint64_t i = 0; i < count; i++) {
+        char text[DMLC_VALUE_MAX + 2];
+        size_t n;
+        value_text(dt, p + i * esize, canonical_nan, text, sizeof text);
+        n = strlen(text);
+        if (i && col + n + 2 > 100) {
+            dmlg_json_printf(w, ",\n%*s", indent, "");
+            col = (size_t)indent;
+        } else if (i) {
+            dmlg_json_put(w, ", ");
+            col += 2;
+        }
+        dmlg_json_put(w, text);
+        col += n;
+    }
+    dmlg_json_put(w, "]");
+}
+
+static void dims(dmlg_json *w, uint32_t n, const uint32_t *d)
+{
+    dmlg_json_put(w, "[");
+    for (uint32_t i = 0; i < n; i++)
+        dmlg_json_printf(w, "%s%u", i ? ", " : "", d[i]);
+    dmlg_json_put(w, "]");
+}
+
+void dmlg_json_tensor(dmlg_json *w, const dmlr_tensor_desc *t)
+{
+    const char *name = dmlr_data_type_name(t->DataType);
+    if (name)
+        dmlg_json_printf(w, "{\"DataType\": \"%s\", \"Sizes\": ", name);
+    else /* UINT4 / INT4: named for negative cases (TENSOR-1) */
+        dmlg_json_printf(w,
+                       "{\"DataType\": \"%s\", \"Sizes\": ", t->DataType == 12 ? "UINT4" : "INT4");
+    dims(w, t->DimensionCount, t->Sizes);
+    if (t->Strides) {
+        dmlg_json_put(w, ", \"Strides\": ");
+        dims(w, t->DimensionCount, t->Strides);
+    }
+    if (t->TotalTensorSizeInBytes)
+        dmlg_json_printf(w, ", \"TotalTensorSizeInBytes\": %llu",
+                       (unsigned long long)t->TotalTensorSizeInBytes);
+    if (t->Flags)
+        dmlg_json_put(w, ", \"Flags\": \"OWNED_BY_DML\"");
+    if (t->GuaranteedBaseOffsetAlignment)
+        dmlg_json_printf(w, ", \"GuaranteedBaseOffsetAlignment\": %u",
+                       t->GuaranteedBaseOffsetAlignment);
+    dmlg_json_put(w, "}");
+}
+
+void dmlg_json_desc(dmlg_json *w, const dmlr_operator_desc *op)
+{
+    const dmlr_operator_info *info = dmlr_operator_by_type(op->Type);
+    const unsigned char *base = op->Desc;
+    dmlg_json_put(w, "  \"desc\": {\n");
+    for (uint32_t f = 0; f < info->field_count; f++) {
+        const dmlr_field_info *fi = &info->fields[f];
+        const dmlr_tensor_desc *t;
+        uint32_t u;
+        dmlg_json_printf(w, "    \"%s\": ", fi->name);
+        switch (fi->kind) {
+        case DMLR_FIELD_INPUT_TENSOR:
+        case DMLR_FIELD_INDICES_TENSOR:
+        case DMLR_FIELD_OUTPUT_TENSOR:
+            memcpy(&t, base + fi->offset, sizeof t);
+            dmlg_json_tensor(w, t);
+            break;
+        case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
+            memcpy(&t, base + fi->offset, sizeof t);
+            memcpy(&u, base + fi->count_offset, sizeof u);
+            dmlg_json_put(w, u ? "[\n" : "[");
+            for (uint32_t i = 0; i < u; i++) {
+                dmlg_json_put(w, "      ");
+                dmlg_json_tensor(w, &t[i]);
+                dmlg_json_put(w, i + 1 < u ? ",\n" : "\n    ");
+            }
+            dmlg_json_put(w, "]");
+            break;
+        case DMLR_FIELD_UINT:
+            memcpy(&u, base + fi->offset, sizeof u);
+            dmlg_json_printf(w, "%u", u);
+            break;
+        case DMLR_FIELD_AXIS_DIRECTION: {
+            dmlr_axis_direction dir;
+            memcpy(&dir, base + fi->offset, sizeof dir);
+            if (dir == DMLR_AXIS_DIRECTION_INCREASING || dir == DMLR_AXIS_DIRECTION_DECREASING)
+                dmlg_json_printf(w, "\"DML_AXIS_DIRECTION_%s\"",
+                               dir == DMLR_AXIS_DIRECTION_INCREASING ? "INCREASING" : "DECREASING");
+            else /* an invalid raw value, for a negative case */
+                dmlg_json_printf(w, "%u", (unsigned)dir);
+            break;
+        }
+        case DMLR_FIELD_BOOL: {
+            bool b;
+            memcpy(&b, base + fi->offset, sizeof b);
+            dmlg_json_put(w, b ? "true" : "false");
+            break;
+        }
+        }
+        dmlg_json_put(w, f + 1 < info->field_count ? ",\n" : "\n");
+    }
+    dmlg_json_put(w, "  }");
+}
+
+void dmlg_json_head(dmlg_json *w, const dmlg_head *h, const dmlr_operator_desc *op)
+{
+    dmlg_json_put(w, "{\n  \"format\": \"dmlref-case-1\",\n  \"name\": ");
+    dmlg_json_string(w, h->name);
+    dmlg_json_put(w, ",\n  \"description\": ");
+    dmlg_json_string(w, h->description);
+    dmlg_json_put(w, ",\n  \"tags\": [");
+    for (uint32_t i = 0; i < h->tag_count; i++) {
+        dmlg_json_put(w, i ? ", " : "");
+        dmlg_json_string(w, h->tags[i]);
+    }
+    dmlg_json_printf(w, "],\n  \"min_feature_level\": \"%s\",\n",
+                   dmlr_feature_level_name(h->min_level));
+    if (h->feature_level)
+        dmlg_json_printf(w, "  \"feature_level\": \"%s\",\n",
+                       dmlr_feature_level_name(h->feature_level));
+    dmlg_json_printf(w, "  \"type\": \"DML_OPERATOR_%s\",\n", dmlr_operator_by_type(op->Type)->name);
+    if (h->in_place)
+        dmlg_json_put(w, "  \"in_place\": true,\n");
+    dmlg_json_desc(w, op);
+}
+
+char *dmlg_json_finish(dmlg_json *w)
+{
+    if (w->oom) {
+        free(w->buf);
+        w->buf = NULL;
+    }
+    return w->buf;
+}

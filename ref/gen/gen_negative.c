@@ -1,0 +1,226 @@
+/*
+ * gen_negative.c -- GOLDENS-7, negative cases: a valid base desc per operator and, per
+ * validation rule of SPEC_NOTES (TENSOR-n, FL-n and each operator's), the
+ * edits that break exactly that rule.  The expected status and message are
+ * dmlr_validate's at the case's target level; the generator checks that the
+ * status is the one the table names and that the message says what the
+ * rule is about (the marker), so a library change cannot silently turn a
+ * case into a test of another rule.
+ *
+ * Edits, applied in order (tN is binding N of the base):
+ *   tN.Sizes=a,b,c  tN.Strides=a,b,c  tN.DataType=NAME  tN.Total=-k (bytes
+ *   below DMLCalcBufferTensorSize)  tN.Flags=OWNED_BY_DML  tN.Align=k
+ *   Member=value (a UINT, AxisDirection or BOOL member of the desc)
+ * Not here: TENSOR-10/11/12 and SPLIT-10 are binding rules (buffer sizes,
+ * overlap) that dmlr_validate cannot see; `dmlref check` judges negative
+ * cases with dmlr_validate only.
+ */
+#include "gen.h"
+#include "gen_json.h"
+#include "gen_negative.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct neg_case {
+    dmlr_tensor_desc t[DMLG_MAX_TENSORS];
+    uint32_t sizes[DMLG_MAX_TENSORS][DMLR_MAX_RANK + 2], strides[DMLG_MAX_TENSORS][DMLR_MAX_RANK + 2];
+    unsigned char desc[128]; /* the operator desc struct */
+    dmlr_operator_desc op;
+    uint32_t count;          /* tensors */
+} neg_case;
+
+/* The bases: FLOAT32 (indices UINT32), 3-D, valid from 3_0 (CUMULATIVE_PRODUCT: 4_0). */
+static const struct base {
+    const char *dir;
+    dmlr_operator_type type;
+    const char *tensors[4]; /* sizes of each binding, in order */
+    const char *attrs;      /* Member=value edits */
+} bases[] = {
+    {"gather", DMLR_OPERATOR_GATHER, {"2,3,4", "1,1,5", "2,5,4"}, "Axis=1 IndexDimensions=1"},
+    {"scatter", DMLR_OPERATOR_SCATTER, {"2,3,4", "2,2,4", "2,2,4", "2,3,4"}, "Axis=1"},
+    {"scatter_nd", DMLR_OPERATOR_SCATTER_ND, {"1,4,3", "1,2,1", "1,2,3", "1,4,3"},
+     "InputDimensionCount=2 IndicesDimensionCount=2"},
+    {"split", DMLR_OPERATOR_SPLIT, {"2,6,3", "2,2,3", "2,4,3"}, "OutputCount=2 Axis=1"},
+    {"cumulative_product", DMLR_OPERATOR_CUMULATIVE_PRODUCT, {"2,3,4", "2,3,4"}, "Axis=1"},
+};
+
+static uint32_t parse_list(const char *s, uint32_t *out)
+{
+    uint32_t n = 0;
+    while (*s && n < DMLR_MAX_RANK + 2) {
+        out[n++] = (uint32_t)strtoul(s, (char **)&s, 10);
+        if (*s == ',')
+            s++;
+    }
+    return n;
+}
+
+static dmlr_data_type type_named(const char *s)
+{
+    dmlr_data_type dt = dmlr_data_type_from_name(s);
+    return dt ? dt : strcmp(s, "UINT4") == 0 ? (dmlr_data_type)12 : (dmlr_data_type)13;
+}
+
+static bool set_member(neg_case *n, const char *name, const char *value)
+{
+    const dmlr_operator_info *info = dmlr_operator_by_type(n->op.Type);
+    for (uint32_t f = 0; f < info->field_count; f++) {
+        const dmlr_field_info *fi = &info->fields[f];
+        uint32_t u = (uint32_t)strtoul(value, NULL, 10);
+        if (strcmp(fi->name, name) != 0)
+            continue;
+        if (fi->kind == DMLR_FIELD_UINT) {
+            memcpy(n->desc + fi->offset, &u, sizeof u);
+            for (uint32_t a = 0; a < info->field_count; a++) /* a count member: the array too */
+                if (info->fields[a].kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY &&
+                    info->fields[a].count_offset == fi->offset)
+                    n->count = 1 + u;
+        } else if (fi->kind == DMLR_FIELD_AXIS_DIRECTION) {
+            dmlr_axis_direction d = (dmlr_axis_direction)u;
+            memcpy(n->desc + fi->offset, &d, sizeof d);
+        } else if (fi->kind == DMLR_FIELD_BOOL) {
+            bool b = u != 0;
+            memcpy(n->desc + fi->offset, &b, sizeof b);
+        } else {
+            return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+static bool apply(neg_case *n, const char *edit)
+{
+    const char *eq = strchr(edit, '=');
+    char key[64];
+    if (!eq || (size_t)(eq - edit) >= sizeof key)
+        return false;
+    memcpy(key, edit, (size_t)(eq - edit));
+    key[eq - edit] = '\0';
+    if (key[0] != 't' || key[1] < '0' || key[1] > '9')
+        return set_member(n, key, eq + 1);
+    uint32_t i = (uint32_t)strtoul(key + 1, NULL, 10);
+    const char *field = strchr(key, '.');
+    dmlr_tensor_desc *t = &n->t[i];
+    if (!field || i >= n->count + 2)
+        return false;
+    field++;
+    if (strcmp(field, "Sizes") == 0)
+        t->DimensionCount = parse_list(eq + 1, n->sizes[i]);
+    else if (strcmp(field, "Strides") == 0)
+        parse_list(eq + 1, n->strides[i]), t->Strides = n->strides[i];
+    else if (strcmp(field, "DataType") == 0)
+        t->DataType = type_named(eq + 1);
+    else if (strcmp(field, "Total") == 0) {
+        uint64_t need = 0;
+        dmlr_calc_buffer_tensor_size(t, &need);
+        t->TotalTensorSizeInBytes = need - strtoull(eq + 2, NULL, 10);
+    } else if (strcmp(field, "Flags") == 0)
+        t->Flags = DMLR_TENSOR_FLAG_OWNED_BY_DML;
+    else if (strcmp(field, "Align") == 0)
+        t->GuaranteedBaseOffsetAlignment = (uint32_t)strtoul(eq + 1, NULL, 10);
+    else
+        return false;
+    return true;
+}
+
+static bool apply_all(neg_case *n, const char *edits)
+{
+    char buf[512], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", edits ? edits : "");
+    for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        if (!apply(n, w))
+            return false;
+    return true;
+}
+
+/* The operator desc: tensor members point into n->t in binding order. */
+static void link(neg_case *n)
+{
+    const dmlr_operator_info *info = dmlr_operator_by_type(n->op.Type);
+    uint32_t next = 0;
+    for (uint32_t f = 0; f < info->field_count; f++) {
+        const dmlr_field_info *fi = &info->fields[f];
+        const dmlr_tensor_desc *p;
+        if (fi->kind > DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+            continue;
+        p = &n->t[next]; /* OutputTensors comes last among the tensors: the rest of t[] */
+        memcpy(n->desc + fi->offset, &p, sizeof p);
+        next += fi->kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY ? DMLG_MAX_TENSORS : 1;
+    }
+    n->op.Desc = n->desc;
+}
+
+static bool make_base(neg_case *n, const struct base *b)
+{
+    memset(n, 0, sizeof *n);
+    n->op.Type = b->type;
+    for (uint32_t i = 0; i < 4 && b->tensors[i]; i++) {
+        n->t[i] = (dmlr_tensor_desc){DMLR_FLOAT32, 0, 0, n->sizes[i], NULL, 0, 0};
+        n->t[i].DimensionCount = parse_list(b->tensors[i], n->sizes[i]);
+        n->count = i + 1;
+    }
+    if (b->type == DMLR_OPERATOR_GATHER || b->type == DMLR_OPERATOR_SCATTER ||
+        b->type == DMLR_OPERATOR_SCATTER_ND)
+        n->t[1].DataType = DMLR_UINT32;
+    link(n);
+    return apply_all(n, b->attrs);
+}
+
+static dmlr_feature_level lowest_valid(const dmlr_operator_desc *op)
+{
+    static const dmlr_feature_level levels[] = {
+#define X(name, value) DMLR_FEATURE_LEVEL_##name,
+        DMLR_FEATURE_LEVELS(X)
+#undef X
+    };
+    dmlr_error err;
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (dmlr_validate(op, levels[i], &err) == DMLR_STATUS_OK)
+            return levels[i];
+    return DMLR_FEATURE_LEVEL_MAX;
+}
+
+char *dmlg_negative_case(const dmlg_negative *s, char *why, size_t cap)
+{
+    const struct base *b = NULL;
+    neg_case *n = calloc(1, sizeof *n);
+    dmlr_feature_level min, level = s->level ? dmlr_feature_level_from_name(s->level) : 0;
+    dmlr_error err;
+    dmlg_json w = {0};
+    char name[160];
+    const char *tags[4] = {"negative", s->dir, s->rule, s->rule2};
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++)
+        if (strcmp(bases[i].dir, s->dir) == 0)
+            b = &bases[i];
+    if (!n || !b || !make_base(n, b)) {
+        snprintf(why, cap, "negative/%s/%s: no base", s->dir, s->rule);
+        free(n);
+        return NULL;
+    }
+    min = lowest_valid(&n->op);
+    if (!apply_all(n, s->edits)) {
+        snprintf(why, cap, "negative/%s/%s: an edit does not parse: %s", s->dir, s->rule, s->edits);
+        free(n);
+        return NULL;
+    }
+    dmlr_validate(&n->op, level ? level : DMLR_FEATURE_LEVEL_MAX, &err);
+    if (err.status != s->status || !strstr(err.message, s->marker)) {
+        snprintf(why, cap, "negative/%s/%s.%s: validation says %s: %s; the table expects %s "
+                 "with \"%s\"", s->dir, s->rule, s->slug, dmlr_status_name(err.status),
+                 err.message, dmlr_status_name(s->status), s->marker);
+        free(n);
+        return NULL;
+    }
+    snprintf(name, sizeof name, "gen/negative/%s/%s.%s", s->dir, s->rule, s->slug);
+    dmlg_head h = {name, s->why, tags, s->rule2 ? 4 : 3, min, level, false};
+    dmlg_json_head(&w, &h, &n->op);
+    dmlg_json_printf(&w, ",\n  \"expect_error\": {\"status\": \"%s\", \"message\": ",
+                   dmlr_status_name(err.status));
+    dmlg_json_string(&w, err.message);
+    dmlg_json_put(&w, "}\n}\n");
+    free(n);
+    return dmlg_json_finish(&w);
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# GOLDENS-8: the generated golden corpus regenerates byte for byte (SPEC_NOTES.md).
+# Usage: sh ref/gen/test/test-goldens.sh path/to/dmlref [--all]
+#   default (make test, also under ASan): everything but the large cases,
+#     compared with goldens/gen and goldens/COVERAGE.md, then checked with
+#     the reference;
+#   --all (make check-goldens): everything, generated at one thread and at
+#     two, both compared with the committed files, then all of goldens/gen
+#     checked.
+set -u
+B=${1:?usage: test-goldens.sh path/to/dmlref [--all]}
+case $B in /*) ;; *) B=$PWD/$B ;; esac
+cd "$(dirname "$0")/../../.." || exit 3
+T=$(mktemp -d "${TMPDIR:-/tmp}/test-goldens.XXXXXX") || exit 3
+trap 'rm -rf "$T"' EXIT INT TERM
+failed=0
+
+fail() {
+    echo "test-goldens: FAIL: $*"
+    failed=$((failed + 1))
+}
+
+# gen THREADS DIR [ARGS]: regenerate into DIR with OMP_NUM_THREADS=THREADS.
+gen() {
+    threads=$1 dir=$2
+    shift 2
+    OMP_NUM_THREADS=$threads "$B" gen --out "$dir" --coverage "$dir.COVERAGE.md" "$@" \
+        >"$T/out" 2>"$T/err" || fail "dmlref gen $*: $(head -c 400 "$T/err")"
+}
+
+# same DIR [DIFF ARGS]: DIR holds exactly goldens/gen (and the report).
+same() {
+    dir=$1
+    shift
+    diff -r "$@" goldens/gen "$dir" >"$T/diff" 2>&1 ||
+        fail "$dir differs from goldens/gen (make goldens, then review): $(head -c 600 "$T/diff")"
+    cmp -s goldens/COVERAGE.md "$dir.COVERAGE.md" ||
+        fail "goldens/COVERAGE.md differs from the regenerated report"
+}
+
+# The command line: usage errors are exit 2 and write nothing.
+"$B" gen --help >"$T/out" 2>&1 && grep -q 'usage: dmlref gen' "$T/out" || fail "gen --help"
+"$B" gen >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -q 'no --out directory given' "$T/out" || fail "gen without --out: $(cat "$T/out")"
+"$B" gen --out "$T/none" --frobnicate >"$T/out" 2>&1
+[ $? -eq 2 ] && [ ! -e "$T/none" ] || fail "gen with an unknown option"
+"$B" gen --list --only 'gen/split/*.r8.*' >"$T/out" 2>&1 || fail "gen --list"
+[ "$(grep -c '^gen/split/.*\.r8\.' "$T/out")" -eq "$(wc -l <"$T/out")" ] && [ -s "$T/out" ] ||
+    fail "gen --list --only lists other names"
+
+if [ "${2:-}" = --all ]; then
+    gen 1 "$T/one"
+    gen 2 "$T/two"
+    same "$T/one"
+    same "$T/two"
+    "$B" check --quiet goldens/gen >"$T/out" 2>&1 || fail "dmlref check goldens/gen: $(tail -5 "$T/out")"
+else
+    gen 2 "$T/gen" --skip-large
+    same "$T/gen" -x '*.large.*'
+    "$B" check --quiet "$T/gen" >"$T/out" 2>&1 || fail "dmlref check: $(tail -5 "$T/out")"
+fi
+[ "$failed" -eq 0 ] && echo "test-goldens: ok" >&2
+[ "$failed" -eq 0 ]
