@@ -375,3 +375,33 @@ bool dmlc_value_from_string(const char *s, dmlr_data_type dt, void *elem, char *
     return say(why, cap, "\"%s\" is not a %s value (strings hold \"0x...\" bit patterns%s)", s,
                name, size == 8 ? " or decimal integers" : "");
 }
+
+/* ---- bits ------------------------------------------------------------- */
+
+uint64_t dmlc_value_bits(dmlr_data_type dt, const void *elem)
+{
+    switch (dmlr_data_type_size(dt)) {
+    case 1: { uint8_t v; memcpy(&v, elem, 1); return v; }
+    case 2: { uint16_t v; memcpy(&v, elem, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, elem, 4); return v; }
+    default: { uint64_t v; memcpy(&v, elem, 8); return v; }
+    }
+}
+
+void dmlc_value_set_bits(dmlr_data_type dt, void *elem, uint64_t bits)
+{
+    switch (dmlr_data_type_size(dt)) {
+    case 1: { uint8_t v = (uint8_t)bits; memcpy(elem, &v, 1); break; }
+    case 2: { uint16_t v = (uint16_t)bits; memcpy(elem, &v, 2); break; }
+    case 4: { uint32_t v = (uint32_t)bits; memcpy(elem, &v, 4); break; }
+    default: memcpy(elem, &bits, 8); break;
+    }
+}
+
+void dmlc_value_hex(dmlr_data_type dt, const void *elem, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "0x%0*llx", (int)(2 * dmlr_data_type_size(dt)),
+             (unsigned long long)dmlc_value_bits(dt, elem));
+}
+
+/* Float elements as double: exact for all three widths. */

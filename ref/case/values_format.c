@@ -1,6 +1,5 @@
 /*
- * values_format.c -- bit patterns, and the text writers and messages use
- * for an element: a JSON number only when it reads back (through the exact
+ * values_format.c -- the text writers and messages use for an element: a JSON number only when it reads back (through the exact
  * parser in values.c) to the very same bits, a hex string otherwise.
  */
 #include "dmlcase.h"
@@ -10,35 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- bits ------------------------------------------------------------- */
-
-uint64_t dmlc_value_bits(dmlr_data_type dt, const void *elem)
-{
-    switch (dmlr_data_type_size(dt)) {
-    case 1: { uint8_t v; memcpy(&v, elem, 1); return v; }
-    case 2: { uint16_t v; memcpy(&v, elem, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, elem, 4); return v; }
-    default: { uint64_t v; memcpy(&v, elem, 8); return v; }
-    }
-}
-
-void dmlc_value_set_bits(dmlr_data_type dt, void *elem, uint64_t bits)
-{
-    switch (dmlr_data_type_size(dt)) {
-    case 1: { uint8_t v = (uint8_t)bits; memcpy(elem, &v, 1); break; }
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(elem, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)bits; memcpy(elem, &v, 4); break; }
-    default: memcpy(elem, &bits, 8); break;
-    }
-}
-
-void dmlc_value_hex(dmlr_data_type dt, const void *elem, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "0x%0*llx", (int)(2 * dmlr_data_type_size(dt)),
-             (unsigned long long)dmlc_value_bits(dt, elem));
-}
-
-/* Float elements as double: exact for all three widths. */
 static double float_value(dmlr_data_type dt, const void *elem)
 {
     if (dt == DMLR_FLOAT16)

@@ -6,8 +6,8 @@
  * targeted edge cases.  A case is one value per parameter (an assignment);
  * gen_cover.c picks the assignments (an all-pairs covering design, a sweep
  * of data type x rank, the edges), the op builders (gen_ops_*.c) turn an
- * assignment into descs and buffers, dmlg_case.c runs the reference and
- * writes the file through dmlg_json.c.
+ * assignment into descs and buffers, gen_case.c runs the reference and
+ * writes the file through gen_json.c.
  */
 #ifndef DMLG_GEN_H
 #define DMLG_GEN_H
@@ -114,7 +114,7 @@ bool dmlg_specs(const dmlg_op *op, dmlg_spec **out, uint32_t *count, char *why,
 /* goldens/COVERAGE.md for every operator's specs (gen_coverage.c); NULL if out of memory. */
 char *dmlg_coverage(const dmlg_spec *const *specs, const uint32_t *counts);
 
-/* ---- building one case (dmlg_case.c) ------------------------------------------ */
+/* ---- building one case (gen_case.c) ------------------------------------------ */
 
 typedef enum dmlg_role { DMLG_ROLE_DATA, DMLG_ROLE_INDEX, DMLG_ROLE_OUTPUT } dmlg_role;
 
@@ -190,7 +190,7 @@ bool dmlg_fail(dmlg_case *gc, const char *fmt, ...)
     ;
 
 /*
- * Tensor helpers for builders (dmlg_tensor.c).  gen_tensor_init sets the
+ * Tensor helpers for builders (gen_tensor.c).  gen_tensor_init sets the
  * sizes; gen_layout then picks strides by the case's layout parameter for
  * this tensor ("packed", "padded", "permuted", "broadcast", "mixed",
  * "interleaved"); broadcast applies to inputs only.

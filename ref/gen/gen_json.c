@@ -1,5 +1,5 @@
 /*
- * dmlg_json.c -- the generator's JSON writer (dmlg_json.h).
+ * gen_json.c -- the generator's JSON writer (gen_json.h).
  */
 #include "gen_json.h"
 #include "dmlcase.h"

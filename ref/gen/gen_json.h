@@ -1,5 +1,5 @@
 /*
- * dmlg_json.h -- the generator's JSON writer.  Byte-identical output is the
+ * gen_json.h -- the generator's JSON writer.  Byte-identical output is the
  * point: members in a fixed order, one layout, values in the writer's form
  * of values.h (a number only when exact, else a hex or decimal string).
  */

@@ -1,5 +1,5 @@
 /*
- * dmlg_tensor.c -- shapes and strides of generated tensors: the layouts of
+ * gen_tensor.c -- shapes and strides of generated tensors: the layouts of
  * the matrix (packed, padded, permuted, broadcast, mixed) and the edge
  * layout "interleaved" (legal distinct addresses that no sorted-stride
  * argument proves: TENSOR-8's slow path).

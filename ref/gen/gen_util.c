@@ -1,0 +1,133 @@
+/*
+ * gen_util.c -- what every part of the generator shares while building one
+ * case: the assignment's values, the case's random stream, tags, failure,
+ * memory owned by the case, element stores.  It calls nothing else of the
+ * generator, so the builders, gen_values.c, gen_marks.c and gen_write.c all
+ * stand above it and none of them calls another in a circle.
+ */
+#include "gen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers for builders -------------------------------------------------------- */
+
+const char *dmlg_value(const dmlg_case *gc, const char *param)
+{
+    const dmlg_op *op = gc->spec->op;
+    for (uint32_t p = 0; p < op->param_count; p++)
+        if (strcmp(op->params[p].name, param) == 0)
+            return op->params[p].values[gc->spec->a.v[p]];
+    return "";
+}
+
+bool dmlg_is(const dmlg_case *gc, const char *param, const char *value)
+{
+    return strcmp(dmlg_value(gc, param), value) == 0;
+}
+
+bool dmlg_variant(const dmlg_case *gc, const char *variant)
+{
+    return gc->spec->variant && strcmp(gc->spec->variant, variant) == 0;
+}
+
+uint64_t dmlg_rand(dmlg_case *gc)
+{
+    return dmlc_splitmix64_next(&gc->rng);
+}
+
+uint64_t dmlg_below(dmlg_case *gc, uint64_t n)
+{
+    return n ? dmlg_rand(gc) % n : 0;
+}
+
+static const struct {
+    const char *token;
+    dmlr_data_type dt;
+} dtypes[] = {
+    {"f32", DMLR_FLOAT32}, {"f16", DMLR_FLOAT16}, {"f64", DMLR_FLOAT64}, {"i8", DMLR_INT8},
+    {"i16", DMLR_INT16},   {"i32", DMLR_INT32},   {"i64", DMLR_INT64},   {"u8", DMLR_UINT8},
+    {"u16", DMLR_UINT16},  {"u32", DMLR_UINT32},  {"u64", DMLR_UINT64},
+};
+
+dmlr_data_type dmlg_dtype_of(const char *token)
+{
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+        if (strcmp(dtypes[i].token, token) == 0)
+            return dtypes[i].dt;
+    return DMLR_UNKNOWN;
+}
+
+const char *dmlg_dtype_token(dmlr_data_type dt)
+{
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+        if (dtypes[i].dt == dt)
+            return dtypes[i].token;
+    return "?";
+}
+
+uint32_t dmlg_rank(const dmlg_case *gc)
+{
+    return (uint32_t)atoi(dmlg_value(gc, "rank") + 1); /* "r5" */
+}
+
+uint32_t dmlg_axis(dmlg_case *gc, uint32_t rank)
+{
+    if (dmlg_is(gc, "axis", "axlast"))
+        return rank - 1;
+    if (dmlg_is(gc, "axis", "axmid")) /* rank >= 3: never the first or the last */
+        return 1 + (uint32_t)dmlg_below(gc, rank - 2);
+    return 0;
+}
+
+void dmlg_tag(dmlg_case *gc, const char *tag)
+{
+    for (uint32_t i = 0; i < gc->tag_count; i++)
+        if (strcmp(gc->tags[i], tag) == 0)
+            return;
+    if (gc->tag_count < sizeof gc->tags / sizeof gc->tags[0])
+        gc->tags[gc->tag_count++] = tag;
+}
+
+bool dmlg_fail(dmlg_case *gc, const char *fmt, ...)
+{
+    va_list ap;
+    if (gc->error[0])
+        return false;
+    va_start(ap, fmt);
+    vsnprintf(gc->error, sizeof gc->error, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void *dmlg_alloc(dmlg_case *gc, uint64_t bytes)
+{
+    void *p;
+    if (gc->block_count == gc->block_cap) {
+        size_t cap = gc->block_cap ? 2 * gc->block_cap : 64;
+        void **g = realloc(gc->blocks, cap * sizeof *g);
+        if (!g) {
+            dmlg_fail(gc, "out of memory");
+            return NULL;
+        }
+        gc->blocks = g;
+        gc->block_cap = cap;
+    }
+    if (bytes > SIZE_MAX || !(p = calloc(1, bytes ? (size_t)bytes : 1))) {
+        dmlg_fail(gc, "out of memory");
+        return NULL;
+    }
+    return gc->blocks[gc->block_count++] = p;
+}
+
+void dmlg_store(unsigned char *p, uint32_t esize, uint64_t v)
+{
+    switch (esize) {
+    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
