@@ -1,7 +1,7 @@
 /*
  * cli_gen.c -- dmlref gen: write the generated golden corpus (goldens/gen/)
  * and its coverage report.  What the cases are and how they are chosen:
- * SPEC_NOTES.md (GOLDENS rules); the matrix: gen_matrix.c.
+ * SPEC_NOTES.md (GOLDENS rules); the matrices: ref/gen/op_*.c.
  */
 #include "cli.h"
 #include "dmlcase.h"
@@ -117,16 +117,18 @@ static int generate(const options *o, const dmlg_spec *const *specs, const uint3
     uint32_t written = 0;
     char name[256];
     int rc = 0;
-    for (uint32_t op = 0; dmlg_ops[op] && !rc; op++)
-        for (uint32_t i = 0; i < counts[op] && !rc; i++) {
+    uint32_t order[DMLG_OP_COUNT];
+    dmlg_ops_by_dir(order);
+    for (uint32_t k = 0; k < DMLG_OP_COUNT && !rc; k++)
+        for (uint32_t i = 0, op = order[k]; i < counts[op] && !rc; i++) {
             const dmlg_spec *s = &specs[op][i];
             if (o->skip_large && s->set == DMLG_LARGE)
                 continue;
             snprintf(name, sizeof name, "gen/%s/%s", s->op->dir, s->stem);
             rc = one(o, name, build_spec, s, &written);
         }
-    for (uint32_t i = 0; i < dmlg_negative_count && !rc; i++) {
-        const dmlg_negative *s = &dmlg_negatives[i];
+    for (uint32_t i = 0; i < dmlg_negative_total() && !rc; i++) {
+        const dmlg_negative *s = dmlg_negative_at(i);
         snprintf(name, sizeof name, "gen/negative/%s/%s.%s", s->dir, s->rule, s->slug);
         rc = one(o, name, build_negative, s, &written);
     }
@@ -138,9 +140,9 @@ static int generate(const options *o, const dmlg_spec *const *specs, const uint3
 int cli_gen(int argc, char **argv)
 {
     options o = {NULL, NULL, NULL, false, false};
-    const dmlg_spec *specs[8] = {NULL};
-    dmlg_spec *owned[8] = {NULL};
-    uint32_t counts[8] = {0};
+    const dmlg_spec *specs[DMLG_OP_COUNT] = {NULL};
+    dmlg_spec *owned[DMLG_OP_COUNT] = {NULL};
+    uint32_t counts[DMLG_OP_COUNT] = {0};
     int rc = 0;
     for (int i = 1; i < argc; i++) {
         int r = 0;
@@ -167,10 +169,6 @@ int cli_gen(int argc, char **argv)
         return cli_usage_error("gen", "no --out directory given");
     for (uint32_t op = 0; dmlg_ops[op] && !rc; op++) {
         char why[512];
-        if (op == 8) {
-            fprintf(stderr, "dmlref gen: more than 8 operators in the matrix\n");
-            return 3;
-        }
         if (!dmlg_specs(dmlg_ops[op], &owned[op], &counts[op], why, sizeof why)) {
             fprintf(stderr, "dmlref gen: %s\n", why);
             rc = strstr(why, "out of memory") ? 3 : 2;
@@ -190,7 +188,7 @@ int cli_gen(int argc, char **argv)
         }
         free(text);
     }
-    for (uint32_t op = 0; op < 8; op++)
+    for (uint32_t op = 0; op < DMLG_OP_COUNT; op++)
         free(owned[op]);
     return rc;
 }

@@ -1,13 +1,18 @@
 /*
  * gen.h -- the golden generator behind `dmlref gen` (SPEC_NOTES.md, GOLDENS rules).
  *
- * An operator's matrix (gen_matrix.c) is a list of parameters with their
- * values, the pairs of values that cannot meet in one valid case, and the
- * targeted edge cases.  A case is one value per parameter (an assignment);
- * gen_cover.c picks the assignments (an all-pairs covering design, a sweep
- * of data type x rank, the edges), the op builders (gen_ops_*.c) turn an
- * assignment into descs and buffers, gen_case.c runs the reference and
- * writes the file through gen_json.c.
+ * Each operator has one file, op_<folder>.c: its matrix (a list of parameters
+ * with their values, the pairs of values that cannot meet in one valid case,
+ * the targeted edge cases), the builder that turns an assignment into descs
+ * and buffers, its marks and its negative cases.  A case is one value per
+ * parameter (an assignment); gen_cover.c picks the assignments (an all-pairs
+ * covering design, a sweep of data type x rank, the edges), gen_case.c runs
+ * the builder, the reference and the marks and writes the file through
+ * gen_write.c and gen_json.c.  Everything here shares gen_util.c.
+ *
+ * Errors: a builder or step fails with dmlg_fail(gc, ...), which keeps the
+ * first message in gc->error; whole-case functions return NULL or false with
+ * the message in a caller's (why, cap).
  */
 #ifndef DMLG_GEN_H
 #define DMLG_GEN_H
@@ -44,10 +49,28 @@ typedef struct dmlg_edge {
     const char *why;
 } dmlg_edge;
 
+/* A negative case: one row per broken rule, in its operator's generator file. */
+typedef struct dmlg_negative {
+    const char *dir;    /* the operator's folder: "gather" */
+    const char *rule;   /* "GATHER-5": the first word of the case's name */
+    const char *rule2;  /* a second rule the case also pins, or NULL */
+    const char *slug;   /* the rest of the name */
+    const char *level;  /* the case's feature_level, or NULL (6_4) */
+    dmlr_status status; /* what dmlr_validate must return */
+    const char *marker; /* text its message must contain */
+    const char *edits;  /* applied to the operator's base desc (gen_negative.c) */
+    const char *why;    /* the description */
+} dmlg_negative;
+
 struct dmlg_case;
 
+/*
+ * One operator's generator, defined in ref/gen/op_<folder>.c as dmlg_op_<folder>
+ * (DMLG_OP in gen_matrix.h fills it); the table dmlg_ops is made from
+ * DMLR_OPERATORS, so an operator without one does not link.
+ */
 typedef struct dmlg_op {
-    const char *dir;           /* "gather": goldens/gen/<dir>/ */
+    const char *dir;           /* the folder: goldens/gen/<dir>/ */
     dmlr_operator_type type;
     const dmlg_param *params;
     uint32_t param_count;
@@ -57,11 +80,30 @@ typedef struct dmlg_op {
     uint32_t edge_count;
     /* Builds descs and input buffers for gc's assignment; false with gc->error set. */
     bool (*build)(struct dmlg_case *gc);
+    /*
+     * After the reference ran: the outputs' implementation-defined elements
+     * and legal values, derived from the rules (GOLDENS-5), and content tags.
+     */
+    bool (*marks)(struct dmlg_case *gc);
     /* Sweeps: pairs of parameters whose every valid value pair gets a case of its own. */
     const char *sweeps[4][2];
+    /* Negative cases (GOLDENS-7): the valid base desc they edit, and the rows. */
+    const char *negative_base[4]; /* the Sizes of each binding, in order ("2,3,4") */
+    const char *negative_attrs;   /* Member=value edits that make the base valid */
+    const dmlg_negative *negatives;
+    uint32_t negative_count;
 } dmlg_op;
 
-extern const dmlg_op *const dmlg_ops[]; /* NULL-terminated, in directory order */
+/* In DMLR_OPERATORS' order; NULL-terminated.  Files go to goldens/gen/<dir>. */
+extern const dmlg_op *const dmlg_ops[];
+#define DMLG_ONE(name, value, desc, folder) +1
+enum { DMLG_OP_COUNT = 0 DMLR_OPERATORS(DMLG_ONE) };
+#undef DMLG_ONE
+/* Indices into dmlg_ops in the order of their folders' names (COVERAGE.md, --list). */
+void dmlg_ops_by_dir(uint32_t order[DMLG_OP_COUNT]);
+/* Every operator's negative cases in one sequence: DMLR_OPERATORS' order, each op's rows. */
+uint32_t dmlg_negative_total(void);
+const dmlg_negative *dmlg_negative_at(uint32_t i);
 
 /* Value index of "param=value" (-1 if unknown); param index via *param. */
 int dmlg_lookup(const dmlg_op *op, const char *pv, uint32_t *param);
@@ -150,12 +192,10 @@ typedef struct dmlg_case {
     char name[200];          /* "gen/gather/<stem>" */
     char error[512];
     /* The builder fills: */
-    union {
-        dmlr_gather_operator_desc gather;
-        dmlr_scatter_operator_desc scatter;
-        dmlr_scatter_nd_operator_desc scatter_nd;
-        dmlr_split_operator_desc split;
-        dmlr_cumulative_product_operator_desc cumprod;
+    union { /* the desc, as d.<folder> */
+#define X(name, value, desc, folder) desc folder;
+        DMLR_OPERATORS(X)
+#undef X
     } d;
     dmlr_tensor_desc split_outputs[DMLG_MAX_TENSORS];
     dmlr_operator_desc op;
@@ -215,18 +255,26 @@ bool dmlg_buffer_bytes(dmlg_case *gc, dmlg_tensor *t);
 
 /* Run one spec through build, reference and writer; returns the JSON text (malloc). */
 char *dmlg_build_case(const dmlg_spec *spec, char *why, size_t cap);
-/* gen_marks.c: implementation-defined elements and legal values of the outputs. */
+/* gen_marks.c: the op's marks (dmlg_op.marks), then the tags they imply. */
 bool dmlg_marks(dmlg_case *gc);
 /* gen_write.c: the case file of a built, executed case (text malloc'd, NULL if out of memory). */
 char *dmlg_write(dmlg_case *gc, dmlr_feature_level min_level);
 /* Is an index value (an element of it) in range for size n, read as SPEC_NOTES say? */
 bool dmlg_index_in_range(dmlr_data_type it, const void *elem, uint64_t n, bool *negative);
 
-/* ---- the op builders ----------------------------------------------------------- */
-bool dmlg_build_gather(dmlg_case *gc);
-bool dmlg_build_scatter(dmlg_case *gc);
-bool dmlg_build_scatter_nd(dmlg_case *gc);
-bool dmlg_build_split(dmlg_case *gc);
-bool dmlg_build_cumprod(dmlg_case *gc);
+/* ---- shared by the op files ----------------------------------------------------- */
+
+/* An index element as a signed 64-bit number (unsigned ones as their bits). */
+int64_t dmlg_index_value(dmlr_data_type it, const void *elem);
+/* Tags from the index tensor's content: "oob", "negidx". */
+void dmlg_index_tags(dmlg_case *gc, const dmlg_tensor *ix);
+/* SCATTER-5/6, SCATTER_ND-7/8 marks from dmlr_scatter_targets (gen_marks.c). */
+bool dmlg_scatter_marks(dmlg_case *gc);
+/* The four tensors of SCATTER and SCATTER_ND: input, indices, updates, output (gen_tensor.c). */
+void dmlg_scatter_tensors(dmlg_case *gc, dmlr_data_type dt, dmlr_data_type it, uint32_t rank,
+                          const uint32_t *in, const uint32_t *ix, const uint32_t *up);
+/* Recipes of large cases (GOLDENS-6): random bits; indices distinct per block. */
+dmlc_recipe dmlg_recipe_bits(dmlg_case *gc);
+dmlc_recipe dmlg_recipe_distinct(dmlg_case *gc, uint64_t range, uint64_t block);
 
 #endif

@@ -1,12 +1,11 @@
 /*
  * gen_marks.c -- what a device may legally do differently, per output
- * element, derived from the rules rather than from the reference's output:
- *   GATHER-8: an element read through an out-of-range index is
- *     implementation_defined (the reference clamps; a device may not).
+ * element, derived from the rules rather than from the reference's output.
+ * Each operator's own marks are in its op_<folder>.c (dmlg_op.marks); here
+ * are the parts several share and the tags every case gets from its marks:
  *   SCATTER-5/6, SCATTER_ND-7/8: dmlr_scatter_targets' MAYBE bits are
  *     implementation_defined; a CONTESTED element's legal values are the
  *     values of every update whose target_of_update is that element.
- *   CUMULATIVE_PRODUCT-12: dmlc_cumprod_implementation_defined.
  * Also the content tags (negidx, oob, dup) from what the indices really hold.
  */
 #include "gen.h"
@@ -16,7 +15,7 @@
 #include <string.h>
 
 /* An index element as a signed 64-bit number (unsigned ones as their bits). */
-static int64_t index_value(dmlr_data_type it, const void *elem)
+int64_t dmlg_index_value(dmlr_data_type it, const void *elem)
 {
     uint64_t bits = dmlc_value_bits(it, elem);
     unsigned shift = 64 - 8 * dmlr_data_type_size(it);
@@ -25,18 +24,12 @@ static int64_t index_value(dmlr_data_type it, const void *elem)
     return (int64_t)bits;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 bool dmlg_index_in_range(dmlr_data_type it, const void *elem, uint64_t n, bool *negative)
 {
     uint64_t bits = dmlc_value_bits(it, elem);
     *negative = false;
     if (dmlr_data_type_is_signed(it)) { /* GATHER-7, SCATTER-5, SCATTER_ND-7 */
-        int64_t v = index_value(it, elem);
+        int64_t v = dmlg_index_value(it, elem);
         if (v < 0) {
             *negative = v >= -(int64_t)n;
             return *negative;
@@ -47,7 +40,7 @@ bool dmlg_index_in_range(dmlr_data_type it, const void *elem, uint64_t n, bool *
 }
 
 /* Tags from the index tensor's content, and whether any index repeats (after wrapping). */
-static void index_tags(dmlg_case *gc, const dmlg_tensor *ix)
+void dmlg_index_tags(dmlg_case *gc, const dmlg_tensor *ix)
 {
     uint32_t esize = dmlr_data_type_size(ix->desc.DataType);
     for (uint64_t e = 0; e < ix->count; e++) {
@@ -59,46 +52,7 @@ static void index_tags(dmlg_case *gc, const dmlg_tensor *ix)
     }
 }
 
-static bool gather_marks(dmlg_case *gc)
-{
-    const dmlr_gather_operator_desc *g = &gc->d.gather;
-    dmlg_tensor *in = &gc->t[0], *ix = &gc->t[1], *out = &gc->t[2];
-    uint32_t esize = dmlr_data_type_size(ix->desc.DataType);
-    uint64_t inner = 1, m = 0, *norm;
-    bool seen_dup = false;
-    for (uint32_t d = g->Axis + 1; d < in->desc.DimensionCount; d++)
-        inner *= in->sizes[d];
-    if (!(out->impl = dmlg_alloc(gc, out->count)))
-        return false;
-    /* Output flat = ((p * Q) + q) * S + s over [before Axis, indices, after Axis] (GATHER-6). */
-    for (uint64_t o = 0; o < out->count; o++) {
-        uint64_t q = (o / inner) % ix->count;
-        bool neg;
-        if (!dmlg_index_in_range(ix->desc.DataType, ix->logical + q * esize, ix->dims[q],
-                                     &neg)) {
-            out->impl[o] = 1; /* GATHER-8 */
-            out->impl_count++;
-        }
-    }
-    if (!(norm = dmlg_alloc(gc, ix->count * sizeof *norm)))
-        return false;
-    for (uint64_t e = 0; e < ix->count; e++) { /* the rows read, after counting from the end */
-        bool neg;
-        const unsigned char *x = ix->logical + e * esize;
-        if (dmlg_index_in_range(ix->desc.DataType, x, ix->dims[e], &neg))
-            norm[m++] =
-                (uint64_t)(index_value(ix->desc.DataType, x) + (neg ? (int64_t)ix->dims[e] : 0));
-    }
-    qsort(norm, m, sizeof *norm, by_value);
-    for (uint64_t k = 1; k < m && !seen_dup; k++)
-        seen_dup = norm[k] == norm[k - 1];
-    if (seen_dup)
-        dmlg_tag(gc, "dup");
-    index_tags(gc, ix);
-    return true;
-}
-
-static bool scatter_marks(dmlg_case *gc)
+bool dmlg_scatter_marks(dmlg_case *gc)
 {
     dmlg_tensor *upd = &gc->t[2], *out = &gc->t[3];
     uint32_t esize = dmlr_data_type_size(upd->desc.DataType);
@@ -146,44 +100,13 @@ static bool scatter_marks(dmlg_case *gc)
         }
         dmlg_tag(gc, "dup");
     }
-    index_tags(gc, &gc->t[1]);
-    return true;
-}
-
-static bool cumprod_marks(dmlg_case *gc)
-{
-    dmlg_tensor *out = &gc->t[1];
-    bool *marks;
-    if (!(out->impl = dmlg_alloc(gc, out->count)) ||
-        !(marks = dmlg_alloc(gc, out->count * sizeof *marks)))
-        return false;
-    if (!dmlr_data_type_is_float(out->desc.DataType))
-        return true; /* integers wrap exactly: never marked */
-    dmlc_cumprod_implementation_defined(&gc->d.cumprod, gc->t[0].logical, marks);
-    for (uint64_t o = 0; o < out->count; o++)
-        if (marks[o]) {
-            out->impl[o] = 1;
-            out->impl_count++;
-        }
+    dmlg_index_tags(gc, &gc->t[1]);
     return true;
 }
 
 bool dmlg_marks(dmlg_case *gc)
 {
-    bool ok;
-    switch (gc->spec->op->type) {
-    case DMLR_OPERATOR_GATHER: ok = gather_marks(gc); break;
-    case DMLR_OPERATOR_SCATTER:
-    case DMLR_OPERATOR_SCATTER_ND:
-        ok = scatter_marks(gc);
-        break;
-    case DMLR_OPERATOR_CUMULATIVE_PRODUCT:
-        ok = cumprod_marks(gc);
-        break;
-    default:
-        ok = true;
-        break;
-    }
+    bool ok = gc->spec->op->marks(gc);
     for (uint32_t i = 0; ok && i < gc->tensor_count; i++) {
         if (gc->t[i].impl_count)
             dmlg_tag(gc, "implementation-defined");

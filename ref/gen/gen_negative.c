@@ -31,21 +31,6 @@ typedef struct neg_case {
     uint32_t count;          /* tensors */
 } neg_case;
 
-/* The bases: FLOAT32 (indices UINT32), 3-D, valid from 3_0 (CUMULATIVE_PRODUCT: 4_0). */
-static const struct base {
-    const char *dir;
-    dmlr_operator_type type;
-    const char *tensors[4]; /* sizes of each binding, in order */
-    const char *attrs;      /* Member=value edits */
-} bases[] = {
-    {"gather", DMLR_OPERATOR_GATHER, {"2,3,4", "1,1,5", "2,5,4"}, "Axis=1 IndexDimensions=1"},
-    {"scatter", DMLR_OPERATOR_SCATTER, {"2,3,4", "2,2,4", "2,2,4", "2,3,4"}, "Axis=1"},
-    {"scatter_nd", DMLR_OPERATOR_SCATTER_ND, {"1,4,3", "1,2,1", "1,2,3", "1,4,3"},
-     "InputDimensionCount=2 IndicesDimensionCount=2"},
-    {"split", DMLR_OPERATOR_SPLIT, {"2,6,3", "2,2,3", "2,4,3"}, "OutputCount=2 Axis=1"},
-    {"cumulative_product", DMLR_OPERATOR_CUMULATIVE_PRODUCT, {"2,3,4", "2,3,4"}, "Axis=1"},
-};
-
 static uint32_t parse_list(const char *s, uint32_t *out)
 {
     uint32_t n = 0;
@@ -153,20 +138,24 @@ static void link(neg_case *n)
     n->op.Desc = n->desc;
 }
 
-static bool make_base(neg_case *n, const struct base *b)
+/* The base (dmlg_op.negative_base): FLOAT32 (indices UINT32), valid from its op's lowest level. */
+static bool make_base(neg_case *n, const dmlg_op *op)
 {
+    const dmlr_operator_info *info = dmlr_operator_by_type(op->type);
     memset(n, 0, sizeof *n);
-    n->op.Type = b->type;
-    for (uint32_t i = 0; i < 4 && b->tensors[i]; i++) {
+    n->op.Type = op->type;
+    for (uint32_t i = 0; i < 4 && op->negative_base[i]; i++) {
         n->t[i] = (dmlr_tensor_desc){DMLR_FLOAT32, 0, 0, n->sizes[i], NULL, 0, 0};
-        n->t[i].DimensionCount = parse_list(b->tensors[i], n->sizes[i]);
+        n->t[i].DimensionCount = parse_list(op->negative_base[i], n->sizes[i]);
         n->count = i + 1;
     }
-    if (b->type == DMLR_OPERATOR_GATHER || b->type == DMLR_OPERATOR_SCATTER ||
-        b->type == DMLR_OPERATOR_SCATTER_ND)
-        n->t[1].DataType = DMLR_UINT32;
+    for (uint32_t f = 0, b = 0; f < info->field_count; f++) /* tensors come first, in binding order */
+        if (info->fields[f].kind == DMLR_FIELD_INDICES_TENSOR)
+            n->t[b++].DataType = DMLR_UINT32;
+        else if (info->fields[f].kind <= DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+            b++;
     link(n);
-    return apply_all(n, b->attrs);
+    return apply_all(n, op->negative_attrs);
 }
 
 static dmlr_feature_level lowest_valid(const dmlr_operator_desc *op)
@@ -185,17 +174,17 @@ static dmlr_feature_level lowest_valid(const dmlr_operator_desc *op)
 
 char *dmlg_negative_case(const dmlg_negative *s, char *why, size_t cap)
 {
-    const struct base *b = NULL;
+    const dmlg_op *op = NULL;
     neg_case *n = calloc(1, sizeof *n);
     dmlr_feature_level min, level = s->level ? dmlr_feature_level_from_name(s->level) : 0;
     dmlr_error err;
     dmlg_json w = {0};
     char name[160];
     const char *tags[4] = {"negative", s->dir, s->rule, s->rule2};
-    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++)
-        if (strcmp(bases[i].dir, s->dir) == 0)
-            b = &bases[i];
-    if (!n || !b || !make_base(n, b)) {
+    for (uint32_t o = 0; dmlg_ops[o]; o++)
+        if (strcmp(dmlg_ops[o]->dir, s->dir) == 0)
+            op = dmlg_ops[o];
+    if (!n || !op || !make_base(n, op)) {
         snprintf(why, cap, "negative/%s/%s: no base", s->dir, s->rule);
         free(n);
         return NULL;

@@ -194,3 +194,22 @@ bool dmlg_index_dims_const(dmlg_case *gc, uint32_t i, uint64_t n)
         t->dims[e] = n;
     return true;
 }
+
+void dmlg_scatter_tensors(dmlg_case *gc, dmlr_data_type dt, dmlr_data_type it, uint32_t rank,
+                          const uint32_t *in, const uint32_t *ix, const uint32_t *up)
+{
+    const char *layout = dmlg_value(gc, "layout");
+    dmlg_tensor_init(gc, 0, "InputTensor", DMLG_ROLE_DATA, dt, rank, in);
+    dmlg_tensor_init(gc, 1, "IndicesTensor", DMLG_ROLE_INDEX, it, rank, ix);
+    dmlg_tensor_init(gc, 2, "UpdatesTensor", DMLG_ROLE_DATA, dt, rank, up);
+    dmlg_tensor_init(gc, 3, "OutputTensor", DMLG_ROLE_OUTPUT, dt, rank, in);
+    if (dmlg_variant(gc, "large")) {
+        gc->t[0].generated = gc->t[1].generated = gc->t[2].generated = true;
+        gc->t[0].recipe = dmlg_recipe_bits(gc);
+        gc->t[2].recipe = dmlg_recipe_bits(gc);
+        return;
+    }
+    for (uint32_t i = 0; i < 3; i++)
+        dmlg_layout(gc, i, layout);
+    dmlg_layout(gc, 3, dmlg_variant(gc, "interleaved") ? "interleaved" : layout);
+}

@@ -131,3 +131,62 @@ void dmlg_store(unsigned char *p, uint32_t esize, uint64_t v)
     default: memcpy(p, &v, 8); break;
     }
 }
+
+dmlc_recipe dmlg_recipe_bits(dmlg_case *gc)
+{
+    return (dmlc_recipe){DMLC_RECIPE_BITS, dmlg_rand(gc), UINT64_MAX, 0, 0, 0, 0, 0};
+}
+
+/*
+ * Distinct indices per block, half the range counted from the end (low is
+ * -(range / 2)): no collision, nothing out of range.
+ */
+dmlc_recipe dmlg_recipe_distinct(dmlg_case *gc, uint64_t range, uint64_t block)
+{
+    dmlc_recipe r = {DMLC_RECIPE_PERMUTATION, dmlg_rand(gc), 0, 0, 0, 0, range, block};
+    r.low = 0 - range / 2;
+    return r;
+}
+
+/* ---- the operators' generators, one per row of DMLR_OPERATORS ------------------ */
+
+#define X(name, value, desc, folder) extern const dmlg_op dmlg_op_##folder;
+DMLR_OPERATORS(X)
+#undef X
+
+const dmlg_op *const dmlg_ops[] = {
+#define X(name, value, desc, folder) &dmlg_op_##folder,
+    DMLR_OPERATORS(X)
+#undef X
+    NULL,
+};
+
+static int by_dir(const void *a, const void *b)
+{
+    return strcmp(dmlg_ops[*(const uint32_t *)a]->dir, dmlg_ops[*(const uint32_t *)b]->dir);
+}
+
+void dmlg_ops_by_dir(uint32_t order[DMLG_OP_COUNT])
+{
+    for (uint32_t i = 0; i < DMLG_OP_COUNT; i++)
+        order[i] = i;
+    qsort(order, DMLG_OP_COUNT, sizeof *order, by_dir);
+}
+
+uint32_t dmlg_negative_total(void)
+{
+    uint32_t n = 0;
+    for (uint32_t o = 0; dmlg_ops[o]; o++)
+        n += dmlg_ops[o]->negative_count;
+    return n;
+}
+
+const dmlg_negative *dmlg_negative_at(uint32_t i)
+{
+    for (uint32_t o = 0; dmlg_ops[o]; o++) {
+        if (i < dmlg_ops[o]->negative_count)
+            return &dmlg_ops[o]->negatives[i];
+        i -= dmlg_ops[o]->negative_count;
+    }
+    return NULL;
+}

@@ -139,14 +139,28 @@ typedef struct dmlr_tensor_desc {
 bool dmlr_calc_buffer_tensor_size(const dmlr_tensor_desc *t, uint64_t *bytes);
 
 /* ---- operators ----------------------------------------------------------- */
+/*
+ * The operators.  This list is the only one: it makes the type enum, the
+ * registry (ref/src/registry.c: dmlr_op_<folder>, defined in
+ * ref/src/ops/<folder>.c), the generator's table (ref/gen: dmlg_op_<folder>)
+ * and every list of names in help texts.  Columns: the DirectML name (after
+ * DML_OPERATOR_), its DML_OPERATOR_TYPE value, the desc struct, and the
+ * folder: source files, goldens/gen/<folder>/.  docs/adding-an-operator.md
+ * says what else a new row needs.
+ */
+#define DMLR_OPERATORS(X)                                                              \
+    X(GATHER, 67, dmlr_gather_operator_desc, gather)                                   \
+    X(SCATTER, 94, dmlr_scatter_operator_desc, scatter)                                \
+    X(SCATTER_ND, 109, dmlr_scatter_nd_operator_desc, scatter_nd)                      \
+    X(SPLIT, 62, dmlr_split_operator_desc, split)                                      \
+    X(CUMULATIVE_PRODUCT, 145, dmlr_cumulative_product_operator_desc, cumulative_product)
+
 typedef enum dmlr_operator_type {
     DMLR_OPERATOR_INVALID = 0,
-    DMLR_OPERATOR_SPLIT = 62,
-    DMLR_OPERATOR_GATHER = 67,
-    DMLR_OPERATOR_SCATTER_ELEMENTS = 94,
-    DMLR_OPERATOR_SCATTER = 94, /* alias, as in DirectML.h */
-    DMLR_OPERATOR_SCATTER_ND = 109,
-    DMLR_OPERATOR_CUMULATIVE_PRODUCT = 145
+#define X(name, value, desc, folder) DMLR_OPERATOR_##name = value,
+    DMLR_OPERATORS(X)
+#undef X
+    DMLR_OPERATOR_SCATTER_ELEMENTS = DMLR_OPERATOR_SCATTER /* alias, as in DirectML.h */
 } dmlr_operator_type;
 
 typedef enum dmlr_axis_direction {
@@ -291,8 +305,7 @@ typedef struct dmlr_operator_info {
      * The op's own rules, after the shared checks resolved every bound tensor
      * into views[] (binding order, see dmlr_operator_bindings).
      */
-    dmlr_status (*validate)(const void *desc, const struct dmlr_view *views,
-                            dmlr_feature_level level, dmlr_error *err);
+    dmlr_status (*validate)(const void *desc, const struct dmlr_view *views, dmlr_error *err);
     /* Runs only on validated descs and bindings; cannot fail. */
     void (*compute)(const void *desc, const struct dmlr_view *views, void *const *buffers);
 } dmlr_operator_info;

@@ -65,7 +65,7 @@ static dmlr_status resolve(const dmlr_operator_desc *op, dmlr_feature_level leve
             return st;
         }
     }
-    st = r->info->validate(op->Desc, r->views, level, err);
+    st = r->info->validate(op->Desc, r->views, err);
     if (st)
         release(r);
     return st;

@@ -5,18 +5,14 @@
 
 #include <stdio.h>
 
-extern const dmlr_operator_info dmlr_op_gather;
-extern const dmlr_operator_info dmlr_op_split;
-extern const dmlr_operator_info dmlr_op_cumulative_product;
-extern const dmlr_operator_info dmlr_op_scatter;
-extern const dmlr_operator_info dmlr_op_scatter_nd;
+#define X(name, value, desc, folder) extern const dmlr_operator_info dmlr_op_##folder;
+DMLR_OPERATORS(X)
+#undef X
 
 static const dmlr_operator_info *const operators[] = {
-    &dmlr_op_gather,
-    &dmlr_op_split,
-    &dmlr_op_cumulative_product,
-    &dmlr_op_scatter,
-    &dmlr_op_scatter_nd,
+#define X(name, value, desc, folder) &dmlr_op_##folder,
+    DMLR_OPERATORS(X)
+#undef X
     NULL,
 };
 

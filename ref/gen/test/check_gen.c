@@ -142,9 +142,9 @@ END_TEST
 START_TEST(every_negative_row_fails_validation_as_its_table_says)
 {
     /* GOLDENS-7 */
-    ck_assert_uint_ge(dmlg_negative_count, 100);
-    for (uint32_t i = 0; i < dmlg_negative_count; i++) {
-        char why[1024], *text = dmlg_negative_case(&dmlg_negatives[i], why, sizeof why);
+    ck_assert_uint_ge(dmlg_negative_total(), 100);
+    for (uint32_t i = 0; i < dmlg_negative_total(); i++) {
+        char why[1024], *text = dmlg_negative_case(dmlg_negative_at(i), why, sizeof why);
         ck_assert_msg(text != NULL, "%s", why);
         ck_assert_int_eq(dmlc_write_file(in_dir("case.json"), text, strlen(text)), 0);
         free(text);
@@ -153,10 +153,38 @@ START_TEST(every_negative_row_fails_validation_as_its_table_says)
 }
 END_TEST
 
+START_TEST(every_operator_of_the_list_has_a_generator_for_its_folder)
+{
+    static const struct {
+        dmlr_operator_type type;
+        const char *folder;
+    } list[] = {
+#define X(name, value, desc, folder) {DMLR_OPERATOR_##name, #folder},
+        DMLR_OPERATORS(X)
+#undef X
+    };
+    uint32_t n = 0;
+    for (; dmlg_ops[n]; n++) {
+        const dmlg_op *op = dmlg_ops[n];
+        ck_assert_uint_lt(n, sizeof list / sizeof list[0]);
+        ck_assert_int_eq(op->type, list[n].type);
+        ck_assert_str_eq(op->dir, list[n].folder);
+        ck_assert_ptr_nonnull(op->build);
+        ck_assert_ptr_nonnull(op->marks);
+        ck_assert_uint_gt(op->negative_count, 0);
+        for (uint32_t i = 0; i < op->negative_count; i++) /* rows say their op's folder */
+            ck_assert_str_eq(op->negatives[i].dir, op->dir);
+    }
+    ck_assert_uint_eq(n, sizeof list / sizeof list[0]);
+    ck_assert_uint_eq(n, DMLG_OP_COUNT);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gen");
     TCase *c = tcase_create("matrix"), *b = tcase_create("cases");
+    tcase_add_test(c, every_operator_of_the_list_has_a_generator_for_its_folder);
     tcase_add_test(c, the_pairwise_set_covers_every_valid_pair_and_no_excluded_one);
     tcase_add_test(c, case_names_are_unique_and_spell_their_parameters);
     tcase_add_checked_fixture(b, make_dir, remove_dir);

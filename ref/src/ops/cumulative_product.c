@@ -18,8 +18,7 @@
 #include "copy.h"
 #include "scan.h"
 
-static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_feature_level level,
-                            dmlr_error *err)
+static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *err)
 {
     const dmlr_cumulative_product_operator_desc *c = desc;
     const dmlr_view *in = &v[0], *out = &v[1];

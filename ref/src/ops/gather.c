@@ -67,8 +67,7 @@ static dmlr_status map_output(const dmlr_gather_operator_desc *g, const dmlr_vie
     return DMLR_STATUS_OK;
 }
 
-static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_feature_level level,
-                            dmlr_error *err)
+static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *err)
 {
     const dmlr_gather_operator_desc *g = desc;
     const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];

@@ -14,8 +14,7 @@
  */
 #include "scatter.h"
 
-static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_feature_level level,
-                            dmlr_error *err)
+static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *err)
 {
     static const char *const names[4] = {"InputTensor", "IndicesTensor", "UpdatesTensor",
                                          "OutputTensor"};

@@ -51,8 +51,7 @@ static dmlr_status map_updates(const dmlr_scatter_nd_operator_desc *n, const dml
     return DMLR_STATUS_OK;
 }
 
-static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_feature_level level,
-                            dmlr_error *err)
+static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *err)
 {
     static const char *const names[4] = {"InputTensor", "IndicesTensor", "UpdatesTensor",
                                          "OutputTensor"};

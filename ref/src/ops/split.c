@@ -21,8 +21,7 @@
 _Static_assert((uint64_t)DMLR_MAX_BINDINGS * UINT32_MAX < UINT64_MAX / 2,
                "SPLIT's Axis size sum could overflow");
 
-static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_feature_level level,
-                            dmlr_error *err)
+static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *err)
 {
     const dmlr_split_operator_desc *s = desc;
     const dmlr_view *in = &v[0];
