@@ -12,6 +12,9 @@
 
 dmlcts_backend_info dmlcts_info;
 
+/* " GATHER SCATTER ...": the help lists what the one operator list holds. */
+#define DMLCTS_OPERATOR_NAMES DMLR_OPERATORS(OPERATOR_NAME)
+#define OPERATOR_NAME(name, value, desc, folder) " " #name
 static const char usage[] =
     "usage: dmlcts [run] [OPTIONS] PATH...          run cases on a backend and judge them\n"
     "       dmlcts export DIR [OPTIONS] PATH...     write the cases' inputs for another machine\n"
@@ -35,8 +38,7 @@ static const char usage[] =
     "  --keep-work              cmd: keep the batch directories\n"
     "selection:\n"
     "  --filter SUBSTR          case names containing SUBSTR\n"
-    "  --op NAME[,NAME]         operators: GATHER, SCATTER, SCATTER_ND, SPLIT,\n"
-    "                           CUMULATIVE_PRODUCT\n"
+    "  --op NAME[,NAME]         operators:" DMLCTS_OPERATOR_NAMES "\n"
     "  --dtype NAME[,NAME]      cases with a tensor of one of these data types\n"
     "  --feature-level X        the target level; cases needing more are NOT_SUPPORTED\n"
     "  --shard K/N              the K-th of N shards (files by index in sorted order, mod N)\n"

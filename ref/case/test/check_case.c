@@ -32,6 +32,41 @@ START_TEST(unknown_operator_is_rejected_with_the_operators_there_are)
 }
 END_TEST
 
+/* Is name one of the '|'-separated words of list (which ends at ')')? */
+static bool among(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *w = list; *w && *w != ')'; w += strcspn(w, "|)") + (w[strcspn(w, "|)")] == '|'))
+        if (strncmp(w, name, n) == 0 && (w[n] == '|' || w[n] == ')'))
+            return true;
+    return false;
+}
+
+START_TEST(the_schema_names_exactly_the_operators_of_the_list)
+{
+    static const char key[] = "\"operatorType\"", pat[] = "\"pattern\": \"^(DML_OPERATOR_)?(";
+    void *text;
+    size_t len, words = 1, names = 0;
+    const char *s, *list;
+    ck_assert_int_eq(dmlc_read_file("docs/case.schema.json", &text, &len), 0);
+    ck_assert_ptr_nonnull(s = strstr(text, key));
+    ck_assert_ptr_nonnull(list = strstr(s, pat));
+    list += strlen(pat);
+    for (s = list; *s && *s != ')'; s++)
+        words += *s == '|';
+    for (const dmlr_operator_info *const *op = dmlr_operators(); *op; op++) {
+        ck_assert_msg(among(list, (*op)->name), "the schema lacks %s", (*op)->name);
+        names++;
+        if ((*op)->alias) {
+            ck_assert_msg(among(list, (*op)->alias), "the schema lacks %s", (*op)->alias);
+            names++;
+        }
+    }
+    ck_assert_uint_eq(words, names); /* and names nothing else */
+    free(text);
+}
+END_TEST
+
 START_TEST(unknown_data_type_is_rejected_with_its_json_path)
 {
     write_case("case.json", "{" HEAD ", " GATHER_DESC("'Sizes': [4]", "FLOAT8", "0") "}");
@@ -319,6 +354,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, make_dir, remove_dir);
     tcase_add_test(tc, malformed_json_is_reported_with_its_line_and_column);
     tcase_add_test(tc, unknown_operator_is_rejected_with_the_operators_there_are);
+    tcase_add_test(tc, the_schema_names_exactly_the_operators_of_the_list);
     tcase_add_test(tc, unknown_data_type_is_rejected_with_its_json_path);
     tcase_add_test(tc, unknown_member_is_rejected_with_its_json_path);
     tcase_add_test(tc, unknown_top_level_member_is_rejected_but_dollar_and_underscore_ones_are_not);
