@@ -201,12 +201,10 @@ void dmlcts_judge_arena(const dmlcts_options *o, const dmlc_case *c, const dmlct
 /* ULPs between two floats of one type: ordered integers; NaN has none. */
 static bool ulp_distance(dmlr_data_type dt, uint64_t a, uint64_t b, uint64_t *ulp)
 {
-    unsigned bits = dt == DMLR_FLOAT16 ? 16 : dt == DMLR_FLOAT32 ? 32 : 64;
-    uint64_t sign = UINT64_C(1) << (bits - 1), mag = sign - 1;
-    uint64_t inf = dt == DMLR_FLOAT16 ? 0x7c00 : dt == DMLR_FLOAT32 ? 0x7f800000
-                                                                    : UINT64_C(0x7ff0000000000000);
+    uint64_t sign = UINT64_C(1) << (8 * dmlr_data_type_size(dt) - 1), mag = sign - 1;
     int64_t x, y;
-    if (!dmlr_data_type_is_float(dt) || (a & mag) > inf || (b & mag) > inf)
+    if (!dmlr_data_type_is_float(dt) || dmlr_float_classify(dt, a) == DMLR_FLOAT_NAN ||
+        dmlr_float_classify(dt, b) == DMLR_FLOAT_NAN)
         return false;
     x = (a & sign) ? -(int64_t)(a & mag) : (int64_t)(a & mag);
     y = (b & sign) ? -(int64_t)(b & mag) : (int64_t)(b & mag);

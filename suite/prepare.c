@@ -105,7 +105,7 @@ static bool listed(const dmlc_paths *l, const char *name)
     return false;
 }
 
-/* Negative cases may name types the library has no name for (UINT4, INT4). */
+/* A case that did not validate may hold a DataType with no name. */
 static const char *dtname(dmlr_data_type dt)
 {
     const char *n = dmlr_data_type_name(dt);

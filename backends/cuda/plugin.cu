@@ -61,7 +61,8 @@ extern "C" int dmlcts_backend_init(dmlcts_backend_info *info)
     /* Every type: data movement is byte-level; CUMULATIVE_PRODUCT's own table
      * (FLOAT32/16, INT32/UINT32/INT64/UINT64) is enforced by dmlr_validate. */
     info->data_types = 0;
-#define X(name, value, bytes, ctype) info->data_types |= DMLR_BIT(DMLR_##name);
+#define X(name, value, bytes, ctype, kind, token, npy, ebits, mbits) \
+    info->data_types |= DMLR_BIT(DMLR_##name);
     DMLR_DATA_TYPES(X)
 #undef X
     return 0;

@@ -48,18 +48,15 @@ static bool parse_flags(dmlc_jctx *j, const cJSON *v, dmlr_tensor_flags *flags)
     return true;
 }
 
-/*
- * DirectML.h's UINT4 (12) and INT4 (13): no operator here lists them, so the
- * library rejects them (TENSOR-1); the case format names them so that a
- * negative case can say so.
- */
-static dmlr_data_type unlisted_type(const char *s)
+/* "FLOAT32, FLOAT16, ..., UINT4, INT4": every name a DataType may have (DirectML.h's). */
+static void type_names(char *buf, size_t cap)
 {
-    if (strncmp(s, "DML_TENSOR_DATA_TYPE_", 21) == 0)
-        s += 21;
-    return strcmp(s, "UINT4") == 0 ? (dmlr_data_type)12
-         : strcmp(s, "INT4") == 0  ? (dmlr_data_type)13
-                                   : DMLR_UNKNOWN;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int dt = 1; dt < DMLR_DATA_TYPE_NAMED_END && n < cap; dt++)
+        if (dmlr_data_type_name((dmlr_data_type)dt))
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "",
+                                  dmlr_data_type_name((dmlr_data_type)dt));
 }
 
 static bool parse_tensor(dmlc_jctx *j, const cJSON *obj, dmlr_tensor_desc *t)
@@ -79,10 +76,12 @@ static bool parse_tensor(dmlc_jctx *j, const cJSON *obj, dmlr_tensor_desc *t)
     back = dmlc_jkey(j, "DataType");
     if (!dmlc_jstring(j, cJSON_GetObjectItemCaseSensitive(obj, "DataType"), &s))
         return false;
-    t->DataType = dmlr_data_type_from_name(s);
-    if (!t->DataType && !(t->DataType = unlisted_type(s)))
-        return dmlc_jfail(j, "\"%s\" is not a DML_TENSOR_DATA_TYPE (FLOAT32, FLOAT16, UINT32, UINT16, "
-                     "UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64, UINT4, INT4)", s);
+    /* UINT4 and INT4 have names, so a negative case can hold them (TENSOR-1). */
+    if (!(t->DataType = dmlr_data_type_from_name(s))) {
+        char names[256];
+        type_names(names, sizeof names);
+        return dmlc_jfail(j, "\"%s\" is not a DML_TENSOR_DATA_TYPE (%s)", s, names);
+    }
     dmlc_jback(j, back);
     dmlc_jkey(j, "Sizes");
     if (!parse_dims(j, cJSON_GetObjectItemCaseSensitive(obj, "Sizes"), &sizes, &n))

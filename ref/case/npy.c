@@ -15,20 +15,8 @@ static const char magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
 const char *dmlc_npy_descr(dmlr_data_type dt)
 {
-    switch (dt) {
-    case DMLR_FLOAT16: return "<f2";
-    case DMLR_FLOAT32: return "<f4";
-    case DMLR_FLOAT64: return "<f8";
-    case DMLR_UINT8: return "|u1";
-    case DMLR_UINT16: return "<u2";
-    case DMLR_UINT32: return "<u4";
-    case DMLR_UINT64: return "<u8";
-    case DMLR_INT8: return "|i1";
-    case DMLR_INT16: return "<i2";
-    case DMLR_INT32: return "<i4";
-    case DMLR_INT64: return "<i8";
-    default: return NULL;
-    }
+    const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+    return i ? i->npy_descr : NULL;
 }
 
 /* '<u1' and '<i1' are what some writers use for one-byte types: the same bytes. */

@@ -17,22 +17,25 @@
  */
 #include "dmlcase.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
-/* The float types of the bound: mantissa bits, smallest normal, largest finite. */
+/*
+ * The float types of the bound (CUMULATIVE_PRODUCT's: FLOAT16 and FLOAT32;
+ * FLOAT64 is not among them): mantissa bits, smallest normal, largest finite,
+ * from the table's exponent and mantissa bits.
+ */
 static bool float_params(dmlr_data_type dt, int *m, double *tiny, double *huge)
 {
-    if (dt == DMLR_FLOAT16) {
-        *m = 10, *tiny = 0x1p-14, *huge = 65504.0;
-        return true;
-    }
-    if (dt == DMLR_FLOAT32) {
-        *m = 23, *tiny = FLT_MIN, *huge = FLT_MAX;
-        return true;
-    }
-    return false;
+    const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+    int bias;
+    if (!i || i->kind != DMLR_KIND_FLOAT || dt == DMLR_FLOAT64)
+        return false;
+    bias = (1 << (i->exponent_bits - 1)) - 1;
+    *m = (int)i->mantissa_bits;
+    *tiny = ldexp(1.0, 1 - bias);
+    *huge = ldexp(2.0 - ldexp(1.0, -*m), bias);
+    return true;
 }
 
 static double load(dmlr_data_type dt, const void *p)

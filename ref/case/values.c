@@ -185,7 +185,13 @@ typedef struct binfmt {
     int p, min_lsb, max_exp;
 } binfmt;
 
-static const binfmt f16 = {11, -24, 16}, f32 = {24, -149, 128}, f64 = {53, -1074, 1024};
+/* From the table: p = mantissa + 1, min_lsb = 2 - 2^(e - 1) - mantissa, max_exp = 2^(e - 1). */
+static binfmt format_of(dmlr_data_type dt)
+{
+    const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+    int half = 1 << (i->exponent_bits - 1), m = (int)i->mantissa_bits;
+    return (binfmt){m + 1, 2 - half - m, half};
+}
 
 static bool decimal_exact(const decimal *d, binfmt f, double *out)
 {
@@ -276,7 +282,7 @@ static bool float_from_decimal(const char *text, const decimal *d, dmlr_data_typ
     if (dt == DMLR_FLOAT16) {
         near_bits = dmlr_f64_to_f16(near);
         near = dmlr_f16_to_f64((uint16_t)near_bits);
-        if (decimal_exact(d, f16, &v) && dmlr_f16_to_f64(dmlr_f64_to_f16(v)) == v) {
+        if (decimal_exact(d, format_of(DMLR_FLOAT16), &v) && dmlr_f16_to_f64(dmlr_f64_to_f16(v)) == v) {
             dmlc_value_set_bits(dt, elem, dmlr_f64_to_f16(v));
             return true;
         }
@@ -286,14 +292,14 @@ static bool float_from_decimal(const char *text, const decimal *d, dmlr_data_typ
         memcpy(&nb, &nf, 4);
         near_bits = nb;
         near = nf;
-        if (decimal_exact(d, f32, &v)) {
+        if (decimal_exact(d, format_of(DMLR_FLOAT32), &v)) {
             f = (float)v; /* exact: v is a float value */
             memcpy(elem, &f, 4);
             return true;
         }
     } else {
         memcpy(&near_bits, &near, 8);
-        if (decimal_exact(d, f64, &v)) {
+        if (decimal_exact(d, format_of(DMLR_FLOAT64), &v)) {
             memcpy(elem, &v, 8);
             return true;
         }
@@ -354,13 +360,12 @@ bool dmlc_value_from_string(const char *s, dmlr_data_type dt, void *elem, char *
         return true;
     }
     if (dmlr_data_type_is_float(dt)) {
-        static const uint64_t nan_bits[3] = {0x7e00, 0x7fc00000, 0x7ff8000000000000ULL};
-        static const uint64_t inf_bits[3] = {0x7c00, 0x7f800000, 0x7ff0000000000000ULL};
-        int w = dt == DMLR_FLOAT16 ? 0 : dt == DMLR_FLOAT32 ? 1 : 2;
-        uint64_t sign = 1ULL << (8 * size - 1);
+        const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+        uint64_t sign = 1ULL << (8 * size - 1), quiet = 1ULL << (i->mantissa_bits - 1);
+        uint64_t inf = ((1ULL << i->exponent_bits) - 1) << i->mantissa_bits;
         if (strcmp(s, "nan") == 0 || strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0) {
-            dmlc_value_set_bits(dt, elem, s[0] == 'n' ? nan_bits[w]
-                                          : s[0] == '-' ? inf_bits[w] | sign : inf_bits[w]);
+            /* "nan" is the canonical quiet NaN: the top fraction bit alone */
+            dmlc_value_set_bits(dt, elem, s[0] == 'n' ? inf | quiet : s[0] == '-' ? inf | sign : inf);
             return true;
         }
         return say(why, cap, "\"%s\" is not a %s value (strings hold \"0x...\" bit patterns, "

@@ -25,15 +25,6 @@ static double float_value(dmlr_data_type dt, const void *elem)
 
 /* ---- formatting --------------------------------------------------------- */
 
-static bool is_subnormal(dmlr_data_type dt, uint64_t bits)
-{
-    if (dt == DMLR_FLOAT16)
-        return !(bits & 0x7c00) && (bits & 0x3ff);
-    if (dt == DMLR_FLOAT32)
-        return !(bits & 0x7f800000) && (bits & 0x7fffff);
-    return !(bits & 0x7ff0000000000000ULL) && (bits & 0xfffffffffffffULL);
-}
-
 /* Does text read back to bits: exactly (the writer's rule) or as the nearest value? */
 static bool reads_back(dmlr_data_type dt, const char *text, double v, uint64_t bits, bool exact)
 {
@@ -82,8 +73,8 @@ bool dmlc_value_format(dmlr_data_type dt, const void *elem, char *buf, size_t ca
         return bits <= limit;
     }
     double v = float_value(dt, elem);
-    if (!isnan(v) && !isinf(v) && !(v == 0 && signbit(v)) && !is_subnormal(dt, bits) &&
-        shortest(dt, v, bits, true, buf, cap))
+    if (!isnan(v) && !isinf(v) && !(v == 0 && signbit(v)) &&
+        dmlr_float_classify(dt, bits) != DMLR_FLOAT_SUBNORMAL && shortest(dt, v, bits, true, buf, cap))
         return true;
     dmlc_value_hex(dt, elem, buf, cap);
     return false;

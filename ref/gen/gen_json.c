@@ -69,14 +69,7 @@ void dmlg_json_string(dmlg_json *w, const char *s)
 
 static bool is_nan(dmlr_data_type dt, const void *elem)
 {
-    uint64_t b = dmlc_value_bits(dt, elem);
-    if (dt == DMLR_FLOAT16)
-        return (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
-    if (dt == DMLR_FLOAT32)
-        return (b & 0x7f800000) == 0x7f800000 && (b & 0x7fffff);
-    if (dt == DMLR_FLOAT64)
-        return (b & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL && (b & 0xfffffffffffffULL);
-    return false;
+    return dmlr_float_classify(dt, dmlc_value_bits(dt, elem)) == DMLR_FLOAT_NAN;
 }
 
 /* The element's text as written: a number, or a quoted string. */
@@ -163,12 +156,8 @@ static void dims(dmlg_json *w, uint32_t n, const uint32_t *d)
 
 void dmlg_json_tensor(dmlg_json *w, const dmlr_tensor_desc *t)
 {
-    const char *name = dmlr_data_type_name(t->DataType);
-    if (name)
-        dmlg_json_printf(w, "{\"DataType\": \"%s\", \"Sizes\": ", name);
-    else /* UINT4 / INT4: named for negative cases (TENSOR-1) */
-        dmlg_json_printf(w,
-                       "{\"DataType\": \"%s\", \"Sizes\": ", t->DataType == 12 ? "UINT4" : "INT4");
+    /* UINT4 and INT4 have names too: negative cases hold them (TENSOR-1). */
+    dmlg_json_printf(w, "{\"DataType\": \"%s\", \"Sizes\": ", dmlr_data_type_name(t->DataType));
     dims(w, t->DimensionCount, t->Sizes);
     if (t->Strides) {
         dmlg_json_put(w, ", \"Strides\": ");

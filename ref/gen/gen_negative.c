@@ -42,12 +42,6 @@ static uint32_t parse_list(const char *s, uint32_t *out)
     return n;
 }
 
-static dmlr_data_type type_named(const char *s)
-{
-    dmlr_data_type dt = dmlr_data_type_from_name(s);
-    return dt ? dt : strcmp(s, "UINT4") == 0 ? (dmlr_data_type)12 : (dmlr_data_type)13;
-}
-
 static bool set_member(neg_case *n, const char *name, const char *value)
 {
     const dmlr_operator_info *info = dmlr_operator_by_type(n->op.Type);
@@ -97,7 +91,7 @@ static bool apply(neg_case *n, const char *edit)
     else if (strcmp(field, "Strides") == 0)
         parse_list(eq + 1, n->strides[i]), t->Strides = n->strides[i];
     else if (strcmp(field, "DataType") == 0)
-        t->DataType = type_named(eq + 1);
+        t->DataType = dmlr_data_type_from_name(eq + 1);
     else if (strcmp(field, "Total") == 0) {
         uint64_t need = 0;
         dmlr_calc_buffer_tensor_size(t, &need);

@@ -43,29 +43,15 @@ uint64_t dmlg_below(dmlg_case *gc, uint64_t n)
     return n ? dmlg_rand(gc) % n : 0;
 }
 
-static const struct {
-    const char *token;
-    dmlr_data_type dt;
-} dtypes[] = {
-    {"f32", DMLR_FLOAT32}, {"f16", DMLR_FLOAT16}, {"f64", DMLR_FLOAT64}, {"i8", DMLR_INT8},
-    {"i16", DMLR_INT16},   {"i32", DMLR_INT32},   {"i64", DMLR_INT64},   {"u8", DMLR_UINT8},
-    {"u16", DMLR_UINT16},  {"u32", DMLR_UINT32},  {"u64", DMLR_UINT64},
-};
-
 dmlr_data_type dmlg_dtype_of(const char *token)
 {
-    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-        if (strcmp(dtypes[i].token, token) == 0)
-            return dtypes[i].dt;
-    return DMLR_UNKNOWN;
+    return dmlr_data_type_from_token(token);
 }
 
 const char *dmlg_dtype_token(dmlr_data_type dt)
 {
-    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-        if (dtypes[i].dt == dt)
-            return dtypes[i].token;
-    return "?";
+    const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+    return i ? i->token : "?";
 }
 
 uint32_t dmlg_rank(const dmlg_case *gc)

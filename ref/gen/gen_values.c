@@ -20,8 +20,8 @@
 
 static void float_format(dmlr_data_type dt, unsigned *e, unsigned *m)
 {
-    *e = dt == DMLR_FLOAT16 ? 5 : dt == DMLR_FLOAT32 ? 8 : 11;
-    *m = dt == DMLR_FLOAT16 ? 10 : dt == DMLR_FLOAT32 ? 23 : 52;
+    *e = dmlr_data_type_info_of(dt)->exponent_bits;
+    *m = dmlr_data_type_info_of(dt)->mantissa_bits;
 }
 
 static uint32_t float_specials(dmlr_data_type dt, uint64_t *pool)

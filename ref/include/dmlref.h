@@ -33,38 +33,83 @@ extern "C" {
 
 #define DMLR_MAX_RANK 8 /* DML_TENSOR_DIMENSION_COUNT_MAX1 */
 
-/* ---- data types: one list generates the enum, names, sizes ------------- */
-/*        DirectML name  value  bytes  C storage */
-#define DMLR_DATA_TYPES(X)            \
-    X(FLOAT32, 1, 4, float)           \
-    X(FLOAT16, 2, 2, uint16_t)        \
-    X(UINT32, 3, 4, uint32_t)         \
-    X(UINT16, 4, 2, uint16_t)         \
-    X(UINT8, 5, 1, uint8_t)           \
-    X(INT32, 6, 4, int32_t)           \
-    X(INT16, 7, 2, int16_t)           \
-    X(INT8, 8, 1, int8_t)             \
-    X(FLOAT64, 9, 8, double)          \
-    X(UINT64, 10, 8, uint64_t)        \
-    X(INT64, 11, 8, int64_t)
+/* ---- data types: one list generates the enum and every table of them ---- */
+/*
+ * Columns: DirectML name, value, bytes, C storage, kind (FLOAT, INT, UINT),
+ * the short token of case names ("f32"), NumPy's descr, and for floats the
+ * exponent and mantissa (fraction) bits of the IEEE 754 format.
+ */
+#define DMLR_DATA_TYPES(X)                                   \
+    X(FLOAT32, 1, 4, float, FLOAT, f32, "<f4", 8, 23)        \
+    X(FLOAT16, 2, 2, uint16_t, FLOAT, f16, "<f2", 5, 10)     \
+    X(UINT32, 3, 4, uint32_t, UINT, u32, "<u4", 0, 0)        \
+    X(UINT16, 4, 2, uint16_t, UINT, u16, "<u2", 0, 0)        \
+    X(UINT8, 5, 1, uint8_t, UINT, u8, "|u1", 0, 0)           \
+    X(INT32, 6, 4, int32_t, INT, i32, "<i4", 0, 0)           \
+    X(INT16, 7, 2, int16_t, INT, i16, "<i2", 0, 0)           \
+    X(INT8, 8, 1, int8_t, INT, i8, "|i1", 0, 0)              \
+    X(FLOAT64, 9, 8, double, FLOAT, f64, "<f8", 11, 52)      \
+    X(UINT64, 10, 8, uint64_t, UINT, u64, "<u8", 0, 0)       \
+    X(INT64, 11, 8, int64_t, INT, i64, "<i8", 0, 0)
 
 typedef enum dmlr_data_type {
     DMLR_UNKNOWN = 0,
-#define X(name, value, bytes, ctype) DMLR_##name = value,
+#define X(name, value, bytes, ctype, kind, token, npy, ebits, mbits) DMLR_##name = value,
     DMLR_DATA_TYPES(X)
 #undef X
-    DMLR_DATA_TYPE_END
+    DMLR_DATA_TYPE_END,
+    /*
+     * DirectML.h's 4-bit types: they have names, so a case can hold one, but
+     * no operator lists them and they have no size here, so a desc with one
+     * is invalid (TENSOR-1).
+     */
+    DMLR_UINT4 = DMLR_DATA_TYPE_END,
+    DMLR_INT4,
+    DMLR_DATA_TYPE_NAMED_END
 } dmlr_data_type;
 
 /* Bit of a data type in a support mask. */
 #define DMLR_BIT(dt) (1u << (dt))
 
-const char *dmlr_data_type_name(dmlr_data_type dt); /* "FLOAT32"; NULL if unknown */
-uint32_t dmlr_data_type_size(dmlr_data_type dt);    /* bytes; 0 if unknown */
+typedef enum dmlr_type_kind {
+    DMLR_KIND_NONE = 0, /* not a type of the list */
+    DMLR_KIND_FLOAT,
+    DMLR_KIND_INT,
+    DMLR_KIND_UINT
+} dmlr_type_kind;
+
+/* One row of DMLR_DATA_TYPES. */
+typedef struct dmlr_data_type_info {
+    const char *name;       /* "FLOAT32" */
+    uint32_t size;          /* bytes */
+    dmlr_type_kind kind;
+    const char *token;      /* "f32" */
+    const char *npy_descr;  /* "<f4" */
+    uint32_t exponent_bits; /* floats; 0 for integers */
+    uint32_t mantissa_bits; /* floats: the stored fraction bits; 0 for integers */
+} dmlr_data_type_info;
+
+/* The row of dt; NULL when dt is not a type of the list (UINT4 and INT4 are not). */
+const dmlr_data_type_info *dmlr_data_type_info_of(dmlr_data_type dt);
+const char *dmlr_data_type_name(dmlr_data_type dt); /* "FLOAT32", also "UINT4"; NULL if unknown */
+uint32_t dmlr_data_type_size(dmlr_data_type dt);    /* bytes; 0 if not a type of the list */
 bool dmlr_data_type_is_float(dmlr_data_type dt);
 bool dmlr_data_type_is_signed(dmlr_data_type dt);   /* signed integers and floats */
-/* Accepts "FLOAT32" and "DML_TENSOR_DATA_TYPE_FLOAT32"; DMLR_UNKNOWN if neither. */
+/* Accepts "FLOAT32" and "DML_TENSOR_DATA_TYPE_FLOAT32" (UINT4, INT4 too); DMLR_UNKNOWN if neither. */
 dmlr_data_type dmlr_data_type_from_name(const char *name);
+/* By token ("f32"); DMLR_UNKNOWN if none. */
+dmlr_data_type dmlr_data_type_from_token(const char *token);
+
+/* What a float type's bit pattern (zero-extended) holds. */
+typedef enum dmlr_float_class {
+    DMLR_FLOAT_ZERO,
+    DMLR_FLOAT_SUBNORMAL,
+    DMLR_FLOAT_NORMAL,
+    DMLR_FLOAT_INF,
+    DMLR_FLOAT_NAN
+} dmlr_float_class;
+/* From the table's exponent and mantissa bits; integers are DMLR_FLOAT_NORMAL. */
+dmlr_float_class dmlr_float_classify(dmlr_data_type dt, uint64_t bits);
 
 /* ---- binary16, in portable integer C, round to nearest even ------------ */
 float dmlr_f16_to_f32(uint16_t h);

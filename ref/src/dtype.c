@@ -6,44 +6,49 @@
 
 #include <stdio.h>
 
-#define X(name, value, bytes, ctype) \
+#define X(name, value, bytes, ctype, kind, token, npy, ebits, mbits) \
     _Static_assert(sizeof(ctype) == (bytes), #name " has the wrong size");
 DMLR_DATA_TYPES(X)
 #undef X
 
-static const struct {
-    const char *name;
-    uint32_t size;
-} dtypes[DMLR_DATA_TYPE_END] = {
-#define X(n, value, bytes, ctype) [value] = {#n, bytes},
+static const dmlr_data_type_info dtypes[DMLR_DATA_TYPE_END] = {
+#define X(name, value, bytes, ctype, kind, token, npy, ebits, mbits) \
+    [value] = {#name, bytes, DMLR_KIND_##kind, #token, npy, ebits, mbits},
     DMLR_DATA_TYPES(X)
 #undef X
 };
 
-static bool known(dmlr_data_type dt)
+static const char *const unlisted[] = {"UINT4", "INT4"}; /* DMLR_UINT4, DMLR_INT4 */
+
+const dmlr_data_type_info *dmlr_data_type_info_of(dmlr_data_type dt)
 {
-    return dt > DMLR_UNKNOWN && dt < DMLR_DATA_TYPE_END && dtypes[dt].name;
+    return dt > DMLR_UNKNOWN && dt < DMLR_DATA_TYPE_END && dtypes[dt].name ? &dtypes[dt] : NULL;
 }
 
 const char *dmlr_data_type_name(dmlr_data_type dt)
 {
-    return known(dt) ? dtypes[dt].name : NULL;
+    const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+    if (dt >= DMLR_DATA_TYPE_END && dt < DMLR_DATA_TYPE_NAMED_END)
+        return unlisted[dt - DMLR_DATA_TYPE_END];
+    return i ? i->name : NULL;
 }
 
 uint32_t dmlr_data_type_size(dmlr_data_type dt)
 {
-    return known(dt) ? dtypes[dt].size : 0;
+    const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+    return i ? i->size : 0;
 }
 
 bool dmlr_data_type_is_float(dmlr_data_type dt)
 {
-    return dt == DMLR_FLOAT16 || dt == DMLR_FLOAT32 || dt == DMLR_FLOAT64;
+    const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+    return i && i->kind == DMLR_KIND_FLOAT;
 }
 
 bool dmlr_data_type_is_signed(dmlr_data_type dt)
 {
-    return dmlr_data_type_is_float(dt) || dt == DMLR_INT8 || dt == DMLR_INT16 ||
-           dt == DMLR_INT32 || dt == DMLR_INT64;
+    const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+    return i && i->kind != DMLR_KIND_UINT;
 }
 
 dmlr_data_type dmlr_data_type_from_name(const char *name)
@@ -53,10 +58,35 @@ dmlr_data_type dmlr_data_type_from_name(const char *name)
         return DMLR_UNKNOWN;
     if (strncmp(name, prefix, sizeof prefix - 1) == 0)
         name += sizeof prefix - 1;
-    for (int dt = 1; dt < DMLR_DATA_TYPE_END; dt++)
-        if (dtypes[dt].name && strcmp(dtypes[dt].name, name) == 0)
+    for (int dt = 1; dt < DMLR_DATA_TYPE_NAMED_END; dt++)
+        if (dmlr_data_type_name((dmlr_data_type)dt) &&
+            strcmp(dmlr_data_type_name((dmlr_data_type)dt), name) == 0)
             return (dmlr_data_type)dt;
     return DMLR_UNKNOWN;
+}
+
+dmlr_data_type dmlr_data_type_from_token(const char *token)
+{
+    for (int dt = 1; token && dt < DMLR_DATA_TYPE_END; dt++)
+        if (dtypes[dt].token && strcmp(dtypes[dt].token, token) == 0)
+            return (dmlr_data_type)dt;
+    return DMLR_UNKNOWN;
+}
+
+dmlr_float_class dmlr_float_classify(dmlr_data_type dt, uint64_t bits)
+{
+    const dmlr_data_type_info *i = dmlr_data_type_info_of(dt);
+    uint64_t exp_max, exp, frac;
+    if (!i || i->kind != DMLR_KIND_FLOAT)
+        return DMLR_FLOAT_NORMAL;
+    exp_max = (UINT64_C(1) << i->exponent_bits) - 1;
+    exp = bits >> i->mantissa_bits & exp_max;
+    frac = bits & ((UINT64_C(1) << i->mantissa_bits) - 1);
+    if (exp == exp_max)
+        return frac ? DMLR_FLOAT_NAN : DMLR_FLOAT_INF;
+    if (exp == 0)
+        return frac ? DMLR_FLOAT_SUBNORMAL : DMLR_FLOAT_ZERO;
+    return DMLR_FLOAT_NORMAL;
 }
 
 static const struct {

@@ -43,7 +43,8 @@ int dmlcts_backend_init(dmlcts_backend_info *info)
     info->feature_level = DMLR_FEATURE_LEVEL_MAX;
     /* Every type of the list; a device leaves out what it lacks (e.g. FLOAT64). */
     info->data_types = 0;
-#define X(name, value, bytes, ctype) info->data_types |= DMLR_BIT(DMLR_##name);
+#define X(name, value, bytes, ctype, kind, token, npy, ebits, mbits) \
+    info->data_types |= DMLR_BIT(DMLR_##name);
     DMLR_DATA_TYPES(X)
 #undef X
     return 0;

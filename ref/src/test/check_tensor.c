@@ -9,10 +9,19 @@
 
 START_TEST(data_types_have_directml_names_values_and_sizes)
 {
-    static const struct { const char *name; int value; uint32_t size; } want[] = {
-        {"FLOAT32", 1, 4}, {"FLOAT16", 2, 2}, {"UINT32", 3, 4}, {"UINT16", 4, 2},
-        {"UINT8", 5, 1},   {"INT32", 6, 4},   {"INT16", 7, 2},  {"INT8", 8, 1},
-        {"FLOAT64", 9, 8}, {"UINT64", 10, 8}, {"INT64", 11, 8}};
+    static const struct {
+        const char *name;
+        int value;
+        uint32_t size;
+        const char *token, *npy;
+        uint32_t ebits, mbits;
+    } want[] = {
+        {"FLOAT32", 1, 4, "f32", "<f4", 8, 23}, {"FLOAT16", 2, 2, "f16", "<f2", 5, 10},
+        {"UINT32", 3, 4, "u32", "<u4", 0, 0},   {"UINT16", 4, 2, "u16", "<u2", 0, 0},
+        {"UINT8", 5, 1, "u8", "|u1", 0, 0},     {"INT32", 6, 4, "i32", "<i4", 0, 0},
+        {"INT16", 7, 2, "i16", "<i2", 0, 0},    {"INT8", 8, 1, "i8", "|i1", 0, 0},
+        {"FLOAT64", 9, 8, "f64", "<f8", 11, 52}, {"UINT64", 10, 8, "u64", "<u8", 0, 0},
+        {"INT64", 11, 8, "i64", "<i8", 0, 0}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         char full[64] = "DML_TENSOR_DATA_TYPE_";
         ck_assert_str_eq(dmlr_data_type_name((dmlr_data_type)want[i].value), want[i].name);
@@ -20,11 +29,42 @@ START_TEST(data_types_have_directml_names_values_and_sizes)
         ck_assert_int_eq(dmlr_data_type_from_name(want[i].name), want[i].value);
         strcat(full, want[i].name);
         ck_assert_int_eq(dmlr_data_type_from_name(full), want[i].value);
+        const dmlr_data_type_info *info = dmlr_data_type_info_of((dmlr_data_type)want[i].value);
+        ck_assert_str_eq(info->token, want[i].token);
+        ck_assert_int_eq(dmlr_data_type_from_token(want[i].token), want[i].value);
+        ck_assert_str_eq(info->npy_descr, want[i].npy);
+        ck_assert_uint_eq(info->exponent_bits, want[i].ebits);
+        ck_assert_uint_eq(info->mantissa_bits, want[i].mbits);
+        ck_assert(dmlr_data_type_is_float((dmlr_data_type)want[i].value) == (want[i].ebits != 0));
+        ck_assert(dmlr_data_type_is_signed((dmlr_data_type)want[i].value) == (want[i].name[0] != 'U'));
     }
     ck_assert_ptr_null(dmlr_data_type_name(DMLR_UNKNOWN));
-    ck_assert_ptr_null(dmlr_data_type_name((dmlr_data_type)12)); /* UINT4: not supported */
+    /* DirectML.h's 4-bit types: named (a case can hold them), but no size and no row (TENSOR-1) */
+    ck_assert_str_eq(dmlr_data_type_name((dmlr_data_type)12), "UINT4");
+    ck_assert_str_eq(dmlr_data_type_name((dmlr_data_type)13), "INT4");
+    ck_assert_int_eq(dmlr_data_type_from_name("INT4"), 13);
+    ck_assert_uint_eq(dmlr_data_type_size((dmlr_data_type)12), 0);
+    ck_assert_ptr_null(dmlr_data_type_info_of((dmlr_data_type)13));
+    ck_assert_ptr_null(dmlr_data_type_name((dmlr_data_type)14));
     ck_assert_int_eq(dmlr_data_type_from_name("BFLOAT16"), DMLR_UNKNOWN);
     ck_assert_uint_eq(dmlr_data_type_size((dmlr_data_type)99), 0);
+}
+END_TEST
+
+START_TEST(float_bit_patterns_are_classified_by_the_table_formats)
+{
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT16, 0x7c00), DMLR_FLOAT_INF);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT16, 0xfe01), DMLR_FLOAT_NAN);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT16, 0x0001), DMLR_FLOAT_SUBNORMAL);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT16, 0x8000), DMLR_FLOAT_ZERO);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT16, 0x0400), DMLR_FLOAT_NORMAL);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT32, 0x7f800001), DMLR_FLOAT_NAN);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT32, 0x007fffff), DMLR_FLOAT_SUBNORMAL);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT32, 0xff800000), DMLR_FLOAT_INF);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT64, UINT64_C(0x7ff0000000000000)), DMLR_FLOAT_INF);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_FLOAT64, UINT64_C(0x000fffffffffffff)),
+                     DMLR_FLOAT_SUBNORMAL);
+    ck_assert_int_eq(dmlr_float_classify(DMLR_INT32, 0x7f800001), DMLR_FLOAT_NORMAL);
 }
 END_TEST
 
@@ -369,6 +409,7 @@ static Suite *tensor_suite(void)
     Suite *s = suite_create("tensor");
     TCase *tc = tcase_create("tensor");
     tcase_add_test(tc, data_types_have_directml_names_values_and_sizes);
+    tcase_add_test(tc, float_bit_patterns_are_classified_by_the_table_formats);
     tcase_add_test(tc, feature_levels_have_directml_values_and_three_spellings);
     tcase_add_test(tc, calc_buffer_tensor_size_rounds_up_to_4_bytes);
     tcase_add_test(tc, calc_buffer_tensor_size_refuses_64_bit_overflow);
