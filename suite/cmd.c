@@ -33,7 +33,7 @@ static bool inputs_unchanged(const char *dir, const dmlcts_batch_case *bc, dmlct
         char path[4096], msg[512];
         void *data;
         size_t len;
-        if (t->is_output || (bc->c->in_place && strcmp(t->name, "InputTensor") == 0))
+        if (t->is_output || (bc->c->in_place && t->in_place))
             continue;
         dmlcts_cmd_file(path, sizeof path, dir, bc->id, t);
         if (!dmlcts_cmd_read_npy(path, &data, &len, msg, sizeof msg)) {

@@ -39,52 +39,52 @@ static cJSON *tensor_json(const dmlr_tensor_desc *t, uint64_t bytes)
     return j;
 }
 
+typedef struct json_walk {
+    const dmlc_case *c;
+    cJSON *j;
+} json_walk;
+
+static bool member_json(void *ctx, const dmlr_member *m)
+{
+    json_walk *jw = ctx;
+    const dmlr_field_info *fi = m->field;
+    const char *dir;
+    char name[64];
+    switch (fi->kind) {
+    case DMLR_FIELD_INPUT_TENSOR:
+    case DMLR_FIELD_INDICES_TENSOR:
+    case DMLR_FIELD_OUTPUT_TENSOR:
+        if (m->tensors)
+            cJSON_AddItemToObject(jw->j, fi->name,
+                                  tensor_json(m->tensors, jw->c->tensors[m->binding].bytes));
+        break;
+    case DMLR_FIELD_OUTPUT_TENSOR_ARRAY: {
+        cJSON *a = cJSON_AddArrayToObject(jw->j, fi->name);
+        for (uint32_t i = 0; m->tensors && i < m->count; i++)
+            cJSON_AddItemToArray(a, tensor_json(&m->tensors[i],
+                                                jw->c->tensors[m->binding + i].bytes));
+        break;
+    }
+    case DMLR_FIELD_UINT:
+        cJSON_AddNumberToObject(jw->j, fi->name, m->value);
+        break;
+    case DMLR_FIELD_AXIS_DIRECTION:
+        dir = dmlr_axis_direction_name((dmlr_axis_direction)m->value);
+        snprintf(name, sizeof name, "DML_AXIS_DIRECTION_%s", dir ? dir : "INCREASING");
+        cJSON_AddStringToObject(jw->j, fi->name, name);
+        break;
+    case DMLR_FIELD_BOOL:
+        cJSON_AddBoolToObject(jw->j, fi->name, m->value);
+        break;
+    }
+    return true;
+}
+
 static cJSON *desc_json(const dmlc_case *c)
 {
-    const unsigned char *base = c->op.Desc;
-    cJSON *j = cJSON_CreateObject();
-    uint32_t k = 0;
-    for (uint32_t f = 0; f < c->info->field_count; f++) {
-        const dmlr_field_info *fi = &c->info->fields[f];
-        const dmlr_tensor_desc *t;
-        uint32_t v;
-        switch (fi->kind) {
-        case DMLR_FIELD_INPUT_TENSOR:
-        case DMLR_FIELD_INDICES_TENSOR:
-        case DMLR_FIELD_OUTPUT_TENSOR:
-            memcpy(&t, base + fi->offset, sizeof t);
-            if (t)
-                cJSON_AddItemToObject(j, fi->name, tensor_json(t, c->tensors[k++].bytes));
-            break;
-        case DMLR_FIELD_OUTPUT_TENSOR_ARRAY: {
-            cJSON *a = cJSON_AddArrayToObject(j, fi->name);
-            memcpy(&t, base + fi->offset, sizeof t);
-            memcpy(&v, base + fi->count_offset, sizeof v);
-            for (uint32_t i = 0; t && i < v; i++)
-                cJSON_AddItemToArray(a, tensor_json(&t[i], c->tensors[k++].bytes));
-            break;
-        }
-        case DMLR_FIELD_UINT:
-            memcpy(&v, base + fi->offset, sizeof v);
-            cJSON_AddNumberToObject(j, fi->name, v);
-            break;
-        case DMLR_FIELD_AXIS_DIRECTION: {
-            dmlr_axis_direction d;
-            memcpy(&d, base + fi->offset, sizeof d);
-            cJSON_AddStringToObject(j, fi->name, d == DMLR_AXIS_DIRECTION_DECREASING
-                                                     ? "DML_AXIS_DIRECTION_DECREASING"
-                                                     : "DML_AXIS_DIRECTION_INCREASING");
-            break;
-        }
-        case DMLR_FIELD_BOOL: {
-            bool b;
-            memcpy(&b, base + fi->offset, sizeof b);
-            cJSON_AddBoolToObject(j, fi->name, b);
-            break;
-        }
-        }
-    }
-    return j;
+    json_walk jw = {c, cJSON_CreateObject()};
+    dmlr_visit_desc(c->info, c->op.Desc, member_json, &jw);
+    return jw.j;
 }
 
 /* Raw buffer bytes as a 1-D .npy of the element type (bytes when it does not divide). */

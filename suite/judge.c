@@ -28,7 +28,7 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 static bool is_in_place_output(const dmlc_case *c, const dmlc_case_tensor *t)
 {
-    return c->in_place && t->is_output && strcmp(t->name, "OutputTensor") == 0;
+    return c->in_place && t->in_place && t->is_output;
 }
 
 uint64_t dmlcts_layout(const dmlc_case *c, dmlcts_slot *slots)
@@ -44,7 +44,7 @@ uint64_t dmlcts_layout(const dmlc_case *c, dmlcts_slot *slots)
             continue;
         }
         slots[i].offset = align_up(cursor + DMLCTS_GUARD, ALIGN);
-        if (strcmp(t->name, "InputTensor") == 0)
+        if (t->in_place && !t->is_output)
             input_at = slots[i].offset;
         cursor = slots[i].offset + t->bytes;
     }
@@ -136,7 +136,7 @@ static bool check_inputs(const dmlc_case *c, const dmlcts_slot *slots,
         const dmlc_case_tensor *t = &c->tensors[i];
         const unsigned char *was = t->data, *now = arena + slots[i].offset;
         uint64_t changed = 0, first = 0;
-        if (t->is_output || (c->in_place && strcmp(t->name, "InputTensor") == 0))
+        if (t->is_output || (c->in_place && t->in_place))
             continue;
         if (memcmp(was, now, (size_t)t->bytes) == 0)
             continue;

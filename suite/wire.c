@@ -59,60 +59,32 @@ static bool put_tensor(dmlcts_wire *w, const dmlr_tensor_desc *t, uint64_t bytes
     return put(w, &r, sizeof r);
 }
 
+typedef struct put_walk {
+    dmlcts_wire *w;
+    const dmlc_case *c;
+    uint32_t k; /* index in c->tensors: the same binding order */
+} put_walk;
+
+/* A tensor member: how many descs follow (a single one: 1 or 0), then each; a scalar: its value. */
+static bool put_member(void *ctx, const dmlr_member *m)
+{
+    put_walk *pw = ctx;
+    uint32_t n = m->tensors ? m->count : 0;
+    if (!DMLR_FIELD_IS_TENSOR(m->field->kind))
+        return put_u32(pw->w, m->value);
+    if (!put_u32(pw->w, n))
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (pw->k >= pw->c->tensor_count ||
+            !put_tensor(pw->w, &m->tensors[i], pw->c->tensors[pw->k++].bytes))
+            return false;
+    return true;
+}
+
 bool dmlcts_wire_put_desc(dmlcts_wire *w, const dmlc_case *c)
 {
-    const dmlr_operator_info *info = c->info;
-    const unsigned char *base = c->op.Desc;
-    uint32_t k = 0; /* index in c->tensors: the same binding order */
-    if (!put_u32(w, (uint32_t)c->op.Type))
-        return false;
-    for (uint32_t f = 0; f < info->field_count; f++) {
-        const dmlr_field_info *fi = &info->fields[f];
-        const dmlr_tensor_desc *t;
-        uint32_t v = 0;
-        switch (fi->kind) {
-        case DMLR_FIELD_INPUT_TENSOR:
-        case DMLR_FIELD_INDICES_TENSOR:
-        case DMLR_FIELD_OUTPUT_TENSOR:
-            memcpy(&t, base + fi->offset, sizeof t);
-            if (!put_u32(w, t != NULL))
-                return false;
-            if (t && (k >= c->tensor_count || !put_tensor(w, t, c->tensors[k++].bytes)))
-                return false;
-            break;
-        case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
-            memcpy(&t, base + fi->offset, sizeof t);
-            memcpy(&v, base + fi->count_offset, sizeof v);
-            if (!t)
-                v = 0;
-            if (!put_u32(w, v))
-                return false;
-            for (uint32_t i = 0; i < v; i++)
-                if (k >= c->tensor_count || !put_tensor(w, &t[i], c->tensors[k++].bytes))
-                    return false;
-            break;
-        case DMLR_FIELD_UINT:
-            memcpy(&v, base + fi->offset, sizeof v);
-            if (!put_u32(w, v))
-                return false;
-            break;
-        case DMLR_FIELD_AXIS_DIRECTION: {
-            dmlr_axis_direction d;
-            memcpy(&d, base + fi->offset, sizeof d);
-            if (!put_u32(w, (uint32_t)d))
-                return false;
-            break;
-        }
-        case DMLR_FIELD_BOOL: {
-            bool b;
-            memcpy(&b, base + fi->offset, sizeof b);
-            if (!put_u32(w, b))
-                return false;
-            break;
-        }
-        }
-    }
-    return true;
+    put_walk pw = {w, c, 0};
+    return put_u32(w, (uint32_t)c->op.Type) && dmlr_visit_desc(c->info, c->op.Desc, put_member, &pw);
 }
 
 typedef struct reader {
@@ -184,44 +156,20 @@ bool dmlcts_wire_get_desc(const unsigned char *p, size_t len, dmlr_operator_desc
     for (uint32_t f = 0; f < info->field_count; f++) {
         const dmlr_field_info *fi = &info->fields[f];
         uint32_t v;
-        const dmlr_tensor_desc *t = NULL;
+        const dmlr_tensor_desc *t;
         if (!get(&r, &v, sizeof v))
             return false;
-        switch (fi->kind) {
-        case DMLR_FIELD_INPUT_TENSOR:
-        case DMLR_FIELD_INDICES_TENSOR:
-        case DMLR_FIELD_OUTPUT_TENSOR:
-            if (v) {
-                if (used >= max || !get_tensor(&r, &descs[used], &dims[used]))
-                    return false;
-                t = &descs[used++];
-            }
-            memcpy(desc + fi->offset, &t, sizeof t);
-            break;
-        case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
-            if (v > max - used)
+        if (!DMLR_FIELD_IS_TENSOR(fi->kind)) {
+            dmlr_set_member(fi, desc, NULL, 0, v);
+            continue;
+        }
+        if (v > max - used || (v > 1 && fi->kind != DMLR_FIELD_OUTPUT_TENSOR_ARRAY))
+            return false;
+        t = v ? &descs[used] : NULL;
+        for (uint32_t i = 0; i < v; i++, used++)
+            if (!get_tensor(&r, &descs[used], &dims[used]))
                 return false;
-            t = v ? &descs[used] : NULL;
-            for (uint32_t i = 0; i < v; i++, used++)
-                if (!get_tensor(&r, &descs[used], &dims[used]))
-                    return false;
-            memcpy(desc + fi->offset, &t, sizeof t);
-            memcpy(desc + fi->count_offset, &v, sizeof v);
-            break;
-        case DMLR_FIELD_UINT:
-            memcpy(desc + fi->offset, &v, sizeof v);
-            break;
-        case DMLR_FIELD_AXIS_DIRECTION: {
-            dmlr_axis_direction d = (dmlr_axis_direction)v;
-            memcpy(desc + fi->offset, &d, sizeof d);
-            break;
-        }
-        case DMLR_FIELD_BOOL: {
-            bool b = v != 0;
-            memcpy(desc + fi->offset, &b, sizeof b);
-            break;
-        }
-        }
+        dmlr_set_member(fi, desc, t, v, 0);
     }
     op->Type = info->type;
     op->Desc = desc;

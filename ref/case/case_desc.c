@@ -130,23 +130,26 @@ static bool parse_tensor(dmlc_jctx *j, const cJSON *obj, dmlr_tensor_desc *t)
 
 /* ---- the operator desc -------------------------------------------------- */
 
+/*
+ * One member's JSON into the desc: what the JSON holds depends on the kind;
+ * the store is the library's (dmlr_set_member).
+ */
 static bool parse_field(dmlc_jctx *j, const dmlr_field_info *f, const cJSON *v, unsigned char *base)
 {
-    const dmlr_tensor_desc *tp;
     dmlr_tensor_desc *t;
-    uint64_t u;
+    uint64_t u = 0;
+    uint32_t n = 0;
     const char *s;
+    dmlr_axis_direction dir;
     switch (f->kind) {
     case DMLR_FIELD_INPUT_TENSOR:
     case DMLR_FIELD_INDICES_TENSOR:
     case DMLR_FIELD_OUTPUT_TENSOR:
         if (!(t = dmlc_alloc(j, sizeof *t)) || !parse_tensor(j, v, t))
             return false;
-        tp = t;
-        memcpy(base + f->offset, &tp, sizeof tp);
+        dmlr_set_member(f, base, t, 1, 0);
         return true;
-    case DMLR_FIELD_OUTPUT_TENSOR_ARRAY: {
-        uint32_t n = 0;
+    case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
         if (!cJSON_IsArray(v))
             return dmlc_jfail(j, "expected an array of tensor descs, got %s", dmlc_jkind(v));
         if (!(t = dmlc_alloc(j, ((size_t)cJSON_GetArraySize(v) + 1) * sizeof *t)))
@@ -157,51 +160,30 @@ static bool parse_field(dmlc_jctx *j, const dmlr_field_info *f, const cJSON *v, 
                 return false;
             dmlc_jback(j, back);
         }
-        tp = t;
-        memcpy(base + f->offset, &tp, sizeof tp);
-        memcpy(base + f->count_offset, &n, sizeof n); /* checked against the count member later */
+        dmlr_set_member(f, base, t, n, 0); /* the count is checked against its member later */
         return true;
-    }
-    case DMLR_FIELD_UINT: {
-        uint32_t x;
-        if (!dmlc_juint(j, v, DMLR_UINT32, &u))
-            return false;
-        x = (uint32_t)u;
-        memcpy(base + f->offset, &x, sizeof x);
-        return true;
-    }
-    case DMLR_FIELD_AXIS_DIRECTION: {
-        dmlr_axis_direction dir;
-        if (cJSON_IsNumber(v)) { /* the raw enum value: a negative case may give an invalid one */
-            if (!dmlc_juint(j, v, DMLR_UINT32, &u))
-                return false;
-            dir = (dmlr_axis_direction)u;
-            memcpy(base + f->offset, &dir, sizeof dir);
-            return true;
-        }
+    case DMLR_FIELD_UINT:
+        break;
+    case DMLR_FIELD_AXIS_DIRECTION:
+        if (cJSON_IsNumber(v)) /* the raw enum value: a negative case may give an invalid one */
+            break;
         if (!dmlc_jstring(j, v, &s))
             return false;
-        if (strncmp(s, "DML_AXIS_DIRECTION_", 19) == 0)
-            s += 19;
-        if (strcmp(s, "INCREASING") == 0)
-            dir = DMLR_AXIS_DIRECTION_INCREASING;
-        else if (strcmp(s, "DECREASING") == 0)
-            dir = DMLR_AXIS_DIRECTION_DECREASING;
-        else
+        if (!dmlr_axis_direction_from_name(s, &dir))
             return dmlc_jfail(j, "\"%s\" is not a DML_AXIS_DIRECTION (INCREASING, DECREASING)",
-                         v->valuestring);
-        memcpy(base + f->offset, &dir, sizeof dir);
+                              v->valuestring);
+        dmlr_set_member(f, base, NULL, 0, (uint32_t)dir);
         return true;
-    }
-    case DMLR_FIELD_BOOL: {
-        bool b = cJSON_IsTrue(v);
+    case DMLR_FIELD_BOOL:
         if (!cJSON_IsBool(v))
             return dmlc_jfail(j, "expected true or false, got %s", dmlc_jkind(v));
-        memcpy(base + f->offset, &b, sizeof b);
+        dmlr_set_member(f, base, NULL, 0, cJSON_IsTrue(v));
         return true;
     }
-    }
-    return dmlc_jfail(j, "field kind %d is not known to this dmlref", (int)f->kind);
+    if (!dmlc_juint(j, v, DMLR_UINT32, &u)) /* a number: UINT, or a raw AXIS_DIRECTION */
+        return false;
+    dmlr_set_member(f, base, NULL, 0, (uint32_t)u);
+    return true;
 }
 
 /* A tensor array's count member, when the op lists it as a UINT field, must match. */
@@ -258,34 +240,29 @@ bool dmlc_case_parse_desc(dmlc_jctx *j, const cJSON *desc)
     return true;
 }
 
-/* The bound tensors, walked like dmlr_operator_bindings, keeping the member of each. */
+/* The bound tensors, as dmlr_operator_bindings lists them. */
 bool dmlc_case_list_tensors(dmlc_jctx *j)
 {
     dmlc_case *c = j->c;
-    const unsigned char *base = c->op.Desc;
-    uint32_t total = dmlr_operator_bindings(c->info, c->op.Desc, NULL, 0), n = 0;
-    if (!(j->tensors = dmlc_alloc(j, ((size_t)total + 1) * sizeof *j->tensors)))
+    uint32_t n = dmlr_operator_bindings(c->info, c->op.Desc, NULL, 0);
+    dmlr_binding_info *b;
+    if (n > DMLR_MAX_BINDINGS)
+        n = DMLR_MAX_BINDINGS; /* the library refuses more; the loader lists what it lists */
+    if (!(j->tensors = dmlc_alloc(j, ((size_t)n + 1) * sizeof *j->tensors)) ||
+        !(b = dmlc_alloc(j, ((size_t)n + 1) * sizeof *b)))
         return false;
-    for (uint32_t f = 0; f < c->info->field_count; f++) {
-        const dmlr_field_info *fi = &c->info->fields[f];
-        const dmlr_tensor_desc *t;
-        uint32_t count = 1;
-        bool array = fi->kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY;
-        if (fi->kind > DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
-            continue;
-        memcpy(&t, base + fi->offset, sizeof t);
-        if (array)
-            memcpy(&count, base + fi->count_offset, sizeof count);
-        for (uint32_t i = 0; i < count && n < total; i++, n++) {
-            dmlc_case_tensor *ct = &j->tensors[n];
-            ct->member = fi->name;
-            ct->member_index = array ? (int32_t)i : -1;
-            ct->is_output = fi->kind == DMLR_FIELD_OUTPUT_TENSOR || array;
-            ct->desc = t + i;
-            snprintf(ct->name, sizeof ct->name, array ? "%s[%u]" : "%s", fi->name, i);
-            snprintf(ct->stem, sizeof ct->stem, array ? "%s_%u" : "%s", fi->name, i);
-            ct->is_output ? c->output_count++ : c->input_count++;
-        }
+    dmlr_operator_bindings(c->info, c->op.Desc, b, n);
+    for (uint32_t i = 0; i < n; i++) {
+        dmlc_case_tensor *ct = &j->tensors[i];
+        ct->member = b[i].member;
+        ct->member_index = b[i].index;
+        ct->is_output = b[i].is_output;
+        ct->in_place = b[i].in_place;
+        ct->desc = b[i].desc;
+        snprintf(ct->name, sizeof ct->name, "%s", b[i].name);
+        snprintf(ct->stem, sizeof ct->stem, b[i].index >= 0 ? "%s_%d" : "%s", b[i].member,
+                 b[i].index);
+        ct->is_output ? c->output_count++ : c->input_count++;
     }
     c->tensor_count = n;
     c->tensors = j->tensors;

@@ -86,7 +86,7 @@ dmlc_case_rc dmlc_case_execute(const dmlc_case *c, dmlr_feature_level level,
         return DMLC_CASE_BAD_INPUT;
     }
     for (uint32_t i = 0; i < c->tensor_count; i++)
-        if (c->in_place && strcmp(c->tensors[i].name, "InputTensor") == 0)
+        if (c->in_place && c->tensors[i].in_place && !c->tensors[i].is_output)
             src = &c->tensors[i];
     if (src) { /* in place: the run must not change the case's own input */
         if (!(run->in_place_buffer = malloc((size_t)src->bytes)))
@@ -96,7 +96,7 @@ dmlc_case_rc dmlc_case_execute(const dmlc_case *c, dmlr_feature_level level,
     for (uint32_t i = 0; i < c->tensor_count; i++) {
         const dmlc_case_tensor *t = &c->tensors[i];
         dmlr_buffer *b = t->is_output ? &run->outputs[no++] : &in[ni++];
-        if (src && (t == src || strcmp(t->name, "OutputTensor") == 0)) {
+        if (src && t->in_place) {
             b->data = run->in_place_buffer;
             b->size = src->bytes;
         } else if (!t->is_output) {

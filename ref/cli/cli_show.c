@@ -156,26 +156,23 @@ static bool print_tensor(const dmlc_case_tensor *t)
     return true;
 }
 
+static bool print_attribute(void *ctx, const dmlr_member *m)
+{
+    const char *name = m->field->name;
+    (void)ctx;
+    if (m->field->kind == DMLR_FIELD_UINT)
+        printf("%s: %u\n", name, m->value);
+    else if (m->field->kind == DMLR_FIELD_AXIS_DIRECTION)
+        printf("%s: DML_AXIS_DIRECTION_%s\n", name,
+               m->value == DMLR_AXIS_DIRECTION_DECREASING ? "DECREASING" : "INCREASING");
+    else if (m->field->kind == DMLR_FIELD_BOOL)
+        printf("%s: %s\n", name, m->value ? "true" : "false");
+    return true;
+}
+
 static void print_attributes(const dmlc_case *c)
 {
-    const unsigned char *base = c->op.Desc;
-    for (uint32_t f = 0; f < c->info->field_count; f++) {
-        const dmlr_field_info *fi = &c->info->fields[f];
-        if (fi->kind == DMLR_FIELD_UINT) {
-            uint32_t v;
-            memcpy(&v, base + fi->offset, sizeof v);
-            printf("%s: %u\n", fi->name, v);
-        } else if (fi->kind == DMLR_FIELD_AXIS_DIRECTION) {
-            dmlr_axis_direction v;
-            memcpy(&v, base + fi->offset, sizeof v);
-            printf("%s: DML_AXIS_DIRECTION_%s\n", fi->name,
-                   v == DMLR_AXIS_DIRECTION_DECREASING ? "DECREASING" : "INCREASING");
-        } else if (fi->kind == DMLR_FIELD_BOOL) {
-            bool v;
-            memcpy(&v, base + fi->offset, sizeof v);
-            printf("%s: %s\n", fi->name, v ? "true" : "false");
-        }
-    }
+    dmlr_visit_desc(c->info, c->op.Desc, print_attribute, NULL);
 }
 
 int cli_show(int argc, char **argv)

@@ -174,57 +174,55 @@ void dmlg_json_tensor(dmlg_json *w, const dmlr_tensor_desc *t)
     dmlg_json_put(w, "}");
 }
 
+typedef struct desc_walk {
+    dmlg_json *w;
+    uint32_t left; /* members still to write */
+} desc_walk;
+
+static bool member(void *ctx, const dmlr_member *m)
+{
+    desc_walk *dw = ctx;
+    dmlg_json *w = dw->w;
+    const char *dir = dmlr_axis_direction_name((dmlr_axis_direction)m->value);
+    dmlg_json_printf(w, "    \"%s\": ", m->field->name);
+    switch (m->field->kind) {
+    case DMLR_FIELD_INPUT_TENSOR:
+    case DMLR_FIELD_INDICES_TENSOR:
+    case DMLR_FIELD_OUTPUT_TENSOR:
+        dmlg_json_tensor(w, m->tensors);
+        break;
+    case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
+        dmlg_json_put(w, m->count ? "[\n" : "[");
+        for (uint32_t i = 0; i < m->count; i++) {
+            dmlg_json_put(w, "      ");
+            dmlg_json_tensor(w, &m->tensors[i]);
+            dmlg_json_put(w, i + 1 < m->count ? ",\n" : "\n    ");
+        }
+        dmlg_json_put(w, "]");
+        break;
+    case DMLR_FIELD_UINT:
+        dmlg_json_printf(w, "%u", m->value);
+        break;
+    case DMLR_FIELD_AXIS_DIRECTION:
+        if (dir)
+            dmlg_json_printf(w, "\"DML_AXIS_DIRECTION_%s\"", dir);
+        else /* an invalid raw value, for a negative case */
+            dmlg_json_printf(w, "%u", m->value);
+        break;
+    case DMLR_FIELD_BOOL:
+        dmlg_json_put(w, m->value ? "true" : "false");
+        break;
+    }
+    dmlg_json_put(w, --dw->left ? ",\n" : "\n");
+    return true;
+}
+
 void dmlg_json_desc(dmlg_json *w, const dmlr_operator_desc *op)
 {
     const dmlr_operator_info *info = dmlr_operator_by_type(op->Type);
-    const unsigned char *base = op->Desc;
+    desc_walk dw = {w, info->field_count};
     dmlg_json_put(w, "  \"desc\": {\n");
-    for (uint32_t f = 0; f < info->field_count; f++) {
-        const dmlr_field_info *fi = &info->fields[f];
-        const dmlr_tensor_desc *t;
-        uint32_t u;
-        dmlg_json_printf(w, "    \"%s\": ", fi->name);
-        switch (fi->kind) {
-        case DMLR_FIELD_INPUT_TENSOR:
-        case DMLR_FIELD_INDICES_TENSOR:
-        case DMLR_FIELD_OUTPUT_TENSOR:
-            memcpy(&t, base + fi->offset, sizeof t);
-            dmlg_json_tensor(w, t);
-            break;
-        case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
-            memcpy(&t, base + fi->offset, sizeof t);
-            memcpy(&u, base + fi->count_offset, sizeof u);
-            dmlg_json_put(w, u ? "[\n" : "[");
-            for (uint32_t i = 0; i < u; i++) {
-                dmlg_json_put(w, "      ");
-                dmlg_json_tensor(w, &t[i]);
-                dmlg_json_put(w, i + 1 < u ? ",\n" : "\n    ");
-            }
-            dmlg_json_put(w, "]");
-            break;
-        case DMLR_FIELD_UINT:
-            memcpy(&u, base + fi->offset, sizeof u);
-            dmlg_json_printf(w, "%u", u);
-            break;
-        case DMLR_FIELD_AXIS_DIRECTION: {
-            dmlr_axis_direction dir;
-            memcpy(&dir, base + fi->offset, sizeof dir);
-            if (dir == DMLR_AXIS_DIRECTION_INCREASING || dir == DMLR_AXIS_DIRECTION_DECREASING)
-                dmlg_json_printf(w, "\"DML_AXIS_DIRECTION_%s\"",
-                               dir == DMLR_AXIS_DIRECTION_INCREASING ? "INCREASING" : "DECREASING");
-            else /* an invalid raw value, for a negative case */
-                dmlg_json_printf(w, "%u", (unsigned)dir);
-            break;
-        }
-        case DMLR_FIELD_BOOL: {
-            bool b;
-            memcpy(&b, base + fi->offset, sizeof b);
-            dmlg_json_put(w, b ? "true" : "false");
-            break;
-        }
-        }
-        dmlg_json_put(w, f + 1 < info->field_count ? ",\n" : "\n");
-    }
+    dmlr_visit_desc(info, op->Desc, member, &dw);
     dmlg_json_put(w, "  }");
 }
 

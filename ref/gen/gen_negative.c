@@ -50,21 +50,13 @@ static bool set_member(neg_case *n, const char *name, const char *value)
         uint32_t u = (uint32_t)strtoul(value, NULL, 10);
         if (strcmp(fi->name, name) != 0)
             continue;
-        if (fi->kind == DMLR_FIELD_UINT) {
-            memcpy(n->desc + fi->offset, &u, sizeof u);
-            for (uint32_t a = 0; a < info->field_count; a++) /* a count member: the array too */
-                if (info->fields[a].kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY &&
-                    info->fields[a].count_offset == fi->offset)
-                    n->count = 1 + u;
-        } else if (fi->kind == DMLR_FIELD_AXIS_DIRECTION) {
-            dmlr_axis_direction d = (dmlr_axis_direction)u;
-            memcpy(n->desc + fi->offset, &d, sizeof d);
-        } else if (fi->kind == DMLR_FIELD_BOOL) {
-            bool b = u != 0;
-            memcpy(n->desc + fi->offset, &b, sizeof b);
-        } else {
+        if (DMLR_FIELD_IS_TENSOR(fi->kind))
             return false;
-        }
+        dmlr_set_member(fi, n->desc, NULL, 0, u);
+        for (uint32_t a = 0; a < info->field_count; a++) /* a count member: the array too */
+            if (info->fields[a].kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY &&
+                info->fields[a].count_offset == fi->offset)
+                n->count = 1 + u;
         return true;
     }
     return false;
@@ -122,11 +114,10 @@ static void link(neg_case *n)
     uint32_t next = 0;
     for (uint32_t f = 0; f < info->field_count; f++) {
         const dmlr_field_info *fi = &info->fields[f];
-        const dmlr_tensor_desc *p;
-        if (fi->kind > DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+        if (!DMLR_FIELD_IS_TENSOR(fi->kind))
             continue;
-        p = &n->t[next]; /* OutputTensors comes last among the tensors: the rest of t[] */
-        memcpy(n->desc + fi->offset, &p, sizeof p);
+        /* OutputTensors comes last among the tensors: the rest of t[] */
+        dmlr_set_member(fi, n->desc, &n->t[next], n->count - next, 0);
         next += fi->kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY ? DMLG_MAX_TENSORS : 1;
     }
     n->op.Desc = n->desc;
@@ -143,12 +134,11 @@ static bool make_base(neg_case *n, const dmlg_op *op)
         n->t[i].DimensionCount = parse_list(op->negative_base[i], n->sizes[i]);
         n->count = i + 1;
     }
-    for (uint32_t f = 0, b = 0; f < info->field_count; f++) /* tensors come first, in binding order */
-        if (info->fields[f].kind == DMLR_FIELD_INDICES_TENSOR)
-            n->t[b++].DataType = DMLR_UINT32;
-        else if (info->fields[f].kind <= DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
-            b++;
     link(n);
+    dmlr_binding_info b[4];
+    for (uint32_t i = 0, count = dmlr_operator_bindings(info, n->op.Desc, b, 4); i < count && i < 4; i++)
+        if (b[i].is_indices)
+            n->t[i].DataType = DMLR_UINT32;
     return apply_all(n, op->negative_attrs);
 }
 

@@ -16,11 +16,32 @@
 
 enum { SAMPLES = 32 };
 
+typedef struct text {
+    char *d;
+    size_t n, cap;
+} text;
+
+/* ", Axis 2", ", DECREASING", ", exclusive": the scalar members, for the description. */
+static bool describe_member(void *ctx, const dmlr_member *m)
+{
+    text *x = ctx;
+    if (x->n >= x->cap)
+        return false;
+    if (m->field->kind == DMLR_FIELD_UINT)
+        x->n += (size_t)snprintf(x->d + x->n, x->cap - x->n, ", %s %u", m->field->name, m->value);
+    else if (m->field->kind == DMLR_FIELD_AXIS_DIRECTION)
+        x->n += (size_t)snprintf(x->d + x->n, x->cap - x->n, ", %s",
+                                 dmlr_axis_direction_name((dmlr_axis_direction)m->value));
+    else if (m->field->kind == DMLR_FIELD_BOOL) /* HasExclusiveProduct */
+        x->n += (size_t)snprintf(x->d + x->n, x->cap - x->n, ", %s",
+                                 m->value ? "exclusive" : "inclusive");
+    return true;
+}
+
 static void describe(dmlg_case *gc)
 {
     const dmlg_spec *s = gc->spec;
     const dmlr_operator_info *info = dmlr_operator_by_type(gc->op.Type);
-    const unsigned char *base = gc->op.Desc;
     size_t n = 0, cap = sizeof gc->description;
     char *d = gc->description;
     n += (size_t)snprintf(d + n, cap - n, "%s, %s set: %s data", info->name,
@@ -31,22 +52,9 @@ static void describe(dmlg_case *gc)
             n += (size_t)snprintf(d + n, cap - n, ", %s indices",
                                   dmlr_data_type_name(gc->t[i].desc.DataType));
     n += (size_t)snprintf(d + n, cap - n, ", %u-D", gc->t[0].desc.DimensionCount);
-    for (uint32_t f = 0; f < info->field_count && n < cap; f++) {
-        const dmlr_field_info *fi = &info->fields[f];
-        uint32_t u;
-        if (fi->kind == DMLR_FIELD_UINT) {
-            memcpy(&u, base + fi->offset, sizeof u);
-            n += (size_t)snprintf(d + n, cap - n, ", %s %u", fi->name, u);
-        } else if (fi->kind == DMLR_FIELD_AXIS_DIRECTION) {
-            dmlr_axis_direction dir;
-            memcpy(&dir, base + fi->offset, sizeof dir);
-            n += (size_t)snprintf(d + n, cap - n, ", %s", dir ? "DECREASING" : "INCREASING");
-        } else if (fi->kind == DMLR_FIELD_BOOL) {
-            bool b;
-            memcpy(&b, base + fi->offset, sizeof b);
-            n += (size_t)snprintf(d + n, cap - n, ", %s", b ? "exclusive" : "inclusive");
-        }
-    }
+    text x = {d, n, cap};
+    dmlr_visit_desc(info, gc->op.Desc, describe_member, &x);
+    n = x.n;
     if (n < cap)
         n += (size_t)snprintf(d + n, cap - n, "; layout %s", dmlg_value(gc, "layout"));
     if (n < cap && *dmlg_value(gc, "index"))

@@ -212,6 +212,10 @@ typedef enum dmlr_axis_direction {
     DMLR_AXIS_DIRECTION_INCREASING = 0,
     DMLR_AXIS_DIRECTION_DECREASING = 1
 } dmlr_axis_direction;
+/* "INCREASING", "DECREASING" (after DML_AXIS_DIRECTION_); NULL for another value. */
+const char *dmlr_axis_direction_name(dmlr_axis_direction d);
+/* Accepts both spellings, with or without the prefix; false if neither. */
+bool dmlr_axis_direction_from_name(const char *name, dmlr_axis_direction *d);
 
 typedef struct dmlr_gather_operator_desc {
     const dmlr_tensor_desc *InputTensor;
@@ -361,6 +365,39 @@ const dmlr_operator_info *dmlr_operator_by_type(dmlr_operator_type type);
 /* NULL-terminated list of all operators. */
 const dmlr_operator_info *const *dmlr_operators(void);
 
+/* Tensor members: a single desc or an array of them; the rest are scalars. */
+#define DMLR_FIELD_IS_TENSOR(kind) ((kind) <= DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+#define DMLR_FIELD_IS_OUTPUT(kind) \
+    ((kind) == DMLR_FIELD_OUTPUT_TENSOR || (kind) == DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+
+/*
+ * A desc member with its value read out: what every walk over a desc (the
+ * case loader, dmlcts' wire and cmd JSON, the generator's writer, show)
+ * needs, so that none of them switches over field kinds to read one.
+ */
+typedef struct dmlr_member {
+    const dmlr_field_info *field;
+    /* Tensor members: the descs (NULL when the member is NULL: the binding is
+     * still counted, and fails validation), how many bindings the member
+     * makes (1, or an array's count member; 0 for scalars), and the binding
+     * index of the first. */
+    const dmlr_tensor_desc *tensors;
+    uint32_t count;
+    uint32_t binding;
+    /* Scalar members (UINT, AXIS_DIRECTION, BOOL), widened. */
+    uint32_t value;
+} dmlr_member;
+
+/* fn for each member of desc in the struct's order; false as soon as fn says false. */
+bool dmlr_visit_desc(const dmlr_operator_info *info, const void *desc,
+                     bool (*fn)(void *ctx, const dmlr_member *m), void *ctx);
+/*
+ * Store one member into desc: a scalar member from value; a tensor member
+ * from tensors (an array also gets count in its count member).
+ */
+void dmlr_set_member(const dmlr_field_info *f, void *desc, const dmlr_tensor_desc *tensors,
+                     uint32_t count, uint32_t value);
+
 /*
  * The tensors a desc binds, in DirectML's binding order (inputs and outputs
  * interleaved as the members come; split them by is_output).  Fills up to
@@ -371,7 +408,13 @@ const dmlr_operator_info *const *dmlr_operators(void);
 typedef struct dmlr_binding_info {
     const dmlr_tensor_desc *desc;
     char name[32];
+    const char *member;  /* the desc member: "OutputTensors" */
+    int32_t index;       /* in a tensor array member, else -1 */
     bool is_output;
+    bool is_indices;     /* checked against the index types of the support table */
+    /* An op that runs in place (info->in_place) binds its first output to the
+     * buffer of its first input: both of these have in_place set. */
+    bool in_place;
 } dmlr_binding_info;
 uint32_t dmlr_operator_bindings(const dmlr_operator_info *info, const void *desc,
                                 dmlr_binding_info *out, uint32_t max);

@@ -1,6 +1,6 @@
 /*
  * dtype.c -- the data-type table, generated from DMLR_DATA_TYPES, and the
- * feature-level and status names.
+ * feature-level, axis-direction and status names.
  */
 #include "internal.h"
 
@@ -123,6 +123,26 @@ dmlr_feature_level dmlr_feature_level_from_name(const char *name)
         if (strcmp(levels[i].name, buf) == 0)
             return levels[i].level;
     return 0;
+}
+
+const char *dmlr_axis_direction_name(dmlr_axis_direction d)
+{
+    return d == DMLR_AXIS_DIRECTION_INCREASING   ? "INCREASING"
+           : d == DMLR_AXIS_DIRECTION_DECREASING ? "DECREASING"
+                                                 : NULL;
+}
+
+bool dmlr_axis_direction_from_name(const char *name, dmlr_axis_direction *d)
+{
+    static const char prefix[] = "DML_AXIS_DIRECTION_";
+    if (strncmp(name, prefix, sizeof prefix - 1) == 0)
+        name += sizeof prefix - 1;
+    for (int v = DMLR_AXIS_DIRECTION_INCREASING; v <= DMLR_AXIS_DIRECTION_DECREASING; v++)
+        if (strcmp(name, dmlr_axis_direction_name((dmlr_axis_direction)v)) == 0) {
+            *d = (dmlr_axis_direction)v;
+            return true;
+        }
+    return false;
 }
 
 static const char *const status_names[] = {

@@ -56,10 +56,9 @@ static dmlr_status resolve(const dmlr_operator_desc *op, dmlr_feature_level leve
     dmlr_operator_bindings(r->info, op->Desc, r->bindings, r->count);
     for (uint32_t i = 0; i < r->count; i++) {
         const dmlr_binding_info *b = &r->bindings[i];
-        bool is_index = strcmp(b->name, "IndicesTensor") == 0;
         st = dmlr_view_from_desc(b->desc, r->info->name, b->name, b->is_output, &r->views[i], err);
         if (!st)
-            st = dmlr_check_support(r->info, level, b->name, &r->views[i], is_index, err);
+            st = dmlr_check_support(r->info, level, b->name, &r->views[i], b->is_indices, err);
         if (st) {
             release(r);
             return st;
@@ -131,8 +130,7 @@ static dmlr_status check_bindings(const resolved *r, const dmlr_buffer *inputs,
             if (j == i || !ranges_meet(bound[i], &r->views[i], bound[j], &r->views[j]))
                 continue;
             /* TENSOR-12: in-place only where the op allows it, element for element. */
-            if (r->info->in_place && !r->bindings[j].is_output &&
-                strcmp(r->bindings[j].name, "InputTensor") == 0 &&
+            if (r->bindings[i].in_place && r->bindings[j].in_place &&
                 bound[i]->data == bound[j]->data && same_layout(&r->views[i], &r->views[j]))
                 continue;
             return dmlr_fail(err, DMLR_STATUS_OVERLAP,

@@ -84,6 +84,27 @@ static uint32_t outputs_of(const dmlr_operator_info *info, const void *desc,
     return k;
 }
 
+/* M_ignore_strides: every tensor member's descs copied into tensors[] without Strides. */
+typedef struct strip {
+    unsigned char *desc;
+    dmlr_tensor_desc *tensors;
+    uint32_t *used;
+} strip;
+
+static bool strip_strides(void *ctx, const dmlr_member *m)
+{
+    strip *s = ctx;
+    if (!DMLR_FIELD_IS_TENSOR(m->field->kind) || !m->tensors || *s->used + m->count > 64)
+        return true;
+    for (uint32_t i = 0; i < m->count; i++) {
+        s->tensors[*s->used + i] = m->tensors[i];
+        s->tensors[*s->used + i].Strides = NULL;
+    }
+    dmlr_set_member(m->field, s->desc, &s->tensors[*s->used], m->count, 0);
+    *s->used += m->count;
+    return true;
+}
+
 static const dmlr_field_info *field(const dmlr_operator_info *info, const char *name)
 {
     for (uint32_t f = 0; f < info->field_count; f++)
@@ -210,25 +231,7 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
     memcpy(out, c->outputs, c->output_count * sizeof *out);
     switch (MUTANT) {
     case M_ignore_strides: /* every tensor desc copied with Strides dropped */
-        for (uint32_t f = 0; f < info->field_count; f++) {
-            const dmlr_field_info *x = &info->fields[f];
-            const dmlr_tensor_desc *t;
-            uint32_t n = 1;
-            if (x->kind > DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
-                continue;
-            memcpy(&t, desc + x->offset, sizeof t);
-            if (x->kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
-                memcpy(&n, desc + x->count_offset, sizeof n);
-            if (!t || nt + n > 64)
-                continue;
-            for (uint32_t i = 0; i < n; i++) {
-                tensors[nt + i] = t[i];
-                tensors[nt + i].Strides = NULL;
-            }
-            t = &tensors[nt];
-            memcpy(desc + x->offset, &t, sizeof t);
-            nt += n;
-        }
+        dmlr_visit_desc(info, c->op->Desc, strip_strides, &(strip){desc, tensors, &nt});
         break;
     case M_axis_off_by_one:
         if ((fi = field(info, "Axis"))) {

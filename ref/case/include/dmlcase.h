@@ -342,6 +342,8 @@ typedef struct dmlc_case_tensor {
     const char *member;         /* the desc member: "OutputTensors" */
     int32_t member_index;       /* index in a tensor array member, else -1 */
     bool is_output;
+    bool in_place;              /* the input an in-place run binds its output to, or that
+                                   output (dmlr_binding_info.in_place); with dmlc_case.in_place */
     const dmlr_tensor_desc *desc;
     /* The rest is set for positive cases only (data != NULL). */
     uint32_t esize;
