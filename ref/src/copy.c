@@ -1,13 +1,11 @@
 /*
- * copy.c -- loop nests, block copies and indexed runs shared by the
- * operators (see copy.h).  Work is split only where the result cannot
+ * copy.c -- loop nests and block copies shared by the operators (see
+ * copy.h).  Work is split only where the result cannot
  * depend on the split: every output byte is written by exactly one piece.
  *
- * SPEC_NOTES.md: GATHER-7..9, SCATTER-5..7, SPLIT-8 (as used by the ops), TENSOR-13.
+ * SPEC_NOTES.md: GATHER-9, SCATTER-7, SPLIT-8 (as used by the ops), TENSOR-13.
  */
 #include "copy.h"
-
-#include "scatter.h"
 
 void dmlr_nest_init(dmlr_nest *n, uint32_t rank, const uint64_t *sizes, uint32_t ops)
 {
@@ -150,94 +148,4 @@ void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const 
     dmlr_nest_coalesce(&n);
     copy_ctx c = {dst, src, n.step[0][n.rank - 1], n.step[1][n.rank - 1], out->esize};
     dmlr_nest_walk(&n, copy_piece, &c);
-}
-
-/*
- * The indexed runs, one function per index type and element width so that the
- * loop body is a load, a compare or two and a fixed-size move.  Locals: the
- * byte stores below may alias anything reachable through `a`.
- */
-#define INDEX_BYTES_INT32 4
-#define INDEX_BYTES_UINT32 4
-#define INDEX_BYTES_INT64 8
-#define INDEX_BYTES_UINT64 8
-
-/*
- * GATHER-7, GATHER-8 without branches: negatives count from the end, then
- * clamp (the same values as dmlr_wrap_clamp).
- */
-static inline uint64_t clamp_index(int64_t v, uint64_t dim)
-{
-    v = v < 0 ? v + (int64_t)dim : v;
-    return v < 0 ? 0 : (uint64_t)v >= dim ? dim - 1 : (uint64_t)v;
-}
-
-/* The loop twice: with the unit steps as constants (scaled addressing, fewer
- * registers: more loads in flight) and with the steps as given. */
-#define GATHER_LOOP(N, DS, SS, XS)                                                            \
-    for (uint64_t k = 0; k < n; k++, d += (DS), x += (XS))                                 \
-        memcpy(d, src + clamp_index(dmlr_read_index(x, it), dim) * (SS), N);
-#define GATHER_FN(IT, N)                                                                   \
-    static void gather_##IT##_##N(const dmlr_indexed *a, uint64_t n)                       \
-    {                                                                                      \
-        const dmlr_data_type it = DMLR_##IT;                                               \
-        unsigned char *d = a->dst;                                                         \
-        const unsigned char *src = a->src, *x = a->idx;                                    \
-        const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step, dim = a->dim; \
-        if (ds == N && ss == N && xs == INDEX_BYTES_##IT)                                  \
-            GATHER_LOOP(N, N, N, INDEX_BYTES_##IT)                                            \
-        else                                                                               \
-            GATHER_LOOP(N, ds, ss, xs)                                                        \
-    }
-
-#define SCATTER_LOOP(N, DS, SS, XS)                                                           \
-    for (uint64_t k = 0; k < n; k++, s += (SS), x += (XS)) {                               \
-        uint64_t pos;                                                                      \
-        if (dmlr_scatter_wrap(dmlr_read_index(x, it), dim, &pos) && pos >= lo && pos < hi) \
-            memcpy(dst + pos * (DS), s, N);                                                \
-    }
-#define SCATTER_FN(IT, N)                                                                  \
-    static void scatter_##IT##_##N(const dmlr_indexed *a, uint64_t n)                      \
-    {                                                                                      \
-        const dmlr_data_type it = DMLR_##IT;                                               \
-        unsigned char *dst = a->dst;                                                       \
-        const unsigned char *s = a->src, *x = a->idx;                                      \
-        const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step, dim = a->dim; \
-        const uint64_t lo = a->lo, hi = a->hi;                                             \
-        if (ds == N && ss == N && xs == INDEX_BYTES_##IT)                                  \
-            SCATTER_LOOP(N, N, N, INDEX_BYTES_##IT)                                           \
-        else                                                                               \
-            SCATTER_LOOP(N, ds, ss, xs)                                                       \
-    }
-
-#define WIDTHS(F, IT) F(IT, 1) F(IT, 2) F(IT, 4) F(IT, 8)
-#define INDEX_TYPES(F) WIDTHS(F, INT32) WIDTHS(F, UINT32) WIDTHS(F, INT64) WIDTHS(F, UINT64)
-INDEX_TYPES(GATHER_FN)
-INDEX_TYPES(SCATTER_FN)
-
-typedef void (*indexed_fn)(const dmlr_indexed *a, uint64_t n);
-#define ROW(K, IT) {K##_##IT##_1, K##_##IT##_2, K##_##IT##_4, K##_##IT##_8}
-static const indexed_fn gathers[4][4] = {ROW(gather, INT32), ROW(gather, UINT32),
-                                         ROW(gather, INT64), ROW(gather, UINT64)};
-static const indexed_fn scatters[4][4] = {ROW(scatter, INT32), ROW(scatter, UINT32),
-                                          ROW(scatter, INT64), ROW(scatter, UINT64)};
-
-static int type_row(dmlr_data_type it)
-{
-    return it == DMLR_INT32 ? 0 : it == DMLR_UINT32 ? 1 : it == DMLR_INT64 ? 2 : 3;
-}
-
-static int width_col(uint32_t esize)
-{
-    return esize == 1 ? 0 : esize == 2 ? 1 : esize == 4 ? 2 : 3;
-}
-
-void dmlr_gather_run(const dmlr_indexed *a, uint64_t n)
-{
-    gathers[type_row(a->index_type)][width_col(a->esize)](a, n);
-}
-
-void dmlr_scatter_run(const dmlr_indexed *a, uint64_t n)
-{
-    scatters[type_row(a->index_type)][width_col(a->esize)](a, n);
 }

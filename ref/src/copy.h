@@ -10,7 +10,7 @@
  *
  *   Runs: element moves along one dimension, as opaque bytes of the element
  *   width (GATHER-9, SCATTER-7, SPLIT-8); a run contiguous on both sides is
- *   one memcpy.  Indexed runs read one index per element (GATHER, SCATTER).
+ *   one memcpy.  Indexed runs (one index per element) are in index.h.
  *
  * All offsets, steps and counts are 64-bit.
  */
@@ -51,24 +51,5 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
                    uint64_t n, uint32_t esize);
 /* out = in element for element (equal sizes), in parallel when large. */
 void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const void *src);
-
-/* An indexed run: element k of the run reads its index at idx + k * idx_step. */
-typedef struct dmlr_indexed {
-    unsigned char *dst;
-    uint64_t dst_step;        /* GATHER: per k; SCATTER: per position along the axis */
-    const unsigned char *src;
-    uint64_t src_step;        /* GATHER: per position along the axis; SCATTER: per k */
-    const unsigned char *idx;
-    uint64_t idx_step;        /* per k */
-    uint64_t dim, lo, hi;     /* the axis size; SCATTER: the positions [lo, hi) this run owns */
-    dmlr_data_type index_type;
-    uint32_t esize;
-} dmlr_indexed;
-
-/* GATHER-7, GATHER-8: dst[k] = src[wrapped and clamped idx[k]] for k < n. */
-void dmlr_gather_run(const dmlr_indexed *a, uint64_t n);
-/* SCATTER-5, SCATTER-6: for k < n in order, dst[wrapped idx[k]] = src[k] when the
- * index is in range and the position in [lo, hi); other writes are dropped. */
-void dmlr_scatter_run(const dmlr_indexed *a, uint64_t n);
 
 #endif

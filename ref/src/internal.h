@@ -121,41 +121,6 @@ static inline void dmlr_copy_elem(void *dst, const void *src, uint32_t esize)
     }
 }
 
-/*
- * Read one index element as a signed 64-bit value.  UINT64 values above
- * INT64_MAX saturate to INT64_MAX: they are out of range for any dimension
- * and never become negative (GATHER-8, SCATTER-5, SCATTER_ND-7).
- */
-static inline int64_t dmlr_read_index(const unsigned char *p, dmlr_data_type dt)
-{
-    switch (dt) {
-    case DMLR_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
-    case DMLR_UINT32: { uint32_t x; memcpy(&x, p, 4); return (int64_t)x; }
-    case DMLR_INT64: { int64_t x; memcpy(&x, p, 8); return x; }
-    default: { uint64_t x; memcpy(&x, p, 8); return x > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)x; }
-    }
-}
-
-/*
- * Normalise an index along a dimension of size dim: negative values count
- * from the end (signed index types only exist from FL 3_0, so no level check
- * is needed here); anything still outside [0, dim) is clamped into it.
- * *clamped tells whether the clamp changed it (the element is then
- * implementation-defined in cases).
- */
-static inline uint64_t dmlr_wrap_clamp(int64_t idx, uint64_t dim, bool *clamped)
-{
-    int64_t n = (int64_t)dim;
-    if (idx < 0 && idx >= -n)
-        idx += n;
-    *clamped = idx < 0 || idx >= n;
-    if (idx < 0)
-        return 0;
-    if (idx >= n)
-        return dim - 1;
-    return (uint64_t)idx;
-}
-
 /* Shared message fragment helpers. */
 #define DMLR_SHAPE_MAX 128
 /* "{3,1,2}" */

@@ -9,24 +9,7 @@
 #define DMLREF_SCATTER_H
 
 #include "copy.h"
-
-/*
- * An index value along a dimension of size dim: signed values in [-dim, -1]
- * count from the end; anything still outside [0, dim) -- beyond the end,
- * below -dim, or an unsigned value of 2^63 or more (dmlr_read_index
- * saturates those, never reading them as negative) -- is out of range and
- * the write is dropped: returns false.
- */
-static inline bool dmlr_scatter_wrap(int64_t idx, uint64_t dim, uint64_t *out)
-{
-    int64_t n = (int64_t)dim;
-    if (idx < 0 && idx >= -n)
-        idx += n;
-    if (idx < 0 || idx >= n)
-        return false;
-    *out = (uint64_t)idx;
-    return true;
-}
+#include "index.h"
 
 /*
  * Where update element ucoord (coordinates over UpdatesTensor.Sizes) of a

@@ -5,20 +5,17 @@
  *
  * p: the input coordinates before Axis, q: the last IndexDimensions
  * coordinates of the indices, s: the input coordinates after Axis; the
- * output is [p, q, s] right-aligned in DimensionCount (GATHER-6).  The
- * output's innermost run is walked in a tight loop with byte steps computed
- * once; a run of s contiguous in both tensors moves as one block.
+ * output is [p, q, s] right-aligned in DimensionCount (GATHER-6).
  *
  * SPEC_NOTES.md: GATHER-1 .. GATHER-10.
  */
 #include "copy.h"
-
+#include "index.h"
 #include <stdio.h>
 
 /* For each output dim: which input or indices dim it walks (-1: none). */
 typedef struct gather_map {
-    int in_dim[DMLR_MAX_RANK];
-    int idx_dim[DMLR_MAX_RANK];
+    int in_dim[DMLR_MAX_RANK], idx_dim[DMLR_MAX_RANK];
     uint64_t expect[DMLR_MAX_RANK];
     char source[DMLR_MAX_RANK][32];
 } gather_map;
@@ -106,6 +103,28 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
     return DMLR_STATUS_OK;
 }
 
+/* An index per element, one function per index type and element width (index.h); unit
+ * steps as constants where they are: scaled addressing, more loads in flight.  Locals:
+ * the byte stores may alias anything reachable through `a`. */
+#define GATHER_LOOP(N, DS, SS, XS)                                                      \
+    for (uint64_t k = 0, pos; k < n; k++, d += (DS), x += (XS)) {                      \
+        dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos); \
+        memcpy(d, src + pos * (SS), N);                                                 \
+    }
+#define GATHER_FN(IT, IB, N)                                                            \
+    static void gather_##IT##_##N(const dmlr_indexed *a, uint64_t n)                    \
+    {                                                                                   \
+        const dmlr_data_type it = DMLR_##IT;                                            \
+        unsigned char *d = a->dst;                                                      \
+        const unsigned char *src = a->src, *x = a->idx;                                 \
+        const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step, dim = a->dim; \
+        if (ds == N && ss == N && xs == IB)                                             \
+            GATHER_LOOP(N, N, N, IB)                                                    \
+        else                                                                            \
+            GATHER_LOOP(N, ds, ss, xs)                                                  \
+    }
+DMLR_INDEXED_KERNELS(gather, GATHER_FN)
+
 typedef struct gather_ctx {
     unsigned char *dst;
     const unsigned char *src, *idx;
@@ -123,21 +142,18 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
         dmlr_indexed a = {d, g->out_step, g->src + off[1], g->axis_step,
                           g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
                           g->index_type, g->esize};
-        dmlr_gather_run(&a, k1 - k0); /* GATHER-7, GATHER-8, GATHER-9 */
+        dmlr_indexed_pick(gather_kernels, &a)(&a, k1 - k0); /* GATHER-7, GATHER-8, GATHER-9 */
         return;
     }
-    bool clamped; /* s innermost: one index for the whole run, a block move */
-    uint64_t pos = dmlr_wrap_clamp(dmlr_read_index(g->idx + off[2], g->index_type), g->dim,
-                                   &clamped); /* GATHER-7, GATHER-8 */
+    uint64_t pos; /* s innermost: one index for the whole run, a block move */
+    dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(g->idx + off[2], g->index_type),
+                        g->dim, &pos); /* GATHER-7, GATHER-8 */
     dmlr_copy_run(d, g->out_step, g->src + off[1] + pos * g->axis_step + k0 * g->in_step,
                   g->in_step, k1 - k0, g->esize); /* GATHER-9; TENSOR-13 */
 }
 
-/*
- * One loop nest over the output's coordinates, walking output (0), input (1:
- * p and s dimensions) and indices (2: q dimensions) at once.  Coalesced, a
- * packed s block is one run: one index read, one memcpy.
- */
+/* One nest over the output's coordinates walks output (0), input (1: p and s) and indices
+ * (2: q) at once.  Coalesced, a packed s block is one run: one index read, one memcpy. */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_gather_operator_desc *g = desc;
@@ -158,7 +174,6 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
                     in->strides[g->Axis] * in->esize, in->sizes[g->Axis], ix->dtype, in->esize};
     dmlr_nest_walk(&n, gather_piece, &c);
 }
-
 
 #define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)
 static const dmlr_support_row support[] = {

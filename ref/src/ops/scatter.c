@@ -63,12 +63,39 @@ uint32_t dmlr_scatter_elements_locate(const void *desc, const dmlr_view *v,
     memcpy(ocoord, ucoord, out->rank * sizeof *ocoord);
     ocoord[s->Axis] = 0;
     /* SCATTER-5 */
-    if (!dmlr_scatter_wrap(dmlr_read_index(indices + dmlr_offset(ix, ucoord), ix->dtype),
-                           out->sizes[s->Axis], &pos))
+    if (!dmlr_index_position(DMLR_INDEX_WRAP_DROP,
+                             dmlr_read_index(indices + dmlr_offset(ix, ucoord), ix->dtype),
+                             out->sizes[s->Axis], &pos))
         return 1u << s->Axis;
     ocoord[s->Axis] = pos;
     return 0;
 }
+
+/*
+ * A line of updates in index order (SCATTER-6): one function per index type
+ * and element width (index.h); writes outside the positions [lo, hi) this run
+ * owns are left to the run that owns them.
+ */
+#define SCATTER_LOOP(N, DS, SS, XS)                                                         \
+    for (uint64_t k = 0, pos; k < n; k++, s += (SS), x += (XS)) {                          \
+        if (dmlr_index_position(DMLR_INDEX_WRAP_DROP, dmlr_read_index(x, it), dim, &pos) && \
+            pos >= lo && pos < hi)                                                          \
+            memcpy(dst + pos * (DS), s, N);                                                 \
+    }
+#define SCATTER_FN(IT, IB, N)                                                               \
+    static void scatter_##IT##_##N(const dmlr_indexed *a, uint64_t n)                       \
+    {                                                                                       \
+        const dmlr_data_type it = DMLR_##IT;                                                \
+        unsigned char *dst = a->dst;                                                        \
+        const unsigned char *s = a->src, *x = a->idx;                                       \
+        const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step, dim = a->dim;  \
+        const uint64_t lo = a->lo, hi = a->hi;                                              \
+        if (ds == N && ss == N && xs == IB)                                                 \
+            SCATTER_LOOP(N, N, N, IB)                                                       \
+        else                                                                                \
+            SCATTER_LOOP(N, ds, ss, xs)                                                     \
+    }
+DMLR_INDEXED_KERNELS(scatter, SCATTER_FN)
 
 enum { CHUNK = 1 << 14 }; /* index elements per parallel chunk, about */
 
@@ -116,13 +143,12 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
             dmlr_indexed a = a0;
             a.dst += off[2], a.src += off[1], a.idx += off[0];
             a.lo = part * dim / parts, a.hi = (part + 1) * dim / parts;
-            dmlr_scatter_run(&a, len); /* SCATTER-5: dropped; SCATTER-6: in order; SCATTER-7 */
+            dmlr_indexed_pick(scatter_kernels, &a)(&a, len); /* SCATTER-5: dropped; SCATTER-6: in order; SCATTER-7 */
             if (++part == parts)
                 part = 0, dmlr_nest_next(&n, n.rank, coord, off);
         }
     }
 }
-
 
 /* SCATTER-8: the page's 1_0 row takes effect at 2_0, where DirectML.h declares the op. */
 #define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)

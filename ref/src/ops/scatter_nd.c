@@ -107,7 +107,8 @@ static uint32_t decode(const nd_map *m, const dmlr_view *ix, const dmlr_view *ou
 {
     uint32_t bad = 0;
     for (uint32_t i = m->i0; i < m->i0 + m->k; i++, ix_off += ix->strides[m->D - 1] * ix->esize)
-        if (!dmlr_scatter_wrap(dmlr_read_index(idx + ix_off, ix->dtype), out->sizes[i], &ocoord[i]))
+        if (!dmlr_index_position(DMLR_INDEX_WRAP_DROP, dmlr_read_index(idx + ix_off, ix->dtype),
+                                 out->sizes[i], &ocoord[i]))
             bad |= 1u << i;
     return bad;
 }

@@ -1,0 +1,98 @@
+/*
+ * index.h -- index values; private to the library.  An element of an indices
+ * tensor becomes a position along a dimension of size dim under the policy
+ * its operator's page names:
+ *
+ *   DMLR_INDEX_WRAP_CLAMP  (GATHER-7, GATHER-8) values in [-dim, -1] count
+ *                          from the end; anything still outside [0, dim) is
+ *                          clamped into it, and cases mark the element
+ *                          implementation-defined.
+ *   DMLR_INDEX_WRAP_DROP   (SCATTER-5, SCATTER_ND-7) the same wrap; anything
+ *                          still outside [0, dim) drops the write.
+ *
+ * Negative values only arrive in signed index types, which exist from FL 3_0,
+ * so no level check is needed here.  Also the scaffold of indexed runs: an
+ * operator writes its inner loop once, and DMLR_INDEXED_KERNELS specialises
+ * it for every index type and element width, in the operator's own file.
+ */
+#ifndef DMLREF_INDEX_H
+#define DMLREF_INDEX_H
+
+#include "internal.h"
+
+typedef enum dmlr_index_policy { DMLR_INDEX_WRAP_CLAMP, DMLR_INDEX_WRAP_DROP } dmlr_index_policy;
+
+/*
+ * One index element as a signed 64-bit value.  UINT64 values above INT64_MAX
+ * saturate to INT64_MAX: out of range for any dimension, never negative
+ * (GATHER-8, SCATTER-5, SCATTER_ND-7).
+ */
+static inline int64_t dmlr_read_index(const unsigned char *p, dmlr_data_type dt)
+{
+    switch (dt) {
+    case DMLR_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+    case DMLR_UINT32: { uint32_t x; memcpy(&x, p, 4); return (int64_t)x; }
+    case DMLR_INT64: { int64_t x; memcpy(&x, p, 8); return x; }
+    default: { uint64_t x; memcpy(&x, p, 8); return x > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)x; }
+    }
+}
+
+/*
+ * The position of idx along a dimension of size dim under policy p.  Returns
+ * whether idx was in range once wrapped; when it was not, WRAP_CLAMP still
+ * sets *pos (the clamped position) and WRAP_DROP leaves it alone.
+ */
+static inline bool dmlr_index_position(dmlr_index_policy p, int64_t idx, uint64_t dim,
+                                       uint64_t *pos)
+{
+    int64_t n = (int64_t)dim;
+    if (idx < 0 && idx >= -n)
+        idx += n;
+    bool in_range = idx >= 0 && idx < n;
+    if (in_range)
+        *pos = (uint64_t)idx;
+    else if (p == DMLR_INDEX_WRAP_CLAMP)
+        *pos = idx < 0 ? 0 : dim - 1;
+    return in_range;
+}
+
+/* An indexed run: element k reads its index at idx + k * idx_step. */
+typedef struct dmlr_indexed {
+    unsigned char *dst;
+    uint64_t dst_step;        /* GATHER: per k; SCATTER: per position along the axis */
+    const unsigned char *src;
+    uint64_t src_step;        /* GATHER: per position along the axis; SCATTER: per k */
+    const unsigned char *idx;
+    uint64_t idx_step;        /* per k */
+    uint64_t dim, lo, hi;     /* the axis size; SCATTER: the positions [lo, hi) this run owns */
+    dmlr_data_type index_type;
+    uint32_t esize;
+} dmlr_indexed;
+
+typedef void (*dmlr_indexed_fn)(const dmlr_indexed *a, uint64_t n);
+
+/*
+ * DMLR_INDEXED_KERNELS(K, FN): FN(IT, IB, N) defines `static void K_IT_N(const
+ * dmlr_indexed *a, uint64_t n)` for index type DMLR_IT of IB bytes and
+ * elements of N bytes; this makes all sixteen and the table K_kernels, which
+ * dmlr_indexed_pick reads.
+ */
+#define DMLR_INDEXED_WIDTHS_(FN, IT, IB) FN(IT, IB, 1) FN(IT, IB, 2) FN(IT, IB, 4) FN(IT, IB, 8)
+#define DMLR_INDEXED_ROW_(K, IT) {K##_##IT##_1, K##_##IT##_2, K##_##IT##_4, K##_##IT##_8}
+#define DMLR_INDEXED_KERNELS(K, FN)                                                          \
+    DMLR_INDEXED_WIDTHS_(FN, INT32, 4) DMLR_INDEXED_WIDTHS_(FN, UINT32, 4)                  \
+    DMLR_INDEXED_WIDTHS_(FN, INT64, 8) DMLR_INDEXED_WIDTHS_(FN, UINT64, 8)                  \
+    static const dmlr_indexed_fn K##_kernels[4][4] = {                                      \
+        DMLR_INDEXED_ROW_(K, INT32), DMLR_INDEXED_ROW_(K, UINT32),                          \
+        DMLR_INDEXED_ROW_(K, INT64), DMLR_INDEXED_ROW_(K, UINT64)};
+
+static inline dmlr_indexed_fn dmlr_indexed_pick(const dmlr_indexed_fn (*kernels)[4],
+                                                const dmlr_indexed *a)
+{
+    int row = a->index_type == DMLR_INT32 ? 0 : a->index_type == DMLR_UINT32 ? 1
+            : a->index_type == DMLR_INT64 ? 2 : 3;
+    int col = a->esize == 1 ? 0 : a->esize == 2 ? 1 : a->esize == 4 ? 2 : 3;
+    return kernels[row][col];
+}
+
+#endif
