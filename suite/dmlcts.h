@@ -76,7 +76,7 @@ typedef struct dmlcts_result {
     char *message;      /* one line: why, for any status but PASS */
     char **notes;       /* further lines (guard bands, modified inputs) */
     uint32_t note_count;
-    uint64_t compared, skipped, legal, mismatches;
+    uint64_t compared, skipped, legal, within_bound, mismatches;
     uint32_t shown;
     dmlcts_mismatch_info *first; /* shown entries */
     double ms;          /* backend time, milliseconds */

@@ -252,6 +252,7 @@ void dmlcts_judge_outputs(const dmlcts_options *o, const dmlc_case *c,
     r->compared = v.compared;
     r->skipped = v.skipped;
     r->legal = v.legal;
+    r->within_bound = v.within_bound;
     r->mismatches = v.mismatches;
     if (ok) {
         r->status = DMLCTS_PASS;

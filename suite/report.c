@@ -133,10 +133,11 @@ void dmlcts_print_details(const dmlcts_options *o, const dmlcts_result *r, const
     if (r->mismatches > r->shown)
         fprintf(f, "%s  ... %llu mismatch(es) in all (-v or --show N lists more)\n", prefix,
                 (unsigned long long)r->mismatches);
-    if (r->skipped || r->legal)
+    if (r->skipped || r->legal || r->within_bound)
         fprintf(f, "%s  (%llu element(s) implementation-defined, not compared; %llu accepted "
-                "as legal values)\n", prefix, (unsigned long long)r->skipped,
-                (unsigned long long)r->legal);
+                "as legal values; %llu differ within the tolerance bound)\n", prefix,
+                (unsigned long long)r->skipped, (unsigned long long)r->legal,
+                (unsigned long long)r->within_bound);
     if (!r->negative && !r->bad_case) {
         dmlcts_reproducer(o, r, repro, sizeof repro);
         fprintf(f, "%s  reproduce: %s\n", prefix, repro);

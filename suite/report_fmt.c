@@ -171,6 +171,7 @@ static cJSON *one_case(const dmlcts_options *o, const dmlcts_result *r)
     cJSON_AddNumberToObject(j, "compared", (double)r->compared);
     cJSON_AddNumberToObject(j, "not_compared", (double)r->skipped);
     cJSON_AddNumberToObject(j, "legal_values_accepted", (double)r->legal);
+    cJSON_AddNumberToObject(j, "within_bound", (double)r->within_bound);
     cJSON_AddNumberToObject(j, "mismatch_count", (double)r->mismatches);
     for (uint32_t i = 0; i < r->shown; i++)
         cJSON_AddItemToArray(mm, mismatch(&r->first[i]));

@@ -295,7 +295,7 @@ static bool parse_digest_output(dmlc_jctx *j, const cJSON *v, const cJSON *x, dm
             return dmlc_jfail(j, "cannot be combined with a {\"sha256\", \"samples\"} digest, "
                             "which judges every element at once");
         }
-    if (t->check != DMLC_CHECK_EXACT) {
+    if (!dmlc_check_info_of(t->check)->digest) {
         dmlc_jkey(j, "check");
         return dmlc_jfail(j, "a {\"sha256\", \"samples\"} digest needs \"exact\": a tolerance "
                         "needs the expected values");
@@ -317,20 +317,16 @@ static bool parse_output(dmlc_jctx *j, const cJSON *v, dmlc_case_tensor *t)
     dmlc_jkey(j, "check");
     if (!dmlc_jstring(j, cJSON_GetObjectItemCaseSensitive(v, "check"), &mode))
         return false;
-    if (strcmp(mode, "exact") == 0) {
-        t->check = DMLC_CHECK_EXACT;
-    } else if (strcmp(mode, "cumulative_product_bound") == 0) {
-        /* CUMULATIVE_PRODUCT-10: only that operator's float outputs have a bound */
-        if (j->c->info->type != DMLR_OPERATOR_CUMULATIVE_PRODUCT ||
-            !dmlr_data_type_is_float(t->desc->DataType))
-            return dmlc_jfail(j, "\"cumulative_product_bound\" applies to FLOAT16/FLOAT32 outputs of "
-                            "CUMULATIVE_PRODUCT only, not %s %s", j->c->info->name,
-                         dmlr_data_type_name(t->desc->DataType));
-        t->check = DMLC_CHECK_CUMPROD_BOUND;
-    } else {
-        return dmlc_jfail(j, "\"%s\" is not a check mode this dmlref knows (\"exact\", "
-                        "\"cumulative_product_bound\")", mode);
-    }
+    const dmlc_check_info *k = dmlc_check_by_token(mode);
+    if (!k)
+        return dmlc_jfail(j, "\"%s\" is not a check mode this dmlref knows (%s)", mode,
+                          dmlc_check_tokens());
+    if (!dmlc_check_applies(k, j->c->info->type, t->desc->DataType)) /* CUMULATIVE_PRODUCT-10 */
+        return dmlc_jfail(j, "\"%s\" applies to %s outputs of %s only, not %s %s", k->token,
+                          k->float_only ? "FLOAT16/FLOAT32" : "the",
+                          dmlr_operator_by_type(k->op)->name, j->c->info->name,
+                          dmlr_data_type_name(t->desc->DataType));
+    t->check = k->mode;
     dmlc_jback(j, back);
     dmlc_jkey(j, "expected");
     x = cJSON_GetObjectItemCaseSensitive(v, "expected");

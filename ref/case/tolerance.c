@@ -108,6 +108,13 @@ uint64_t dmlc_cumprod_prefix_length(const dmlr_cumulative_product_operator_desc 
     return desc->HasExclusiveProduct ? n - 1 : n;
 }
 
+bool dmlc_cumprod_accepts(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
+                          const void *expected, const void *got)
+{
+    return dmlc_cumprod_within_bound(dt, expected, got,
+                                     dmlc_cumprod_prefix_length(c->op.Desc, e));
+}
+
 /* ---- CUMULATIVE_PRODUCT-12 ------------------------------------------------ */
 
 /* A magnitude m * 2^e, m in [0.5, 1): no overflow or underflow however long the run. */

@@ -2,8 +2,9 @@
  * gen_write.c -- the file of a positive generated case: head and desc,
  * inputs (values, or a recipe for large cases), outputs (values with their
  * implementation-defined elements and legal values, or a SHA-256 digest with
- * samples for large cases).  CUMULATIVE_PRODUCT float outputs are judged with
- * "cumulative_product_bound" and their NaNs written canonically.
+ * samples for large cases).  Each output gets its judge mode from
+ * dmlc_check_default (CUMULATIVE_PRODUCT floats: "cumulative_product_bound",
+ * their NaNs written canonically).
  */
 #include "dmlcase.h"
 #include "gen.h"
@@ -189,9 +190,10 @@ static void digest_entry(dmlg_json *w, dmlg_case *gc, const dmlg_tensor *t, int 
 static void output_entry(dmlg_json *w, dmlg_case *gc, const dmlg_tensor *t, int b)
 {
     dmlr_data_type dt = t->desc.DataType;
-    bool bound = gc->op.Type == DMLR_OPERATOR_CUMULATIVE_PRODUCT && dmlr_data_type_is_float(dt);
+    const dmlc_check_info *mode = dmlc_check_info_of(dmlc_check_default(gc->op.Type, dt));
+    bool bound = mode->accepts != NULL; /* a tolerance takes any NaN: write them canonically */
     dmlg_json_printf(w, "{\n%*s\"check\": \"%s\",\n%*s\"expected\": ", b + 2, "",
-                   bound ? "cumulative_product_bound" : "exact", b + 2, "");
+                     mode->token, b + 2, "");
     if (gc->spec->set == DMLG_LARGE)
         digest_entry(w, gc, t, b + 2);
     else

@@ -113,6 +113,8 @@ assert int(x.get("tests")) == j["totals"]["cases"] == len(j["cases"])
 assert int(x.get("errors")) == j["totals"]["CRASH"] == 1
 crash = [c for c in j["cases"] if c["status"] == "CRASH"][0]
 assert crash["name"] == "dmlcts-selftest/gather.nan_payloads" and crash["reproduce"]
+judged = [c for c in j["cases"] if c["status"] == "PASS"]
+assert judged and all(c["within_bound"] <= c["compared"] for c in judged)
 EOF
 run tap 0 --tap goldens/doc
 has tap "^TAP version 13$"

@@ -323,10 +323,53 @@ typedef enum dmlc_case_rc {
     DMLC_CASE_INTERNAL = 3   /* I/O error or out of memory */
 } dmlc_case_rc;
 
+/*
+ * The judge modes of an output's "check", one row each; this list drives the
+ * loader, the compare, the generator and the help.  Columns: the enum name,
+ * the token in case files, the one operator it applies to (INVALID: every
+ * operator), whether it applies to float outputs only, whether a
+ * {"sha256", "samples"} digest may use it (a tolerance needs the expected
+ * values), and the predicate for an element whose bits differ (NULL: none:
+ * the bits must be equal).
+ */
+#define DMLC_CHECK_MODES(X)                                                                 \
+    X(EXACT, "exact", DMLR_OPERATOR_INVALID, false, true, NULL)                            \
+    X(CUMPROD_BOUND, "cumulative_product_bound", DMLR_OPERATOR_CUMULATIVE_PRODUCT, true,   \
+      false, dmlc_cumprod_accepts) /* CUMULATIVE_PRODUCT-10/11 */
+
 typedef enum dmlc_check_mode {
-    DMLC_CHECK_EXACT = 0,           /* bit patterns of every addressed element */
-    DMLC_CHECK_CUMPROD_BOUND = 1    /* "cumulative_product_bound": CUMULATIVE_PRODUCT-10/11 */
+#define X(name, token, op, float_only, digest, accepts) DMLC_CHECK_##name,
+    DMLC_CHECK_MODES(X)
+#undef X
+    DMLC_CHECK_MODE_COUNT
 } dmlc_check_mode;
+
+struct dmlc_case;
+/* Is `got` right for `expected` (element e of the output, bytes of its type)? */
+typedef bool (*dmlc_accepts_fn)(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
+                                const void *expected, const void *got);
+
+typedef struct dmlc_check_info {
+    dmlc_check_mode mode;
+    const char *token;
+    dmlr_operator_type op;  /* DMLR_OPERATOR_INVALID: any operator */
+    bool float_only, digest;
+    dmlc_accepts_fn accepts;
+} dmlc_check_info;
+
+const dmlc_check_info *dmlc_check_info_of(dmlc_check_mode mode);
+/* NULL for a token that names no mode. */
+const dmlc_check_info *dmlc_check_by_token(const char *token);
+/* The mode a generator writes for an output of dt of operator op: the first row that
+ * applies other than EXACT, else EXACT. */
+dmlc_check_mode dmlc_check_default(dmlr_operator_type op, dmlr_data_type dt);
+/* Does mode apply to an output of type dt of operator op? */
+bool dmlc_check_applies(const dmlc_check_info *k, dmlr_operator_type op, dmlr_data_type dt);
+/* "\"exact\", \"cumulative_product_bound\"", for messages. */
+const char *dmlc_check_tokens(void);
+/* CUMULATIVE_PRODUCT-10/11: dmlc_cumprod_within_bound at element e's prefix length. */
+bool dmlc_cumprod_accepts(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
+                          const void *expected, const void *got);
 
 /* An element where any of several values is right. */
 typedef struct dmlc_legal_values {

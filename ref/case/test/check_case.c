@@ -67,6 +67,25 @@ START_TEST(the_schema_names_exactly_the_operators_of_the_list)
 }
 END_TEST
 
+START_TEST(the_schema_names_exactly_the_check_modes_of_the_list)
+{
+    char want[256] = "\"enum\": [";
+    void *text;
+    size_t len;
+    for (int m = 0; m < DMLC_CHECK_MODE_COUNT; m++) {
+        const dmlc_check_info *k = dmlc_check_info_of((dmlc_check_mode)m);
+        ck_assert_ptr_eq(dmlc_check_by_token(k->token), k); /* each token names its row back */
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s\"%s\"", m ? ", " : "",
+                 k->token);
+    }
+    strcat(want, "]");
+    ck_assert_ptr_null(dmlc_check_by_token("bitwise"));
+    ck_assert_int_eq(dmlc_read_file("docs/case.schema.json", &text, &len), 0);
+    ck_assert_msg(strstr(text, want), "the schema's check enum is not %s", want);
+    free(text);
+}
+END_TEST
+
 START_TEST(unknown_data_type_is_rejected_with_its_json_path)
 {
     write_case("case.json", "{" HEAD ", " GATHER_DESC("'Sizes': [4]", "FLOAT8", "0") "}");
@@ -355,6 +374,7 @@ static Suite *suite(void)
     tcase_add_test(tc, malformed_json_is_reported_with_its_line_and_column);
     tcase_add_test(tc, unknown_operator_is_rejected_with_the_operators_there_are);
     tcase_add_test(tc, the_schema_names_exactly_the_operators_of_the_list);
+    tcase_add_test(tc, the_schema_names_exactly_the_check_modes_of_the_list);
     tcase_add_test(tc, unknown_data_type_is_rejected_with_its_json_path);
     tcase_add_test(tc, unknown_member_is_rejected_with_its_json_path);
     tcase_add_test(tc, unknown_top_level_member_is_rejected_but_dollar_and_underscore_ones_are_not);
