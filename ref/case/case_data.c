@@ -98,7 +98,7 @@ static bool disagree(dmlc_jctx *j, const dmlc_case_tensor *t, const unsigned cha
     dmlc_value_display(t->desc->DataType, packed + i * t->esize, mine, sizeof mine);
     dmlc_value_display(t->desc->DataType, packed + first * t->esize, theirs, sizeof theirs);
     coord_text(t, first, at, sizeof at);
-    dmlc_case_format_dims(strides, sizeof strides, t->rank, t->strides);
+    dmlr_format_sizes(strides, sizeof strides, t->rank, t->strides);
     if (key) { /* a sidecar or a recipe: name the element, there is no JSON path to it */
         coord_text(t, i, where, sizeof where);
         dmlc_jkey(j, key);

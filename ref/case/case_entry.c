@@ -18,7 +18,7 @@ static bool parse_flat(dmlc_jctx *j, const cJSON *arr, const dmlc_case_tensor *t
     uint64_t n = (uint64_t)cJSON_GetArraySize(arr), i = 0;
     if (n != t->count) {
         char dims[DMLR_MAX_RANK * 12];
-        dmlc_case_format_dims(dims, sizeof dims, t->rank, t->sizes);
+        dmlr_format_sizes(dims, sizeof dims, t->rank, t->sizes);
         if (t->rank == 1)
             return dmlc_jfail(j, "expected %llu values (Sizes %s), got %llu",
                          (unsigned long long)t->count, dims, (unsigned long long)n);
@@ -86,8 +86,8 @@ static bool check_npy(dmlc_jctx *j, const dmlc_npy *npy, const char *path, const
                      dmlr_data_type_name(npy->dtype), want, dmlr_data_type_name(t->desc->DataType));
     if (npy->count != t->count) {
         char shape[DMLC_NPY_MAX_RANK * 22], dims[DMLR_MAX_RANK * 12];
-        dmlc_case_format_dims(shape, sizeof shape, npy->rank, npy->shape);
-        dmlc_case_format_dims(dims, sizeof dims, t->rank, t->sizes);
+        dmlr_format_sizes(shape, sizeof shape, npy->rank, npy->shape);
+        dmlr_format_sizes(dims, sizeof dims, t->rank, t->sizes);
         return dmlc_jfail(j, "%s holds %llu elements (shape %s), expected %llu (the product of "
                      "Sizes %s)", path, (unsigned long long)npy->count, shape,
                      (unsigned long long)t->count, dims);

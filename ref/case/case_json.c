@@ -112,16 +112,6 @@ const char *dmlc_jkind(const cJSON *v)
     return "null";
 }
 
-void dmlc_case_format_dims(char *buf, size_t cap, uint32_t rank, const uint64_t *dims)
-{
-    size_t n = (size_t)snprintf(buf, cap, "{");
-    for (uint32_t d = 0; d < rank && n < cap; d++)
-        n += (size_t)snprintf(buf + n, cap - n, "%s%llu", d ? "," : "",
-                              (unsigned long long)dims[d]);
-    if (n < cap)
-        snprintf(buf + n, cap - n, "}");
-}
-
 /* ---- parsing with number texts ----------------------------------------- */
 
 /* cJSON copies at most 63 characters of a number before strtod. */

@@ -86,7 +86,4 @@ bool dmlc_case_parse_entry(dmlc_jctx *j, const cJSON *v, dmlc_case_tensor *t, vo
 bool dmlc_case_parse_generate(dmlc_jctx *j, const cJSON *obj, dmlc_case_tensor *t, void *packed);
 bool dmlc_case_parse_digest(dmlc_jctx *j, const cJSON *obj, dmlc_case_tensor *t);
 
-/* "{3,4}" */
-void dmlc_case_format_dims(char *buf, size_t cap, uint32_t rank, const uint64_t *dims);
-
 #endif

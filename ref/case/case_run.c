@@ -10,12 +10,7 @@
 
 uint64_t dmlc_case_offset(const dmlc_case_tensor *t, uint64_t flat)
 {
-    uint64_t off = 0;
-    for (uint32_t d = t->rank; d-- > 0;) {
-        off += flat % t->sizes[d] * t->strides[d];
-        flat /= t->sizes[d];
-    }
-    return off * t->esize;
+    return dmlr_tensor_offset(t->desc, flat);
 }
 
 /* Row-major walk: coordinates advance like an odometer, the offset with them. */
@@ -45,12 +40,7 @@ static void walk_next(walker *w)
 
 void dmlc_case_gather(const dmlc_case_tensor *t, const void *buffer, void *packed)
 {
-    const unsigned char *src = buffer;
-    unsigned char *dst = packed;
-    walker w;
-    walk_start(&w, t);
-    for (uint64_t i = 0; i < t->count; i++, walk_next(&w))
-        memcpy(dst + i * t->esize, src + w.off, t->esize);
+    dmlr_tensor_pack(t->desc, buffer, packed, NULL); /* loaded: well-formed */
 }
 
 void dmlc_case_run_free(dmlc_case_run *run)
@@ -164,14 +154,6 @@ static void note(dmlc_case_verdict *v, dmlc_mismatch *first, uint32_t max, uint3
 
 /* ---- digest outputs ------------------------------------------------------ */
 
-static bool host_is_little_endian(void)
-{
-    const uint16_t one = 1;
-    unsigned char b;
-    memcpy(&b, &one, 1);
-    return b == 1;
-}
-
 static bool is_packed(const dmlc_case_tensor *t)
 {
     uint64_t stride = 1;
@@ -191,7 +173,7 @@ static bool digest_of(const dmlc_case_tensor *t, const unsigned char *buf, char 
 {
     enum { CHUNK = 1 << 16 };
     dmlc_sha256 *s = dmlc_sha256_begin();
-    bool le = host_is_little_endian();
+    bool le = dmlr_host_is_little_endian();
     unsigned char *chunk;
     size_t used = 0;
     walker w;

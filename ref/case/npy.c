@@ -215,19 +215,11 @@ bool dmlc_npy_parse(const void *bytes, size_t len, dmlc_npy *out, char *why, siz
     return true;
 }
 
-static bool host_is_little_endian(void)
-{
-    const uint16_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 1;
-}
-
 /* .npy data is little-endian; swap on big-endian hosts so the file stays portable. */
 static void copy_swapped(unsigned char *dst, const unsigned char *src, uint64_t count,
                          uint32_t esize)
 {
-    if (host_is_little_endian() || esize == 1) {
+    if (dmlr_host_is_little_endian() || esize == 1) {
         memcpy(dst, src, (size_t)(count * esize));
         return;
     }

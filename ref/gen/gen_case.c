@@ -24,20 +24,20 @@ static const dmlr_feature_level levels[] = {
 static dmlr_feature_level min_level(dmlg_case *gc)
 {
     dmlr_error err;
-    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
-        if (dmlr_validate(&gc->op, levels[i], &err) != DMLR_STATUS_OK)
-            continue;
-        if (i > 0 && dmlr_validate(&gc->op, levels[i - 1], &err) != DMLR_STATUS_NOT_SUPPORTED) {
+    dmlr_feature_level min = dmlr_lowest_valid_level(&gc->op, &err);
+    if (!min) {
+        dmlg_fail(gc, "the builder made an invalid desc: %s", err.message);
+        return 0;
+    }
+    for (size_t i = 1; i < sizeof levels / sizeof levels[0]; i++)
+        if (levels[i] == min &&
+            dmlr_validate(&gc->op, levels[i - 1], &err) != DMLR_STATUS_NOT_SUPPORTED) {
             dmlg_fail(gc, "at %s validation fails with %s, expected NOT_SUPPORTED: %s",
-                          dmlr_feature_level_name(levels[i - 1]), dmlr_status_name(err.status),
-                          err.message);
+                      dmlr_feature_level_name(levels[i - 1]), dmlr_status_name(err.status),
+                      err.message);
             return 0;
         }
-        return levels[i];
-    }
-    dmlr_validate(&gc->op, DMLR_FEATURE_LEVEL_MAX, &err);
-    dmlg_fail(gc, "the builder made an invalid desc: %s", err.message);
-    return 0;
+    return min;
 }
 
 /* Large inputs: the recipe's elements, placed packed (large cases have no strides). */

@@ -142,20 +142,6 @@ static bool make_base(neg_case *n, const dmlg_op *op)
     return apply_all(n, op->negative_attrs);
 }
 
-static dmlr_feature_level lowest_valid(const dmlr_operator_desc *op)
-{
-    static const dmlr_feature_level levels[] = {
-#define X(name, value) DMLR_FEATURE_LEVEL_##name,
-        DMLR_FEATURE_LEVELS(X)
-#undef X
-    };
-    dmlr_error err;
-    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-        if (dmlr_validate(op, levels[i], &err) == DMLR_STATUS_OK)
-            return levels[i];
-    return DMLR_FEATURE_LEVEL_MAX;
-}
-
 char *dmlg_negative_case(const dmlg_negative *s, char *why, size_t cap)
 {
     const dmlg_op *op = NULL;
@@ -173,7 +159,8 @@ char *dmlg_negative_case(const dmlg_negative *s, char *why, size_t cap)
         free(n);
         return NULL;
     }
-    min = lowest_valid(&n->op);
+    min = dmlr_lowest_valid_level(&n->op, &err);
+    min = min ? min : DMLR_FEATURE_LEVEL_MAX;
     if (!apply_all(n, s->edits)) {
         snprintf(why, cap, "negative/%s/%s: an edit does not parse: %s", s->dir, s->rule, s->edits);
         free(n);

@@ -186,21 +186,12 @@ static uint64_t dup_value(dmlg_case *gc, uint64_t n, uint64_t key, uint64_t *mem
 
 uint64_t dmlg_offset(const dmlg_tensor *t, uint64_t flat)
 {
-    uint64_t off = 0, stride = 1;
-    for (uint32_t d = t->desc.DimensionCount; d-- > 0;) {
-        uint64_t c = flat % t->sizes[d];
-        off += c * (t->desc.Strides ? t->strides[d] : stride);
-        stride *= t->sizes[d];
-        flat /= t->sizes[d];
-    }
-    return off * dmlr_data_type_size(t->desc.DataType);
+    return dmlr_tensor_offset(&t->desc, flat);
 }
 
 void dmlg_gather_logical(dmlg_tensor *t, const unsigned char *buf, unsigned char *packed)
 {
-    uint32_t esize = dmlr_data_type_size(t->desc.DataType);
-    for (uint64_t e = 0; e < t->count; e++)
-        memcpy(packed + e * esize, buf + dmlg_offset(t, e), esize);
+    dmlr_tensor_pack(&t->desc, buf, packed, NULL); /* built by the generator: well-formed */
 }
 
 bool dmlg_buffer_bytes(dmlg_case *gc, dmlg_tensor *t)

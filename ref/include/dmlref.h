@@ -160,6 +160,12 @@ typedef struct dmlr_error {
 
 const char *dmlr_status_name(dmlr_status s); /* "INVALID_ARGUMENT" */
 
+/* Sizes, strides or coordinates for messages: "{3,1,2}" (truncated to cap). */
+#define DMLR_SHAPE_MAX 128
+void dmlr_format_sizes(char *buf, size_t cap, uint32_t rank, const uint64_t *sizes);
+/* Whether this host stores integers little-endian (DirectML's and .npy's order). */
+bool dmlr_host_is_little_endian(void);
+
 /* ---- tensors ------------------------------------------------------------- */
 typedef enum dmlr_tensor_flags {
     DMLR_TENSOR_FLAG_NONE = 0,
@@ -182,6 +188,17 @@ typedef struct dmlr_tensor_desc {
  * the desc is malformed or the arithmetic overflows 64 bits.
  */
 bool dmlr_calc_buffer_tensor_size(const dmlr_tensor_desc *t, uint64_t *bytes);
+
+/* Byte offset in t's buffer of the element at row-major position flat (a well-formed desc). */
+uint64_t dmlr_tensor_offset(const dmlr_tensor_desc *t, uint64_t flat);
+
+/*
+ * The logical elements of t, row-major and packed (count * element size
+ * bytes), from a buffer laid out by t: what expected values, digests and
+ * .npy files hold.  Fails (writing nothing) on a malformed desc.
+ */
+dmlr_status dmlr_tensor_pack(const dmlr_tensor_desc *t, const void *buffer, void *packed,
+                             dmlr_error *err);
 
 /* ---- operators ----------------------------------------------------------- */
 /*
@@ -275,6 +292,12 @@ typedef struct dmlr_buffer {
  */
 dmlr_status dmlr_validate(const dmlr_operator_desc *op, dmlr_feature_level level,
                           dmlr_error *err);
+
+/*
+ * The lowest feature level at which the desc validates (a case's
+ * min_feature_level); 0 when none does, with err from the highest level.
+ */
+dmlr_feature_level dmlr_lowest_valid_level(const dmlr_operator_desc *op, dmlr_error *err);
 
 /*
  * Execute one operator on host buffers.  inputs[] and outputs[] are bound in

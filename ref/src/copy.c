@@ -149,3 +149,18 @@ void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const 
     copy_ctx c = {dst, src, n.step[0][n.rank - 1], n.step[1][n.rank - 1], out->esize};
     dmlr_nest_walk(&n, copy_piece, &c);
 }
+
+dmlr_status dmlr_tensor_pack(const dmlr_tensor_desc *t, const void *buffer, void *packed,
+                             dmlr_error *err)
+{
+    dmlr_view in, out;
+    dmlr_status st = dmlr_view_from_desc(t, "dmlr_tensor_pack", "the tensor", false, &in, err);
+    if (st)
+        return st;
+    uint64_t stride = 1;
+    out = in;
+    for (uint32_t d = in.rank; d-- > 0; stride *= in.sizes[d])
+        out.strides[d] = stride;
+    dmlr_copy_view(&out, packed, &in, buffer);
+    return DMLR_STATUS_OK;
+}

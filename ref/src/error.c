@@ -1,10 +1,11 @@
 /*
- * error.c -- formatting of failure messages.
+ * error.c -- failure messages and what they print (sizes); the host's byte order.
  */
 #include "internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 dmlr_status dmlr_fail(dmlr_error *err, dmlr_status status, const char *fmt, ...)
 {
@@ -27,4 +28,12 @@ void dmlr_format_sizes(char *buf, size_t cap, uint32_t rank, const uint64_t *siz
                               (unsigned long long)sizes[d]);
     if (n < cap)
         snprintf(buf + n, cap - n, "}");
+}
+
+bool dmlr_host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
 }

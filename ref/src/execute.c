@@ -81,6 +81,19 @@ dmlr_status dmlr_validate(const dmlr_operator_desc *op, dmlr_feature_level level
     return DMLR_STATUS_OK;
 }
 
+dmlr_feature_level dmlr_lowest_valid_level(const dmlr_operator_desc *op, dmlr_error *err)
+{
+    static const dmlr_feature_level levels[] = {
+#define X(name, value) DMLR_FEATURE_LEVEL_##name,
+        DMLR_FEATURE_LEVELS(X)
+#undef X
+    };
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (dmlr_validate(op, levels[i], err) == DMLR_STATUS_OK)
+            return levels[i];
+    return 0;
+}
+
 static bool same_layout(const dmlr_view *a, const dmlr_view *b)
 {
     if (a->rank != b->rank || a->esize != b->esize)

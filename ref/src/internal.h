@@ -121,9 +121,4 @@ static inline void dmlr_copy_elem(void *dst, const void *src, uint32_t esize)
     }
 }
 
-/* Shared message fragment helpers. */
-#define DMLR_SHAPE_MAX 128
-/* "{3,1,2}" */
-void dmlr_format_sizes(char *buf, size_t cap, uint32_t rank, const uint64_t *sizes);
-
 #endif

@@ -87,6 +87,17 @@ bool dmlr_calc_buffer_tensor_size(const dmlr_tensor_desc *t, uint64_t *bytes)
     return min_bytes(t->DimensionCount, sizes, strides, esize, bytes);
 }
 
+uint64_t dmlr_tensor_offset(const dmlr_tensor_desc *t, uint64_t flat)
+{
+    uint64_t off = 0, stride = 1;
+    for (uint32_t d = t->DimensionCount; d-- > 0;) {
+        off += flat % t->Sizes[d] * (t->Strides ? t->Strides[d] : stride);
+        stride *= t->Sizes[d];
+        flat /= t->Sizes[d];
+    }
+    return off * dmlr_data_type_size(t->DataType);
+}
+
 static int by_stride(const void *a, const void *b)
 {
     const uint64_t *x = a, *y = b; /* {stride, size} pairs */

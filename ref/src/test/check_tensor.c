@@ -136,6 +136,44 @@ static dmlr_error validate(fixture *f)
     return e;
 }
 
+START_TEST(the_lowest_valid_level_is_the_first_at_which_the_desc_validates)
+{
+    fixture f;
+    dmlr_error e;
+    fixture_init(&f);
+    /* FL-3: one dimension needs GATHER's 3_0 row */
+    ck_assert_int_eq(dmlr_lowest_valid_level(&f.op, &e), DMLR_FEATURE_LEVEL_3_0);
+    f.in.DataType = f.out.DataType = DMLR_INT64; /* its 4_1 row */
+    ck_assert_int_eq(dmlr_lowest_valid_level(&f.op, &e), DMLR_FEATURE_LEVEL_4_1);
+    f.g.Axis = 3; /* GATHER-3 at every level */
+    ck_assert_int_eq(dmlr_lowest_valid_level(&f.op, &e), 0);
+    ck_assert_int_eq(e.status, DMLR_STATUS_INVALID_ARGUMENT);
+}
+END_TEST
+
+START_TEST(pack_reads_a_padded_permuted_broadcast_tensor_in_row_major_order)
+{
+    /* TENSOR-4: element c at ElementSize * dot(c, Strides); a zero stride repeats */
+    static const uint32_t sizes[3] = {2, 3, 4}, strides[3] = {1, 0, 5};
+    dmlr_tensor_desc t = {DMLR_INT16, 0, 3, sizes, strides, 0, 0};
+    int16_t buf[20], packed[24];
+    dmlr_error e;
+    for (int i = 0; i < 20; i++)
+        buf[i] = (int16_t)(100 + i);
+    ck_assert_int_eq(dmlr_tensor_pack(&t, buf, packed, &e), DMLR_STATUS_OK);
+    for (uint32_t a = 0, flat = 0; a < 2; a++)
+        for (uint32_t b = 0; b < 3; b++)
+            for (uint32_t c = 0; c < 4; c++, flat++) {
+                ck_assert_int_eq(packed[flat], buf[a + 5 * c]);
+                ck_assert_uint_eq(dmlr_tensor_offset(&t, flat), 2 * (a + 5 * c));
+            }
+    t.DimensionCount = 0; /* TENSOR-2: nothing written */
+    packed[0] = -1;
+    ck_assert_int_eq(dmlr_tensor_pack(&t, buf, packed, &e), DMLR_STATUS_INVALID_ARGUMENT);
+    ck_assert_int_eq(packed[0], -1);
+}
+END_TEST
+
 START_TEST(unknown_data_type_is_rejected)
 {
     /* TENSOR-1 */
@@ -430,6 +468,8 @@ static Suite *tensor_suite(void)
     tcase_add_test(tc, an_output_overlapping_an_input_is_rejected_unless_the_op_runs_in_place);
     tcase_add_test(tc, valid_bindings_execute_and_clear_the_error);
     tcase_add_test(tc, status_names_are_stable);
+    tcase_add_test(tc, the_lowest_valid_level_is_the_first_at_which_the_desc_validates);
+    tcase_add_test(tc, pack_reads_a_padded_permuted_broadcast_tensor_in_row_major_order);
     suite_add_tcase(s, tc);
     return s;
 }
