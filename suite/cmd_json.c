@@ -95,20 +95,17 @@ static bool write_npy(const char *path, const dmlc_case_tensor *t, const void *d
     uint64_t shape = t->bytes / dmlr_data_type_size(dt);
     size_t len;
     void *img = dmlc_npy_build(dt, 1, &shape, data, &len);
-    int e;
+    dmlc_error why;
+    bool ok;
     if (!img) {
         snprintf(msg, cap, "%s: out of memory", path);
         return false;
     }
-    e = dmlc_write_file(path, img, len);
+    ok = dmlc_write_file(path, img, len, &why);
     free(img);
-    if (e) {
-        char why[128];
-        dmlc_strerror(e, why, sizeof why);
-        snprintf(msg, cap, "cannot write %s: %s", path, why);
-        return false;
-    }
-    return true;
+    if (!ok)
+        snprintf(msg, cap, "%s", why.message);
+    return ok;
 }
 
 static cJSON *binding_json(const dmlcts_batch_case *b, const dmlc_case_tensor *t)
@@ -129,7 +126,7 @@ bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size
     cJSON *root = cJSON_CreateObject(), *cases = cJSON_AddArrayToObject(root, "cases");
     char path[4096], *text;
     bool ok = true;
-    int e;
+    dmlc_error why;
     cJSON_AddStringToObject(root, "format", DMLCTS_REQUEST_FORMAT);
     for (size_t i = 0; ok && i < n; i++) {
         const dmlc_case *c = bc[i].c;
@@ -162,15 +159,11 @@ bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size
         return false;
     }
     snprintf(path, sizeof path, "%s/request.json", dir);
-    e = dmlc_write_file(path, text, strlen(text));
+    ok = dmlc_write_file(path, text, strlen(text), &why);
     free(text);
-    if (e) {
-        char why[128];
-        dmlc_strerror(e, why, sizeof why);
-        snprintf(msg, cap, "cannot write %s: %s", path, why);
-        return false;
-    }
-    return true;
+    if (!ok)
+        snprintf(msg, cap, "%s", why.message);
+    return ok;
 }
 
 cJSON *dmlcts_cmd_read_json(const char *path, char *msg, size_t cap)
@@ -178,11 +171,9 @@ cJSON *dmlcts_cmd_read_json(const char *path, char *msg, size_t cap)
     void *text;
     size_t len;
     cJSON *j;
-    int e = dmlc_read_file(path, &text, &len);
-    if (e) {
-        char why[128];
-        dmlc_strerror(e, why, sizeof why);
-        snprintf(msg, cap, "cannot read %s: %s", path, why);
+    dmlc_error why;
+    if (!dmlc_read_file(path, &text, &len, &why)) {
+        snprintf(msg, cap, "%s", why.message);
         return NULL;
     }
     if (!(j = cJSON_ParseWithLength(text, len)))
@@ -196,16 +187,14 @@ bool dmlcts_cmd_read_npy(const char *path, void **data, size_t *len, char *msg, 
     void *bytes;
     size_t n;
     dmlc_npy npy;
-    char why[256];
-    int e = dmlc_read_file(path, &bytes, &n);
+    dmlc_error why;
     *data = NULL;
-    if (e) {
-        dmlc_strerror(e, why, sizeof why);
-        snprintf(msg, cap, "cannot read %s: %s", path, why);
+    if (!dmlc_read_file(path, &bytes, &n, &why)) {
+        snprintf(msg, cap, "%s", why.message);
         return false;
     }
-    if (!dmlc_npy_parse(bytes, n, &npy, why, sizeof why)) {
-        snprintf(msg, cap, "%s: %s", path, why);
+    if (!dmlc_npy_parse(bytes, n, &npy, &why)) {
+        snprintf(msg, cap, "%s: %s", path, why.message);
         free(bytes);
         return false;
     }

@@ -33,16 +33,16 @@ static bool is_dir(const char *path)
 }
 
 /* An unreadable directory stops the expansion: the run would silently miss cases. */
-static bool unreadable(void *ctx, const char *dir, int err)
+static bool unreadable(void *ctx, const dmlc_error *e)
 {
     (void)ctx;
-    fprintf(stderr, "dmlcts: %s: cannot read the directory: %s\n", dir, strerror(err));
+    fprintf(stderr, "dmlcts: %s\n", e->message);
     return false;
 }
 
 static bool collect(const char *dir, dmlc_paths *out)
 {
-    return dmlc_find_case_files(dir, out, unreadable, NULL);
+    return dmlc_find_case_files(dir, out, unreadable, NULL, NULL);
 }
 
 static int by_name(const void *a, const void *b)

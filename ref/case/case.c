@@ -171,32 +171,31 @@ static bool load_root(dmlc_jctx *j, const cJSON *root)
     return dmlc_case_parse_outputs(j, cJSON_GetObjectItemCaseSensitive(root, "outputs"));
 }
 
-dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, char *msg, size_t cap)
+dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, dmlc_error *err)
 {
-    dmlc_jctx j = {path, msg, cap, DMLC_CASE_OK, NULL, NULL, "$", 1};
+    dmlc_jctx j = {path, err, DMLC_CASE_OK, NULL, NULL, "$", 1};
     void *text = NULL;
     size_t len = 0;
     cJSON *root = NULL;
-    int err;
+    dmlc_error why;
     *out = NULL;
-    if (cap)
-        msg[0] = '\0';
+    if (err)
+        err->rc = DMLC_CASE_OK, err->errnum = 0, err->message[0] = '\0';
     j.c = calloc(1, sizeof *j.c);
     if (!j.c || !(j.c->store = calloc(1, sizeof *j.c->store))) {
         free(j.c);
-        snprintf(msg, cap, "%s: out of memory", path);
+        dmlc_fail(err, DMLC_CASE_INTERNAL, "%s: out of memory", path);
         return DMLC_CASE_INTERNAL;
     }
     if (!(j.c->file = dmlc_strdup(&j, path))) {
         dmlc_case_free(j.c);
         return j.rc;
     }
-    err = dmlc_read_file(path, &text, &len);
-    if (err) {
+    if (!dmlc_read_file(path, &text, &len, &why)) {
         char e[128];
-        dmlc_strerror(err, e, sizeof e);
+        dmlc_strerror(why.errnum, e, sizeof e);
         dmlc_jfail_bare(&j, "cannot read: %s", e);
-        if (err == ENOMEM || err == EIO) /* the machine failed, not the input */
+        if (why.errnum == ENOMEM || why.errnum == EIO) /* the machine failed, not the input */
             j.rc = DMLC_CASE_INTERNAL;
     } else if ((root = dmlc_jparse(&j, text, len)) != NULL) {
         load_root(&j, root);
@@ -204,6 +203,8 @@ dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, char *msg, size_t
     cJSON_Delete(root);
     free(text);
     if (j.rc != DMLC_CASE_OK) {
+        if (err)
+            err->rc = j.rc, err->errnum = why.errnum;
         dmlc_case_free(j.c);
         return j.rc;
     }

@@ -100,11 +100,11 @@ static bool parse_sidecar(dmlc_jctx *j, const cJSON *obj, const dmlc_case_tensor
 {
     static const dmlc_jmember members[] = {{"npy", true}, {"sha256", true}};
     const char *npy_name, *sha;
-    char got[DMLC_SHA256_HEX], why[DMLC_CASE_MSG_MAX / 2], *path;
+    char got[DMLC_SHA256_HEX], *path;
     size_t back = j->len, len;
     void *bytes;
     dmlc_npy npy;
-    int err;
+    dmlc_error why;
     bool ok;
     if (!dmlc_jmembers(j, obj, members, 2))
         return false;
@@ -119,10 +119,8 @@ static bool parse_sidecar(dmlc_jctx *j, const cJSON *obj, const dmlc_case_tensor
         return false;
     if (!(path = sidecar_path(j->file, npy_name)))
         return dmlc_joom(j);
-    if ((err = dmlc_read_file(path, &bytes, &len)) != 0) {
-        char e[128];
-        dmlc_strerror(err, e, sizeof e);
-        ok = err == ENOMEM ? dmlc_joom(j) : dmlc_jfail(j, "cannot read %s: %s", path, e);
+    if (!dmlc_read_file(path, &bytes, &len, &why)) {
+        ok = why.errnum == ENOMEM ? dmlc_joom(j) : dmlc_jfail(j, "%s", why.message);
         free(path);
         return ok;
     }
@@ -131,8 +129,8 @@ static bool parse_sidecar(dmlc_jctx *j, const cJSON *obj, const dmlc_case_tensor
         dmlc_jback(j, back);
         dmlc_jkey(j, "sha256");
         ok = dmlc_jfail(j, "%s has SHA-256 %s, expected %s", path, got, sha);
-    } else if (!dmlc_npy_parse(bytes, len, &npy, why, sizeof why)) {
-        ok = dmlc_jfail(j, "%s: %s", path, why);
+    } else if (!dmlc_npy_parse(bytes, len, &npy, &why)) {
+        ok = dmlc_jfail(j, "%s: %s", path, why.message);
     } else if ((ok = check_npy(j, &npy, path, t))) {
         dmlc_npy_copy_elements(&npy, out);
         ok = (*sidecar = dmlc_strdup(j, path)) != NULL;

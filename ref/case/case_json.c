@@ -18,9 +18,9 @@ static void vfail(dmlc_jctx *j, bool with_path, dmlc_case_rc rc, const char *fmt
         return;
     vsnprintf(problem, sizeof problem, fmt, ap);
     if (with_path)
-        snprintf(j->msg, j->cap, "%s: %s: %s", j->file, j->path, problem);
+        dmlc_fail(j->err, rc, "%s: %s: %s", j->file, j->path, problem);
     else
-        snprintf(j->msg, j->cap, "%s: %s", j->file, problem);
+        dmlc_fail(j->err, rc, "%s: %s", j->file, problem);
     j->rc = rc;
 }
 
@@ -272,31 +272,31 @@ bool dmlc_jstring(dmlc_jctx *j, const cJSON *v, const char **out)
 bool dmlc_juint(dmlc_jctx *j, const cJSON *v, dmlr_data_type dt, uint64_t *out)
 {
     unsigned char elem[8];
-    char why[DMLC_CASE_MSG_MAX / 2];
+    dmlc_error why;
     bool ok;
     if (cJSON_IsNumber(v))
-        ok = dmlc_value_from_number(v->valuestring, dt, elem, why, sizeof why);
+        ok = dmlc_value_from_number(v->valuestring, dt, elem, &why);
     else if (cJSON_IsString(v) && dt == DMLR_UINT64)
-        ok = dmlc_value_from_string(v->valuestring, dt, elem, why, sizeof why);
+        ok = dmlc_value_from_string(v->valuestring, dt, elem, &why);
     else
         return dmlc_jfail(j, "expected an integer, got %s", dmlc_jkind(v));
     if (!ok)
-        return dmlc_jfail(j, "%s", why);
+        return dmlc_jfail(j, "%s", why.message);
     *out = dmlc_value_bits(dt, elem);
     return true;
 }
 
 bool dmlc_jvalue(dmlc_jctx *j, const cJSON *v, dmlr_data_type dt, void *elem)
 {
-    char why[DMLC_CASE_MSG_MAX / 2];
+    dmlc_error why;
     bool ok;
     if (cJSON_IsNumber(v))
-        ok = dmlc_value_from_number(v->valuestring, dt, elem, why, sizeof why);
+        ok = dmlc_value_from_number(v->valuestring, dt, elem, &why);
     else if (cJSON_IsString(v))
-        ok = dmlc_value_from_string(v->valuestring, dt, elem, why, sizeof why);
+        ok = dmlc_value_from_string(v->valuestring, dt, elem, &why);
     else
         return dmlc_jfail(j, "expected a number or a string, got %s", dmlc_jkind(v));
-    return ok || dmlc_jfail(j, "%s", why);
+    return ok || dmlc_jfail(j, "%s", why.message);
 }
 
 /* ---- ownership ---------------------------------------------------------- */

@@ -18,8 +18,7 @@ typedef struct dmlc_case_store {
 
 typedef struct dmlc_jctx {
     const char *file;
-    char *msg;
-    size_t cap;
+    dmlc_error *err;           /* may be NULL */
     dmlc_case_rc rc;
     dmlc_case *c;
     dmlc_case_tensor *tensors; /* c->tensors, writable */

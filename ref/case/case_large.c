@@ -107,7 +107,8 @@ static bool parse_recipe(dmlc_jctx *j, const cJSON *g, const dmlc_case_tensor *t
 bool dmlc_case_parse_generate(dmlc_jctx *j, const cJSON *obj, dmlc_case_tensor *t, void *packed)
 {
     static const dmlc_jmember members[] = {{"generate", true}};
-    char why[DMLC_CASE_MSG_MAX / 2], text[128];
+    char text[128];
+    dmlc_error why;
     dmlc_recipe r;
     size_t back = j->len;
     if (t->is_output)
@@ -119,8 +120,8 @@ bool dmlc_case_parse_generate(dmlc_jctx *j, const cJSON *obj, dmlc_case_tensor *
     memset(&r, 0, sizeof r);
     if (!parse_recipe(j, cJSON_GetObjectItemCaseSensitive(obj, "generate"), t, &r))
         return false;
-    if (!dmlc_recipe_check(&r, t->desc->DataType, t->count, why, sizeof why))
-        return dmlc_jfail(j, "%s", why);
+    if (!dmlc_recipe_check(&r, t->desc->DataType, t->count, &why))
+        return dmlc_jfail(j, "%s", why.message);
     if (!dmlc_recipe_fill(&r, t->desc->DataType, t->count, packed))
         return dmlc_joom(j);
     snprintf(text, sizeof text, "%s, seed 0x%016" PRIx64, dmlc_recipe_name(r.kind), r.seed);

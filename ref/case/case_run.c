@@ -55,11 +55,25 @@ void dmlc_case_run_free(dmlc_case_run *run)
     memset(run, 0, sizeof *run);
 }
 
+bool dmlc_negative_verdict(const dmlc_case *c, dmlr_status status, const char *message,
+                           dmlc_error *why)
+{
+    const char *want = dmlr_status_name(c->expect_status);
+    if (status == c->expect_status && (!c->expect_message || strcmp(message, c->expect_message) == 0))
+        return true;
+    if (status == DMLR_STATUS_OK)
+        return dmlc_fail(why, DMLC_CASE_MISMATCH, "the validator accepted the desc; expected %s",
+                         want);
+    return dmlc_fail(why, DMLC_CASE_MISMATCH, "expected %s%s%s; the validator said %s: %s", want,
+                     c->expect_message ? ": " : "", c->expect_message ? c->expect_message : "",
+                     dmlr_status_name(status), message);
+}
+
 dmlc_case_rc dmlc_case_execute(const dmlc_case *c, dmlr_feature_level level,
-                               dmlc_case_run *run, char *msg, size_t cap)
+                               dmlc_case_run *run, dmlc_error *err)
 {
     dmlr_buffer *in = calloc(c->input_count + 1, sizeof *in);
-    dmlr_error err = {DMLR_STATUS_OK, ""};
+    dmlr_error why = {DMLR_STATUS_OK, ""};
     const dmlc_case_tensor *src = NULL;
     uint32_t ni = 0, no = 0;
     dmlr_status st;
@@ -71,8 +85,8 @@ dmlc_case_rc dmlc_case_execute(const dmlc_case *c, dmlr_feature_level level,
     if (c->expect_error) {
         free(in);
         dmlc_case_run_free(run);
-        snprintf(msg, cap, "%s: the case expects validation to fail (expect_error): there is "
-                 "nothing to execute", c->file);
+        dmlc_fail(err, DMLC_CASE_BAD_INPUT, "%s: the case expects validation to fail "
+                  "(expect_error): there is nothing to execute", c->file);
         return DMLC_CASE_BAD_INPUT;
     }
     for (uint32_t i = 0; i < c->tensor_count; i++)
@@ -99,18 +113,19 @@ dmlc_case_rc dmlc_case_execute(const dmlc_case *c, dmlr_feature_level level,
             b->size = t->bytes;
         }
     }
-    st = dmlr_execute(&c->op, in, c->input_count, level, run->outputs, c->output_count, &err);
+    st = dmlr_execute(&c->op, in, c->input_count, level, run->outputs, c->output_count, &why);
     free(in);
     if (st != DMLR_STATUS_OK) {
+        dmlc_case_rc rc = st == DMLR_STATUS_OUT_OF_MEMORY ? DMLC_CASE_INTERNAL : DMLC_CASE_BAD_INPUT;
         dmlc_case_run_free(run);
-        snprintf(msg, cap, "%s: %s", c->file, err.message);
-        return st == DMLR_STATUS_OUT_OF_MEMORY ? DMLC_CASE_INTERNAL : DMLC_CASE_BAD_INPUT;
+        dmlc_fail(err, rc, "%s: %s", c->file, why.message);
+        return rc;
     }
     return DMLC_CASE_OK;
 oom:
     free(in);
     dmlc_case_run_free(run);
-    snprintf(msg, cap, "%s: out of memory", c->file);
+    dmlc_fail(err, DMLC_CASE_INTERNAL, "%s: out of memory", c->file);
     return DMLC_CASE_INTERNAL;
 }
 

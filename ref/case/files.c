@@ -13,7 +13,22 @@
 
 #include <nettle/sha2.h>
 
-int dmlc_read_file(const char *path, void **bytes, size_t *len)
+static int read_file(const char *path, void **bytes, size_t *len);
+static int write_file(const char *path, const void *bytes, size_t len);
+
+bool dmlc_read_file(const char *path, void **bytes, size_t *len, dmlc_error *err)
+{
+    int e = read_file(path, bytes, len);
+    return e ? dmlc_fail_errno(err, e, "cannot read %s", path) : true;
+}
+
+bool dmlc_write_file(const char *path, const void *bytes, size_t len, dmlc_error *err)
+{
+    int e = write_file(path, bytes, len);
+    return e ? dmlc_fail_errno(err, e, "cannot write %s", path) : true;
+}
+
+static int read_file(const char *path, void **bytes, size_t *len)
 {
     struct stat st;
     FILE *f = fopen(path, "rb");
@@ -64,7 +79,7 @@ int dmlc_read_file(const char *path, void **bytes, size_t *len)
     return 0;
 }
 
-int dmlc_write_file(const char *path, const void *bytes, size_t len)
+static int write_file(const char *path, const void *bytes, size_t len)
 {
     FILE *f = fopen(path, "wb");
     int err = 0;
@@ -148,13 +163,21 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 bool dmlc_find_case_files(const char *dir, dmlc_paths *out,
-                          bool (*unreadable)(void *ctx, const char *dir, int err), void *ctx)
+                          bool (*unreadable)(void *ctx, const dmlc_error *e), void *ctx,
+                          dmlc_error *err)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
     bool ok = true;
-    if (!d)
-        return unreadable(ctx, dir, errno);
+    if (!d) {
+        dmlc_error why;
+        dmlc_fail_errno(&why, errno, "%s: cannot read the directory", dir);
+        if (unreadable(ctx, &why))
+            return true;
+        if (err)
+            *err = why;
+        return false;
+    }
     while (ok && (e = readdir(d)) != NULL) {
         struct stat st, lst;
         size_t n = strlen(dir) + strlen(e->d_name) + 2;
@@ -162,19 +185,16 @@ bool dmlc_find_case_files(const char *dir, dmlc_paths *out,
         if (e->d_name[0] == '.')
             continue;
         if (!(path = malloc(n))) {
-            errno = ENOMEM;
-            ok = false;
+            ok = dmlc_fail_errno(err, ENOMEM, "%s", dir);
             break;
         }
         snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
         if (stat(path, &st) == 0 && lstat(path, &lst) == 0) {
             if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode))
-                ok = dmlc_find_case_files(path, out, unreadable, ctx);
+                ok = dmlc_find_case_files(path, out, unreadable, ctx, err);
             else if (S_ISREG(st.st_mode) && ends_with(path, ".json") &&
-                     !ends_with(path, ".schema.json") && !dmlc_paths_push(out, path)) {
-                errno = ENOMEM;
-                ok = false;
-            }
+                     !ends_with(path, ".schema.json") && !dmlc_paths_push(out, path))
+                ok = dmlc_fail_errno(err, ENOMEM, "%s", dir);
         }
         free(path);
     }

@@ -31,20 +31,7 @@ static dmlr_data_type dtype_of(const char *descr)
     return DMLR_UNKNOWN;
 }
 
-static bool fail(char *why, size_t cap, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static bool fail(char *why, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, cap, fmt, ap);
-    va_end(ap);
-    return false;
-}
+#define fail(err, ...) dmlc_fail(err, DMLC_CASE_BAD_INPUT, __VA_ARGS__)
 
 /* ---- the header dict ---------------------------------------------------- */
 
@@ -127,61 +114,61 @@ static bool take_shape(cursor *c, dmlc_npy *out)
     return true;
 }
 
-static bool parse_header(cursor *c, dmlc_npy *out, char *why, size_t cap)
+static bool parse_header(cursor *c, dmlc_npy *out, dmlc_error *err)
 {
     char key[32], descr[32] = "";
     bool have_descr = false, have_order = false, have_shape = false;
     if (!take(c, '{'))
-        return fail(why, cap, "the header is not a dict");
+        return fail(err, "the header is not a dict");
     while (!take(c, '}')) {
         if (!take_string(c, key, sizeof key) || !take(c, ':'))
-            return fail(why, cap, "the header dict is malformed");
+            return fail(err, "the header dict is malformed");
         if (strcmp(key, "descr") == 0 && !have_descr) {
             have_descr = take_string(c, descr, sizeof descr);
             if (!have_descr)
-                return fail(why, cap, "'descr' is not a plain dtype string");
+                return fail(err, "'descr' is not a plain dtype string");
         } else if (strcmp(key, "fortran_order") == 0 && !have_order) {
             if (take_word(c, "True"))
-                return fail(why, cap, "'fortran_order' is True, expected False (C order)");
+                return fail(err, "'fortran_order' is True, expected False (C order)");
             if (!take_word(c, "False"))
-                return fail(why, cap, "'fortran_order' is not False");
+                return fail(err, "'fortran_order' is not False");
             have_order = true;
         } else if (strcmp(key, "shape") == 0 && !have_shape) {
             if (!take_shape(c, out))
-                return fail(why, cap, "'shape' is not a tuple of at most %d integers",
+                return fail(err, "'shape' is not a tuple of at most %d integers",
                             DMLC_NPY_MAX_RANK);
             have_shape = true;
         } else {
-            return fail(why, cap, "the header has an unexpected key '%s'", key);
+            return fail(err, "the header has an unexpected key '%s'", key);
         }
         if (!take(c, ',')) {
             if (!take(c, '}'))
-                return fail(why, cap, "the header dict is malformed");
+                return fail(err, "the header dict is malformed");
             break;
         }
     }
     skip_ws(c);
     if (c->p != c->end)
-        return fail(why, cap, "the header has text after the dict");
+        return fail(err, "the header has text after the dict");
     if (!have_descr || !have_order || !have_shape)
-        return fail(why, cap, "the header lacks '%s'",
+        return fail(err, "the header lacks '%s'",
                     !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
     out->dtype = dtype_of(descr);
     if (!out->dtype)
-        return fail(why, cap, "dtype '%s' is not one of <f2 <f4 <f8 |u1 <u2 <u4 <u8 |i1 <i2 "
+        return fail(err, "dtype '%s' is not one of <f2 <f4 <f8 |u1 <u2 <u4 <u8 |i1 <i2 "
                     "<i4 <i8", descr);
     snprintf(out->descr, sizeof out->descr, "%s", descr);
     return true;
 }
 
-bool dmlc_npy_parse(const void *bytes, size_t len, dmlc_npy *out, char *why, size_t cap)
+bool dmlc_npy_parse(const void *bytes, size_t len, dmlc_npy *out, dmlc_error *err)
 {
     const unsigned char *b = bytes;
     size_t start, hlen;
     uint64_t esize, need;
     cursor c;
     if (len < 10 || memcmp(b, magic, sizeof magic) != 0)
-        return fail(why, cap, "not a .npy file (no \\x93NUMPY magic)");
+        return fail(err, "not a .npy file (no \\x93NUMPY magic)");
     if (b[6] == 1) {
         start = 10;
         hlen = (size_t)b[8] | (size_t)b[9] << 8;
@@ -189,26 +176,26 @@ bool dmlc_npy_parse(const void *bytes, size_t len, dmlc_npy *out, char *why, siz
         start = 12;
         hlen = (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 | (size_t)b[11] << 24;
     } else {
-        return fail(why, cap, "format version %u.%u, expected 1.0, 2.0 or 3.0", b[6], b[7]);
+        return fail(err, "format version %u.%u, expected 1.0, 2.0 or 3.0", b[6], b[7]);
     }
     if (hlen > len - start)
-        return fail(why, cap, "the header runs past the end of the file");
+        return fail(err, "the header runs past the end of the file");
     c.p = (const char *)b + start;
     c.end = c.p + hlen;
-    if (!parse_header(&c, out, why, cap))
+    if (!parse_header(&c, out, err))
         return false;
     out->count = 1;
     for (uint32_t d = 0; d < out->rank; d++) {
         if (out->shape[d] && out->count > UINT64_MAX / out->shape[d])
-            return fail(why, cap, "the shape's element count overflows 64 bits");
+            return fail(err, "the shape's element count overflows 64 bits");
         out->count *= out->shape[d];
     }
     esize = dmlr_data_type_size(out->dtype);
     if (out->count > UINT64_MAX / esize)
-        return fail(why, cap, "the shape's byte count overflows 64 bits");
+        return fail(err, "the shape's byte count overflows 64 bits");
     need = out->count * esize;
     if (need != len - start - hlen)
-        return fail(why, cap, "holds %llu data bytes, expected %llu (%llu elements of %s)",
+        return fail(err, "holds %llu data bytes, expected %llu (%llu elements of %s)",
                     (unsigned long long)(len - start - hlen), (unsigned long long)need,
                     (unsigned long long)out->count, out->descr);
     out->data = b + start + hlen;

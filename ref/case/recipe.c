@@ -87,7 +87,7 @@ static void show(dmlr_data_type dt, uint64_t v, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64, v);
 }
 
-static bool out_of_type(dmlr_data_type dt, const char *what, uint64_t v, char *why, size_t cap)
+static bool out_of_type(dmlr_data_type dt, const char *what, uint64_t v, dmlc_error *err)
 {
     char a[32], lo[32], hi[32];
     int64_t smin, smax;
@@ -101,21 +101,16 @@ static bool out_of_type(dmlr_data_type dt, const char *what, uint64_t v, char *w
         snprintf(lo, sizeof lo, "0");
         snprintf(hi, sizeof hi, "%" PRIu64, umax);
     }
-    if (why && cap)
-        snprintf(why, cap, "%s %s is out of range for %s (%s to %s)", what, a,
-                 dmlr_data_type_name(dt), lo, hi);
-    return false;
+    return dmlc_fail(err, DMLC_CASE_BAD_INPUT, "%s %s is out of range for %s (%s to %s)", what,
+                     a, dmlr_data_type_name(dt), lo, hi);
 }
 
-static bool fail(char *why, size_t cap, const char *text)
+static bool fail(dmlc_error *err, const char *text)
 {
-    if (why && cap)
-        snprintf(why, cap, "%s", text);
-    return false;
+    return dmlc_fail(err, DMLC_CASE_BAD_INPUT, "%s", text);
 }
 
-bool dmlc_recipe_check(const dmlc_recipe *r, dmlr_data_type dt, uint64_t count, char *why,
-                       size_t cap)
+bool dmlc_recipe_check(const dmlc_recipe *r, dmlr_data_type dt, uint64_t count, dmlc_error *err)
 {
     bool is_signed = dmlr_data_type_is_signed(dt);
     char msg[160];
@@ -124,37 +119,34 @@ bool dmlc_recipe_check(const dmlc_recipe *r, dmlr_data_type dt, uint64_t count, 
     if (dmlr_data_type_is_float(dt) || !dmlr_data_type_size(dt)) {
         snprintf(msg, sizeof msg, "the recipe %s makes integers, not %s", dmlc_recipe_name(r->kind),
                  dmlr_data_type_name(dt) ? dmlr_data_type_name(dt) : "this type");
-        return fail(why, cap, msg);
+        return fail(err, msg);
     }
     if (r->kind == DMLC_RECIPE_UNIFORM_INDEX) {
         if (!fits(dt, r->low))
-            return out_of_type(dt, "low", r->low, why, cap);
+            return out_of_type(dt, "low", r->low, err);
         if (!fits(dt, r->high))
-            return out_of_type(dt, "high", r->high, why, cap);
+            return out_of_type(dt, "high", r->high, err);
         if (is_signed ? (int64_t)r->low > (int64_t)r->high : r->low > r->high)
-            return fail(why, cap, "low is greater than high");
+            return fail(err, "low is greater than high");
         return true;
     }
     if (r->block < 1 || r->block > r->range)
-        return fail(why, cap, "block must be 1 to range");
+        return fail(err, "block must be 1 to range");
     if (count % r->block) {
         snprintf(msg, sizeof msg,
                  "%" PRIu64 " elements are not a whole number of blocks of %" PRIu64, count,
                  r->block);
-        return fail(why, cap, msg);
+        return fail(err, msg);
     }
     if (!fits(dt, r->low))
-        return out_of_type(dt, "low", r->low, why, cap);
+        return out_of_type(dt, "low", r->low, err);
     uint64_t last = r->low + (r->range - 1);
     bool wrapped = is_signed ? (int64_t)last < (int64_t)r->low : last < r->low;
     if (wrapped || !fits(dt, last)) {
-        if (why && cap) {
-            char a[32];
-            show(dt, r->low, a, sizeof a);
-            snprintf(why, cap, "low %s + range - 1 is out of range for %s", a,
-                     dmlr_data_type_name(dt));
-        }
-        return false;
+        char a[32];
+        show(dt, r->low, a, sizeof a);
+        return dmlc_fail(err, DMLC_CASE_BAD_INPUT, "low %s + range - 1 is out of range for %s", a,
+                         dmlr_data_type_name(dt));
     }
     return true;
 }

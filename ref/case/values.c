@@ -15,22 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool say(char *why, size_t cap, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static bool say(char *why, size_t cap, const char *fmt, ...)
-{
-    if (why && cap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, cap, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
+#define say(err, ...) dmlc_fail(err, DMLC_CASE_BAD_INPUT, __VA_ARGS__)
 
 /* ---- decimal numbers: value = digits * 10^exp10 ------------------------- */
 
@@ -80,13 +65,13 @@ static bool is_json_number(const char *s)
 }
 
 /* Leading and trailing zeros are dropped, so 1.50e1 is {15, 0}. */
-static bool parse_decimal(const char *s, decimal *d, char *why, size_t cap)
+static bool parse_decimal(const char *s, decimal *d, dmlc_error *err)
 {
     const char *text = s;
     long frac = 0, zeros = 0, e = 0;
     bool point = false, eneg;
     if (!is_json_number(s))
-        return say(why, cap, "%s is not a JSON number", text);
+        return say(err, "%s is not a JSON number", text);
     d->neg = *s == '-';
     s += d->neg;
     d->n = 0;
@@ -101,7 +86,7 @@ static bool parse_decimal(const char *s, decimal *d, char *why, size_t cap)
             continue;
         }
         if (d->n + zeros + 1 > MAX_DIGITS)
-            return say(why, cap, "%s has more than %d significant digits", text, MAX_DIGITS);
+            return say(err, "%s has more than %d significant digits", text, MAX_DIGITS);
         for (; zeros; zeros--)
             d->digits[d->n++] = 0;
         d->digits[d->n++] = (unsigned char)(*s - '0');
@@ -249,7 +234,7 @@ static void int_range(dmlr_data_type dt, char *lo, char *hi, size_t cap)
 }
 
 static bool int_from_decimal(const char *text, const decimal *d, dmlr_data_type dt, void *elem,
-                             bool is_string, char *why, size_t cap)
+                             bool is_string, dmlc_error *err)
 {
     unsigned bits = 8 * dmlr_data_type_size(dt);
     bool is_signed = dmlr_data_type_is_signed(dt);
@@ -258,22 +243,22 @@ static bool int_from_decimal(const char *text, const decimal *d, dmlr_data_type 
     int r = decimal_magnitude(d, &mag);
     int_range(dt, lo, hi, sizeof lo);
     if (r == 1)
-        return say(why, cap, "%s is not an integer (%s holds integers only)", text,
+        return say(err, "%s is not an integer (%s holds integers only)", text,
                    dmlr_data_type_name(dt));
     limit = is_signed ? (1ULL << (bits - 1)) - !d->neg
                       : (d->neg ? 0 : bits == 64 ? UINT64_MAX : (1ULL << bits) - 1);
     if (r == 2 || mag > limit)
-        return say(why, cap, "%s is out of range for %s (%s to %s)", text,
+        return say(err, "%s is out of range for %s (%s to %s)", text,
                    dmlr_data_type_name(dt), lo, hi);
     if (bits == 64 && !is_string && mag > (1ULL << 53))
-        return say(why, cap, "%s is beyond 2^53 in magnitude, where JSON readers round numbers: "
+        return say(err, "%s is beyond 2^53 in magnitude, where JSON readers round numbers: "
                    "write it as the string \"%s\"", text, text);
     dmlc_value_set_bits(dt, elem, d->neg ? (uint64_t)0 - mag : mag);
     return true;
 }
 
 static bool float_from_decimal(const char *text, const decimal *d, dmlr_data_type dt,
-                               void *elem, char *why, size_t cap)
+                               void *elem, dmlc_error *err)
 {
     const char *name = dmlr_data_type_name(dt);
     double v, near = strtod(text, NULL); /* C locale: the CLI never calls setlocale */
@@ -305,25 +290,24 @@ static bool float_from_decimal(const char *text, const decimal *d, dmlr_data_typ
         }
     }
     if (isinf(near))
-        return say(why, cap, "%s is out of range for %s (largest finite %s)", text, name,
+        return say(err, "%s is out of range for %s (largest finite %s)", text, name,
                    dt == DMLR_FLOAT16 ? "65504" : dt == DMLR_FLOAT32 ? "3.40282347e+38"
                                                                      : "1.7976931348623157e+308");
     hex_of(dt, near_bits, hex, sizeof hex);
-    return say(why, cap, "%s is not exactly a %s value: write its bit pattern, e.g. \"%s\" "
+    return say(err, "%s is not exactly a %s value: write its bit pattern, e.g. \"%s\" "
                "for the nearest", text, name, hex);
 }
 
-bool dmlc_value_from_number(const char *text, dmlr_data_type dt, void *elem, char *why,
-                            size_t cap)
+bool dmlc_value_from_number(const char *text, dmlr_data_type dt, void *elem, dmlc_error *err)
 {
     decimal d;
     if (!dmlr_data_type_size(dt))
-        return say(why, cap, "unknown data type");
-    if (!parse_decimal(text, &d, why, cap))
+        return say(err, "unknown data type");
+    if (!parse_decimal(text, &d, err))
         return false;
     if (dmlr_data_type_is_float(dt))
-        return float_from_decimal(text, &d, dt, elem, why, cap);
-    return int_from_decimal(text, &d, dt, elem, false, why, cap);
+        return float_from_decimal(text, &d, dt, elem, err);
+    return int_from_decimal(text, &d, dt, elem, false, err);
 }
 
 static int hex_digit(char c)
@@ -337,24 +321,24 @@ static int hex_digit(char c)
     return -1;
 }
 
-bool dmlc_value_from_string(const char *s, dmlr_data_type dt, void *elem, char *why, size_t cap)
+bool dmlc_value_from_string(const char *s, dmlr_data_type dt, void *elem, dmlc_error *err)
 {
     uint32_t size = dmlr_data_type_size(dt);
     const char *name = dmlr_data_type_name(dt);
     if (!size)
-        return say(why, cap, "unknown data type");
+        return say(err, "unknown data type");
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         uint64_t bits = 0;
         size_t n = strlen(s + 2);
         for (size_t i = 0; i < n; i++) {
             int h = hex_digit(s[2 + i]);
             if (h < 0)
-                return say(why, cap, "\"%s\" is not a hex bit pattern", s);
+                return say(err, "\"%s\" is not a hex bit pattern", s);
             if (i < 16)
                 bits = bits << 4 | (uint64_t)h;
         }
         if (n == 0 || n > 2 * size)
-            return say(why, cap, "\"%s\" has %zu hex digits, expected 1 to %u for %s", s, n,
+            return say(err, "\"%s\" has %zu hex digits, expected 1 to %u for %s", s, n,
                        2 * size, name);
         dmlc_value_set_bits(dt, elem, bits);
         return true;
@@ -368,16 +352,16 @@ bool dmlc_value_from_string(const char *s, dmlr_data_type dt, void *elem, char *
             dmlc_value_set_bits(dt, elem, s[0] == 'n' ? inf | quiet : s[0] == '-' ? inf | sign : inf);
             return true;
         }
-        return say(why, cap, "\"%s\" is not a %s value (strings hold \"0x...\" bit patterns, "
+        return say(err, "\"%s\" is not a %s value (strings hold \"0x...\" bit patterns, "
                    "\"inf\", \"-inf\" or \"nan\")", s, name);
     }
     if (size == 8 && (is_digit(s[0]) || (s[0] == '-' && is_digit(s[1]))) &&
         !strpbrk(s, ".eE")) {
         decimal d;
-        if (parse_decimal(s, &d, NULL, 0))
-            return int_from_decimal(s, &d, dt, elem, true, why, cap);
+        if (parse_decimal(s, &d, NULL))
+            return int_from_decimal(s, &d, dt, elem, true, err);
     }
-    return say(why, cap, "\"%s\" is not a %s value (strings hold \"0x...\" bit patterns%s)", s,
+    return say(err, "\"%s\" is not a %s value (strings hold \"0x...\" bit patterns%s)", s,
                name, size == 8 ? " or decimal integers" : "");
 }
 

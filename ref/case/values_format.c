@@ -30,7 +30,7 @@ static bool reads_back(dmlr_data_type dt, const char *text, double v, uint64_t b
 {
     unsigned char back[8];
     if (exact)
-        return dmlc_value_from_number(text, dt, back, NULL, 0) && dmlc_value_bits(dt, back) == bits;
+        return dmlc_value_from_number(text, dt, back, NULL) && dmlc_value_bits(dt, back) == bits;
     if (dt == DMLR_FLOAT32)
         return strtof(text, NULL) == (float)v;
     if (dt == DMLR_FLOAT16)

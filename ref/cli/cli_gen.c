@@ -58,13 +58,15 @@ static int write_case(const char *out, const char *name, const char *text)
     if (!path)
         return ENOMEM;
     snprintf(path, n, "%s/%s.json", out, name + 4); /* "gen/" is the corpus directory itself */
+    dmlc_error why;
     err = make_parents(path);
-    if (!err)
-        err = dmlc_write_file(path, text, strlen(text));
     if (err) {
         char e[128];
         dmlc_strerror(err, e, sizeof e);
         fprintf(stderr, "dmlref gen: %s: %s\n", path, e);
+    } else if (!dmlc_write_file(path, text, strlen(text), &why)) {
+        fprintf(stderr, "dmlref gen: %s\n", why.message);
+        err = why.errnum;
     }
     free(path);
     return err;
@@ -179,11 +181,11 @@ int cli_gen(int argc, char **argv)
         rc = generate(&o, specs, counts);
     if (!rc && o.coverage && !o.list) {
         char *text = dmlg_coverage(specs, counts);
-        int err = text ? dmlc_write_file(o.coverage, text, strlen(text)) : ENOMEM;
-        if (err) {
-            char e[128];
-            dmlc_strerror(err, e, sizeof e);
-            fprintf(stderr, "dmlref gen: %s: %s\n", o.coverage, e);
+        dmlc_error why;
+        if (!text)
+            dmlc_fail_errno(&why, ENOMEM, "%s", o.coverage);
+        if (!text || !dmlc_write_file(o.coverage, text, strlen(text), &why)) {
+            fprintf(stderr, "dmlref gen: %s\n", why.message);
             rc = 3;
         }
         free(text);

@@ -110,11 +110,13 @@ static int commit(plan *p, const char *dir, const char **failed)
     int err = make_dirs(p, dir);
     *failed = dir;
     for (; !err && written < p->count; written++) {
+        dmlc_error why;
         *failed = p->files[written].path;
-        err = dmlc_write_file(p->files[written].tmp, p->files[written].bytes,
-                              p->files[written].len);
-        if (err)
+        if (!dmlc_write_file(p->files[written].tmp, p->files[written].bytes,
+                             p->files[written].len, &why)) {
+            err = why.errnum ? why.errnum : EIO;
             unlink(p->files[written].tmp);
+        }
     }
     for (uint32_t i = 0; !err && i < p->count; i++)
         if (rename(p->files[i].tmp, p->files[i].path) != 0)
@@ -178,7 +180,8 @@ int cli_run(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *fl = NULL, *failed;
     dmlr_feature_level level = 0;
-    char msg[DMLC_CASE_MSG_MAX], *dir;
+    char *dir;
+    dmlc_error why;
     dmlc_case *c;
     dmlc_case_run run;
     dmlc_case_rc rc;
@@ -206,13 +209,13 @@ int cli_run(int argc, char **argv)
         return cli_usage_error("run", "no case file given");
     if (fl && !(level = cli_level("run", fl)))
         return 2;
-    if ((rc = dmlc_case_load(file, &c, msg, sizeof msg)) != DMLC_CASE_OK) {
-        fprintf(stderr, "%s\n", msg);
+    if ((rc = dmlc_case_load(file, &c, &why)) != DMLC_CASE_OK) {
+        fprintf(stderr, "%s\n", why.message);
         return rc;
     }
-    rc = dmlc_case_execute(c, level ? level : c->feature_level, &run, msg, sizeof msg);
+    rc = dmlc_case_execute(c, level ? level : c->feature_level, &run, &why);
     if (rc != DMLC_CASE_OK) {
-        fprintf(stderr, "%s\n", msg);
+        fprintf(stderr, "%s\n", why.message);
         dmlc_case_free(c);
         return rc;
     }

@@ -178,7 +178,7 @@ static void print_attributes(const dmlc_case *c)
 int cli_show(int argc, char **argv)
 {
     const char *file = NULL;
-    char msg[DMLC_CASE_MSG_MAX];
+    dmlc_error why;
     dmlc_case *c;
     dmlc_case_rc rc;
     bool ok = true;
@@ -196,8 +196,8 @@ int cli_show(int argc, char **argv)
     }
     if (!file)
         return cli_usage_error("show", "no case file given");
-    if ((rc = dmlc_case_load(file, &c, msg, sizeof msg)) != DMLC_CASE_OK) {
-        fprintf(stderr, "%s\n", msg);
+    if ((rc = dmlc_case_load(file, &c, &why)) != DMLC_CASE_OK) {
+        fprintf(stderr, "%s\n", why.message);
         return rc;
     }
     printf("%s\n", c->name);

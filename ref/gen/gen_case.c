@@ -53,9 +53,10 @@ static bool fill_generated(dmlg_case *gc)
         if (!dmlg_buffer_bytes(gc, t) || !(t->buf = dmlg_alloc(gc, t->bytes)) ||
             !(t->logical = dmlg_alloc(gc, t->count * esize)))
             return false;
-        if (!dmlc_recipe_check(&t->recipe, t->desc.DataType, t->count, gc->error,
-                               sizeof gc->error) ||
-            !dmlc_recipe_fill(&t->recipe, t->desc.DataType, t->count, t->logical))
+        dmlc_error why;
+        if (!dmlc_recipe_check(&t->recipe, t->desc.DataType, t->count, &why))
+            return dmlg_fail(gc, "%s: %s", t->name, why.message);
+        if (!dmlc_recipe_fill(&t->recipe, t->desc.DataType, t->count, t->logical))
             return dmlg_fail(gc, "%s: the recipe fails", t->name);
         memset(t->buf, 0x5A, t->bytes);
         memcpy(t->buf, t->logical, t->count * esize);

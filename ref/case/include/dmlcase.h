@@ -19,21 +19,61 @@
 #include <stdint.h>
 
 
+/* ==== errors ============================================================== */
+/*
+ * The case layer's one way to carry an error (the library's is dmlr_error):
+ * a function that can fail takes `dmlc_error *err` last, returns false (NULL,
+ * or a dmlc_case_rc other than OK) and fills *err: rc, the CLI's exit code
+ * for it; errnum, the errno of a failed system call (0 otherwise); message,
+ * one line naming the file, JSON path or field, and expected vs actual.
+ * err may be NULL where the caller only needs yes or no.
+ */
+#define DMLC_CASE_MSG_MAX 1024
+
+/* Results; the values are the CLI's exit codes. */
+/* Results; the values are the CLI's exit codes. */
+typedef enum dmlc_case_rc {
+    DMLC_CASE_OK = 0,
+    DMLC_CASE_MISMATCH = 1,  /* an output differs from the expected values */
+    DMLC_CASE_BAD_INPUT = 2, /* the case file or a sidecar is wrong */
+    DMLC_CASE_INTERNAL = 3   /* I/O error or out of memory */
+} dmlc_case_rc;
+
+typedef struct dmlc_error {
+    dmlc_case_rc rc;
+    int errnum;
+    char message[DMLC_CASE_MSG_MAX];
+} dmlc_error;
+
+/* Fill *err (when not NULL) and return false. */
+bool dmlc_fail(dmlc_error *err, dmlc_case_rc rc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The same for a failed system call: rc INTERNAL for ENOMEM, else BAD_INPUT; the
+ * message gets ": " and strerror(errnum) appended. */
+bool dmlc_fail_errno(dmlc_error *err, int errnum, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* ==== files =============================================================== */
 /*
- * files.h -- whole-file I/O and SHA-256 for the CLI and the case loader.
- * Errors come back as errno values; nothing here keeps state.
+ * Whole-file I/O and SHA-256 for the CLI and the case loader; nothing here
+ * keeps state.
  */
 
 /*
  * Read a whole file.  *bytes gets len + 1 bytes (malloc) with a NUL after
- * the contents, so JSON text can be parsed in place.  Returns 0 or an errno
- * value (EISDIR for a directory, ENOMEM when out of memory).
+ * the contents, so JSON text can be parsed in place.  Fails with "cannot read
+ * PATH: why" (errnum EISDIR for a directory, ENOMEM when out of memory).
  */
-int dmlc_read_file(const char *path, void **bytes, size_t *len);
+bool dmlc_read_file(const char *path, void **bytes, size_t *len, dmlc_error *err);
 
-/* Create or truncate path and write len bytes.  Returns 0 or an errno value. */
-int dmlc_write_file(const char *path, const void *bytes, size_t len);
+/* Create or truncate path and write len bytes; fails with "cannot write PATH: why". */
+bool dmlc_write_file(const char *path, const void *bytes, size_t len, dmlc_error *err);
 
 /* Thread-safe strerror. */
 void dmlc_strerror(int errnum, char *buf, size_t cap);
@@ -65,12 +105,13 @@ void dmlc_paths_free(dmlc_paths *l);
  * Append the case files under dir, recursively, unsorted: regular files
  * named *.json but not *.schema.json; hidden entries and symlinked
  * directories (loops) are left out.  A directory that cannot be read goes to
- * unreadable(ctx, path, errno): true carries on without it, false stops.
- * Returns false when stopped or out of memory (errno ENOMEM).  Used by
- * `dmlref check` and dmlcts, so both find the same cases.
+ * unreadable(ctx, e) ("DIR: cannot read the directory: why"): true carries
+ * on without it, false stops.  Returns false when stopped (err gets e) or out
+ * of memory.  Used by `dmlref check` and dmlcts, so both find the same cases.
  */
 bool dmlc_find_case_files(const char *dir, dmlc_paths *out,
-                          bool (*unreadable)(void *ctx, const char *dir, int err), void *ctx);
+                          bool (*unreadable)(void *ctx, const dmlc_error *e), void *ctx,
+                          dmlc_error *err);
 
 
 /* ==== values ============================================================== */
@@ -96,12 +137,10 @@ bool dmlc_find_case_files(const char *dir, dmlc_paths *out,
  * element of dt.  On failure writes the problem, e.g. "300 is out of range
  * for UINT8 (0 to 255)", into why and returns false.
  */
-bool dmlc_value_from_number(const char *text, dmlr_data_type dt, void *elem, char *why,
-                            size_t cap);
+bool dmlc_value_from_number(const char *text, dmlr_data_type dt, void *elem, dmlc_error *err);
 
 /* Parse a JSON string value: "0x..." bits, "inf"/"-inf"/"nan", 64-bit decimals. */
-bool dmlc_value_from_string(const char *s, dmlr_data_type dt, void *elem, char *why,
-                            size_t cap);
+bool dmlc_value_from_string(const char *s, dmlr_data_type dt, void *elem, dmlc_error *err);
 
 /*
  * The writer's form of an element: returns true when buf holds a JSON number
@@ -151,7 +190,7 @@ const char *dmlc_npy_descr(dmlr_data_type dt);
  * 11 above, 'fortran_order' False, 'shape' a tuple), and a data length that
  * is exactly count * element size.  On failure writes the problem into why.
  */
-bool dmlc_npy_parse(const void *bytes, size_t len, dmlc_npy *out, char *why, size_t cap);
+bool dmlc_npy_parse(const void *bytes, size_t len, dmlc_npy *out, dmlc_error *err);
 
 /* Copy the parsed elements into dst in host byte order. */
 void dmlc_npy_copy_elements(const dmlc_npy *npy, void *dst);
@@ -228,8 +267,8 @@ bool dmlc_recipe_from_name(const char *s, dmlc_recipe_kind *kind);
  * 1 <= block <= range and count a multiple of block.  On failure writes the
  * problem (e.g. "high 300 is out of range for UINT8 (0 to 255)") into why.
  */
-bool dmlc_recipe_check(const dmlc_recipe *r, dmlr_data_type dt, uint64_t count, char *why,
-                       size_t cap);
+bool dmlc_recipe_check(const dmlc_recipe *r, dmlr_data_type dt, uint64_t count,
+                       dmlc_error *err);
 
 /*
  * Fill packed with `count` elements of dt (host byte order) as the recipe
@@ -311,17 +350,9 @@ uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_opera
  */
 
 #define DMLC_CASE_FORMAT "dmlref-case-1"
-#define DMLC_CASE_MSG_MAX 1024
 /* Buffers above this are refused as bad input rather than attempted. */
 #define DMLC_CASE_MAX_BUFFER (UINT64_C(1) << 32)
 
-/* Results; the values are the CLI's exit codes. */
-typedef enum dmlc_case_rc {
-    DMLC_CASE_OK = 0,
-    DMLC_CASE_MISMATCH = 1,  /* an output differs from the expected values */
-    DMLC_CASE_BAD_INPUT = 2, /* the case file or a sidecar is wrong */
-    DMLC_CASE_INTERNAL = 3   /* I/O error or out of memory */
-} dmlc_case_rc;
 
 /*
  * The judge modes of an output's "check", one row each; this list drives the
@@ -441,11 +472,22 @@ typedef struct dmlc_case {
 
 /*
  * Load and check a case file.  On success *out is the case (free it with
- * dmlc_case_free); otherwise *out is NULL, msg holds one line naming the
- * file, and the result is DMLC_CASE_BAD_INPUT or DMLC_CASE_INTERNAL.
+ * dmlc_case_free); otherwise *out is NULL, err holds one line naming the
+ * file, and the result (err->rc) is DMLC_CASE_BAD_INPUT or DMLC_CASE_INTERNAL.
  */
-dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, char *msg, size_t cap);
+dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, dmlc_error *err);
 void dmlc_case_free(dmlc_case *c);
+
+/*
+ * The verdict on a negative case (expect_error), given a validator's answer
+ * (dmlr_validate's for the reference): true when the status, and the message
+ * where the case gives one, are what the case expects.  Otherwise false and
+ * why holds "the validator accepted the desc; expected STATUS" or "expected
+ * STATUS: MESSAGE; the validator said STATUS: MESSAGE".  `dmlref check` and
+ * dmlcts both judge with it.
+ */
+bool dmlc_negative_verdict(const dmlc_case *c, dmlr_status status, const char *message,
+                           dmlc_error *why);
 
 /* The i-th input or output binding (i < input_count / output_count). */
 const dmlc_case_tensor *dmlc_case_input(const dmlc_case *c, uint32_t i);
@@ -466,10 +508,10 @@ typedef struct dmlc_case_run {
 /*
  * Execute a positive case with dmlr_execute at `level`: fresh output buffers
  * filled with 0xA5, the case's inputs left untouched (an in-place run works
- * on a copy).  On failure msg holds "FILE: <library message>".
+ * on a copy).  On failure err holds "FILE: <library message>".
  */
 dmlc_case_rc dmlc_case_execute(const dmlc_case *c, dmlr_feature_level level,
-                               dmlc_case_run *run, char *msg, size_t cap);
+                               dmlc_case_run *run, dmlc_error *err);
 void dmlc_case_run_free(dmlc_case_run *run);
 
 /* One element that differs, or (digest set) a whole output whose SHA-256 differs. */

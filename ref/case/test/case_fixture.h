@@ -55,28 +55,29 @@ static inline void write_case(const char *name, const char *fmt, ...)
     for (char *c = text; *c; c++)
         if (*c == '\'')
             *c = '"';
-    ck_assert_int_eq(dmlc_write_file(in_dir(name), text, strlen(text)), 0);
+    ck_assert(dmlc_write_file(in_dir(name), text, strlen(text), NULL));
 }
 
 static inline dmlc_case *load_ok(const char *name)
 {
-    char msg[DMLC_CASE_MSG_MAX];
+    dmlc_error err;
     dmlc_case *c = NULL;
-    dmlc_case_rc rc = dmlc_case_load(in_dir(name), &c, msg, sizeof msg);
-    ck_assert_msg(rc == DMLC_CASE_OK, "load failed: %s", msg);
+    dmlc_case_rc rc = dmlc_case_load(in_dir(name), &c, &err);
+    ck_assert_msg(rc == DMLC_CASE_OK, "load failed: %s", err.message);
     return c;
 }
 
 /* The load fails as bad input with exactly "<dir>/case.json: <problem>". */
 static inline void assert_bad(const char *problem)
 {
-    char msg[DMLC_CASE_MSG_MAX], want[DMLC_CASE_MSG_MAX + 600];
+    dmlc_error err;
+    char want[DMLC_CASE_MSG_MAX + 600];
     dmlc_case *c = (dmlc_case *)1;
-    dmlc_case_rc rc = dmlc_case_load(in_dir("case.json"), &c, msg, sizeof msg);
+    dmlc_case_rc rc = dmlc_case_load(in_dir("case.json"), &c, &err);
     snprintf(want, sizeof want, "%s: %s", in_dir("case.json"), problem);
     ck_assert_int_eq(rc, DMLC_CASE_BAD_INPUT);
     ck_assert_ptr_null(c);
-    ck_assert_str_eq(msg, want);
+    ck_assert_str_eq(err.message, want);
 }
 
 /* GATHER page, Example 1, in pieces to vary. */

@@ -19,9 +19,9 @@ static float f32_at(const void *buf, size_t slot)
 
 static void execute_ok(const dmlc_case *c, dmlc_case_run *run)
 {
-    char msg[DMLC_CASE_MSG_MAX];
-    ck_assert_msg(dmlc_case_execute(c, c->feature_level, run, msg, sizeof msg) == DMLC_CASE_OK,
-                  "execute failed: %s", msg);
+    dmlc_error err;
+    ck_assert_msg(dmlc_case_execute(c, c->feature_level, run, &err) == DMLC_CASE_OK,
+                  "execute failed: %s", err.message);
 }
 
 START_TEST(input_padding_is_0x5a_and_elements_sit_at_their_strides)
@@ -290,12 +290,12 @@ END_TEST
 static void *judge(void *arg)
 {
     const dmlc_case *c = arg;
-    char msg[DMLC_CASE_MSG_MAX];
+    dmlc_error err;
     uintptr_t ok = 1;
     for (int i = 0; i < 50; i++) {
         dmlc_case_verdict v;
         dmlc_case_run run;
-        if (dmlc_case_execute(c, c->feature_level, &run, msg, sizeof msg) != DMLC_CASE_OK)
+        if (dmlc_case_execute(c, c->feature_level, &run, &err) != DMLC_CASE_OK)
             return NULL;
         ok &= dmlc_case_compare(c, run.outputs, &v, NULL, 0);
         dmlc_case_run_free(&run);

@@ -11,9 +11,9 @@
 
 static void execute_ok(const dmlc_case *c, dmlc_case_run *run)
 {
-    char msg[DMLC_CASE_MSG_MAX];
-    ck_assert_msg(dmlc_case_execute(c, c->feature_level, run, msg, sizeof msg) == DMLC_CASE_OK,
-                  "execute failed: %s", msg);
+    dmlc_error err;
+    ck_assert_msg(dmlc_case_execute(c, c->feature_level, run, &err) == DMLC_CASE_OK,
+                  "execute failed: %s", err.message);
 }
 
 /* ---- recipes --------------------------------------------------------------------- */
@@ -50,9 +50,9 @@ START_TEST(recipes_make_what_the_case_format_says)
     int32_t gu[6];
     uint16_t gb[4];
     int64_t gp[6];
-    ck_assert(dmlc_recipe_check(&u, DMLR_INT32, 6, NULL, 0));
-    ck_assert(dmlc_recipe_check(&b, DMLR_UINT16, 4, NULL, 0));
-    ck_assert(dmlc_recipe_check(&p, DMLR_INT64, 6, NULL, 0));
+    ck_assert(dmlc_recipe_check(&u, DMLR_INT32, 6, NULL));
+    ck_assert(dmlc_recipe_check(&b, DMLR_UINT16, 4, NULL));
+    ck_assert(dmlc_recipe_check(&p, DMLR_INT64, 6, NULL));
     ck_assert(dmlc_recipe_fill(&u, DMLR_INT32, 6, gu) && dmlc_recipe_fill(&b, DMLR_UINT16, 4, gb) &&
               dmlc_recipe_fill(&p, DMLR_INT64, 6, gp));
     ck_assert_mem_eq(gu, uniform, sizeof gu);
@@ -63,24 +63,24 @@ END_TEST
 
 START_TEST(recipes_that_cannot_fill_say_why)
 {
-    char why[200];
+    dmlc_error why;
     dmlc_recipe r = {DMLC_RECIPE_UNIFORM_INDEX, 1, 0, 0, 5, 4, 0, 0};
-    ck_assert(!dmlc_recipe_check(&r, DMLR_INT32, 4, why, sizeof why));
-    ck_assert_str_eq(why, "low is greater than high");
+    ck_assert(!dmlc_recipe_check(&r, DMLR_INT32, 4, &why));
+    ck_assert_str_eq(why.message, "low is greater than high");
     r.low = 0, r.high = 256;
-    ck_assert(!dmlc_recipe_check(&r, DMLR_UINT8, 4, why, sizeof why));
-    ck_assert_str_eq(why, "high 256 is out of range for UINT8 (0 to 255)");
-    ck_assert(!dmlc_recipe_check(&r, DMLR_FLOAT32, 4, why, sizeof why));
-    ck_assert_str_eq(why, "the recipe uniform-index makes integers, not FLOAT32");
+    ck_assert(!dmlc_recipe_check(&r, DMLR_UINT8, 4, &why));
+    ck_assert_str_eq(why.message, "high 256 is out of range for UINT8 (0 to 255)");
+    ck_assert(!dmlc_recipe_check(&r, DMLR_FLOAT32, 4, &why));
+    ck_assert_str_eq(why.message, "the recipe uniform-index makes integers, not FLOAT32");
     r = (dmlc_recipe){DMLC_RECIPE_PERMUTATION, 1, 0, 0, 0, 0, 4, 3};
-    ck_assert(!dmlc_recipe_check(&r, DMLR_INT32, 4, why, sizeof why));
-    ck_assert_str_eq(why, "4 elements are not a whole number of blocks of 3");
+    ck_assert(!dmlc_recipe_check(&r, DMLR_INT32, 4, &why));
+    ck_assert_str_eq(why.message, "4 elements are not a whole number of blocks of 3");
     r.block = 5;
-    ck_assert(!dmlc_recipe_check(&r, DMLR_INT32, 5, why, sizeof why));
-    ck_assert_str_eq(why, "block must be 1 to range");
+    ck_assert(!dmlc_recipe_check(&r, DMLR_INT32, 5, &why));
+    ck_assert_str_eq(why.message, "block must be 1 to range");
     r = (dmlc_recipe){DMLC_RECIPE_PERMUTATION, 1, 0, 0, 250, 0, 10, 10};
-    ck_assert(!dmlc_recipe_check(&r, DMLR_UINT8, 10, why, sizeof why));
-    ck_assert_str_eq(why, "low 250 + range - 1 is out of range for UINT8");
+    ck_assert(!dmlc_recipe_check(&r, DMLR_UINT8, 10, &why));
+    ck_assert_str_eq(why.message, "low 250 + range - 1 is out of range for UINT8");
 }
 END_TEST
 

@@ -14,16 +14,16 @@
 static uint64_t num(const char *text, dmlr_data_type dt)
 {
     unsigned char e[8];
-    char why[256];
-    ck_assert_msg(dmlc_value_from_number(text, dt, e, why, sizeof why), "%s: %s", text, why);
+    dmlc_error why;
+    ck_assert_msg(dmlc_value_from_number(text, dt, e, &why), "%s: %s", text, why.message);
     return dmlc_value_bits(dt, e);
 }
 
 static uint64_t str(const char *text, dmlr_data_type dt)
 {
     unsigned char e[8];
-    char why[256];
-    ck_assert_msg(dmlc_value_from_string(text, dt, e, why, sizeof why), "%s: %s", text, why);
+    dmlc_error why;
+    ck_assert_msg(dmlc_value_from_string(text, dt, e, &why), "%s: %s", text, why.message);
     return dmlc_value_bits(dt, e);
 }
 
@@ -31,11 +31,11 @@ static uint64_t str(const char *text, dmlr_data_type dt)
 static void rejected(const char *text, bool is_string, dmlr_data_type dt, const char *reason)
 {
     unsigned char e[8];
-    char why[256] = "";
-    bool ok = is_string ? dmlc_value_from_string(text, dt, e, why, sizeof why)
-                        : dmlc_value_from_number(text, dt, e, why, sizeof why);
+    dmlc_error why;
+    bool ok = is_string ? dmlc_value_from_string(text, dt, e, &why)
+                        : dmlc_value_from_number(text, dt, e, &why);
     ck_assert_msg(!ok, "%s was accepted for %s", text, dmlr_data_type_name(dt));
-    ck_assert_str_eq(why, reason);
+    ck_assert_str_eq(why.message, reason);
 }
 
 START_TEST(float16_numbers_are_accepted_only_when_they_convert_back_exactly)
@@ -169,13 +169,14 @@ END_TEST
 static void assert_round_trip(dmlr_data_type dt, uint64_t bits)
 {
     unsigned char e[8], back[8];
-    char text[DMLC_VALUE_MAX], why[256];
+    char text[DMLC_VALUE_MAX];
+    dmlc_error why;
     bool ok;
     dmlc_value_set_bits(dt, e, bits);
     ok = dmlc_value_format(dt, e, text, sizeof text)
-             ? dmlc_value_from_number(text, dt, back, why, sizeof why)
-             : dmlc_value_from_string(text, dt, back, why, sizeof why);
-    ck_assert_msg(ok, "0x%llx -> %s: %s", (unsigned long long)bits, text, why);
+             ? dmlc_value_from_number(text, dt, back, &why)
+             : dmlc_value_from_string(text, dt, back, &why);
+    ck_assert_msg(ok, "0x%llx -> %s: %s", (unsigned long long)bits, text, why.message);
     ck_assert_msg(dmlc_value_bits(dt, back) == bits, "0x%llx -> %s -> 0x%llx",
                   (unsigned long long)bits, text, (unsigned long long)dmlc_value_bits(dt, back));
 }
@@ -261,13 +262,13 @@ START_TEST(npy_round_trips_every_data_type)
         unsigned char data[15 * 8], back[15 * 8];
         size_t len;
         dmlc_npy npy;
-        char why[256];
+        dmlc_error why;
         void *bytes;
         tu_fill_random(data, sizeof data, (uint64_t)dt);
         bytes = dmlc_npy_build((dmlr_data_type)dt, 2, shape, data, &len);
         ck_assert_ptr_nonnull(bytes);
         ck_assert_str_eq(dmlc_npy_descr((dmlr_data_type)dt), descr[dt]);
-        ck_assert_msg(dmlc_npy_parse(bytes, len, &npy, why, sizeof why), "%s", why);
+        ck_assert_msg(dmlc_npy_parse(bytes, len, &npy, &why), "%s", why.message);
         ck_assert_int_eq(npy.dtype, dt);
         ck_assert_int_eq(npy.rank, 2);
         ck_assert_int_eq(npy.shape[0], 3);
@@ -301,12 +302,12 @@ static void npy_rejected(const char *header, size_t data_bytes, const char *reas
     unsigned char b[512] = "\x93NUMPY\x01\x00";
     size_t h = strlen(header);
     dmlc_npy npy;
-    char why[256];
+    dmlc_error why;
     b[8] = (unsigned char)h;
     b[9] = 0;
     memcpy(b + 10, header, h);
-    ck_assert(!dmlc_npy_parse(b, 10 + h + data_bytes, &npy, why, sizeof why));
-    ck_assert_str_eq(why, reason);
+    ck_assert(!dmlc_npy_parse(b, 10 + h + data_bytes, &npy, &why));
+    ck_assert_str_eq(why.message, reason);
 }
 
 START_TEST(npy_reader_rejects_what_it_would_misread)
@@ -318,7 +319,7 @@ START_TEST(npy_reader_rejects_what_it_would_misread)
     npy_rejected("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }\n", 12,
                  "holds 12 data bytes, expected 16 (4 elements of <f4)");
     npy_rejected("{'descr': '<f4', 'shape': (4,), }\n", 16, "the header lacks 'fortran_order'");
-    ck_assert(!dmlc_npy_parse("PK\x03\x04 not npy", 14, &(dmlc_npy){0}, (char[64]){0}, 64));
+    ck_assert(!dmlc_npy_parse("PK\x03\x04 not npy", 14, &(dmlc_npy){0}, NULL));
 }
 END_TEST
 
@@ -327,12 +328,12 @@ START_TEST(npy_reader_takes_format_version_2_headers)
     static const char h[] = "{'descr': '|u1', 'shape': (), 'fortran_order': False}\n";
     unsigned char b[128] = "\x93NUMPY\x02\x00";
     dmlc_npy npy;
-    char why[256];
+    dmlc_error why;
     b[8] = sizeof h - 1;
     b[9] = b[10] = b[11] = 0;
     memcpy(b + 12, h, sizeof h - 1);
     b[12 + sizeof h - 1] = 7;
-    ck_assert_msg(dmlc_npy_parse(b, 12 + sizeof h, &npy, why, sizeof why), "%s", why);
+    ck_assert_msg(dmlc_npy_parse(b, 12 + sizeof h, &npy, &why), "%s", why.message);
     ck_assert_int_eq(npy.rank, 0);
     ck_assert_int_eq(npy.count, 1);
     ck_assert_int_eq(npy.data[0], 7);

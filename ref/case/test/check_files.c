@@ -65,9 +65,9 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool never_called(void *ctx, const char *dir, int err)
+static bool never_called(void *ctx, const dmlc_error *e)
 {
-    (void)ctx, (void)dir, (void)err;
+    (void)ctx, (void)e;
     ck_abort_msg("no directory here is unreadable");
     return false;
 }
@@ -77,7 +77,7 @@ START_TEST(case_files_are_found_recursively_and_schema_files_left_out)
     dmlc_paths p = {NULL, 0, 0};
     char want[3][256];
     build_tree();
-    ck_assert(dmlc_find_case_files(root, &p, never_called, NULL));
+    ck_assert(dmlc_find_case_files(root, &p, never_called, NULL, NULL));
     ck_assert_uint_eq(p.count, 3);
     qsort(p.items, p.count, sizeof *p.items, by_name);
     snprintf(want[0], sizeof want[0], "%s/a.json", root);
@@ -94,7 +94,7 @@ START_TEST(hidden_entries_and_symlinked_directories_are_left_out)
 {
     dmlc_paths p = {NULL, 0, 0};
     build_tree();
-    ck_assert(dmlc_find_case_files(root, &p, never_called, NULL));
+    ck_assert(dmlc_find_case_files(root, &p, never_called, NULL, NULL));
     for (size_t i = 0; i < p.count; i++) {
         ck_assert_ptr_null(strstr(p.items[i], "/."));
         ck_assert_ptr_null(strstr(p.items[i], "/loop/"));
@@ -111,7 +111,7 @@ START_TEST(a_trailing_slash_gives_no_double_slash)
     build_tree();
     snprintf(dir, sizeof dir, "%s/sub/deeper/", root);
     snprintf(want, sizeof want, "%s/sub/deeper/c.json", root);
-    ck_assert(dmlc_find_case_files(dir, &p, never_called, NULL));
+    ck_assert(dmlc_find_case_files(dir, &p, never_called, NULL, NULL));
     ck_assert_uint_eq(p.count, 1);
     ck_assert_str_eq(p.items[0], want);
     dmlc_paths_free(&p);
@@ -121,16 +121,16 @@ END_TEST
 
 typedef struct seen {
     int calls, err;
-    char dir[128];
+    char message[DMLC_CASE_MSG_MAX];
     bool answer;
 } seen;
 
-static bool record(void *ctx, const char *dir, int err)
+static bool record(void *ctx, const dmlc_error *e)
 {
     seen *s = ctx;
     s->calls++;
-    s->err = err;
-    snprintf(s->dir, sizeof s->dir, "%s", dir);
+    s->err = e->errnum;
+    snprintf(s->message, sizeof s->message, "%s", e->message);
     return s->answer;
 }
 
@@ -138,14 +138,35 @@ START_TEST(an_unreadable_directory_goes_to_the_caller_who_decides)
 {
     dmlc_paths p = {NULL, 0, 0};
     seen carry_on = {0, 0, "", true}, stop = {0, 0, "", false};
-    ck_assert(dmlc_find_case_files("/nonexistent/cases", &p, record, &carry_on));
+    ck_assert(dmlc_find_case_files("/nonexistent/cases", &p, record, &carry_on, NULL));
     ck_assert_int_eq(carry_on.calls, 1);
     ck_assert_int_eq(carry_on.err, ENOENT);
-    ck_assert_str_eq(carry_on.dir, "/nonexistent/cases");
-    ck_assert(!dmlc_find_case_files("/nonexistent/cases", &p, record, &stop));
+    ck_assert_str_eq(carry_on.message,
+                     "/nonexistent/cases: cannot read the directory: No such file or directory");
+    dmlc_error why;
+    ck_assert(!dmlc_find_case_files("/nonexistent/cases", &p, record, &stop, &why));
     ck_assert_int_eq(stop.calls, 1);
+    ck_assert_int_eq(why.errnum, ENOENT); /* stopped: the caller gets the same error */
+    ck_assert_int_eq(why.rc, DMLC_CASE_BAD_INPUT);
     ck_assert_uint_eq(p.count, 0);
     dmlc_paths_free(&p);
+}
+END_TEST
+
+START_TEST(a_file_that_cannot_be_read_names_its_path_and_the_reason)
+{
+    dmlc_error why;
+    void *bytes = (void *)1;
+    size_t len = 1;
+    ck_assert(!dmlc_read_file("/nonexistent/case.json", &bytes, &len, &why));
+    ck_assert_ptr_null(bytes);
+    ck_assert_int_eq(why.errnum, ENOENT);
+    ck_assert_int_eq(why.rc, DMLC_CASE_BAD_INPUT);
+    ck_assert_str_eq(why.message, "cannot read /nonexistent/case.json: No such file or directory");
+    ck_assert(!dmlc_write_file("/nonexistent/out.json", "x", 1, &why));
+    ck_assert_str_eq(why.message, "cannot write /nonexistent/out.json: No such file or directory");
+    ck_assert(!dmlc_fail_errno(&why, ENOMEM, "x")); /* the machine failed, not the input */
+    ck_assert_int_eq(why.rc, DMLC_CASE_INTERNAL);
 }
 END_TEST
 
@@ -157,6 +178,7 @@ static Suite *files_suite(void)
     tcase_add_test(tc, hidden_entries_and_symlinked_directories_are_left_out);
     tcase_add_test(tc, a_trailing_slash_gives_no_double_slash);
     tcase_add_test(tc, an_unreadable_directory_goes_to_the_caller_who_decides);
+    tcase_add_test(tc, a_file_that_cannot_be_read_names_its_path_and_the_reason);
     suite_add_tcase(s, tc);
     return s;
 }
