@@ -157,7 +157,7 @@ static bool parse_header(cursor *c, dmlc_npy *out, dmlc_error *err)
     if (!out->dtype)
         return fail(err, "dtype '%s' is not one of <f2 <f4 <f8 |u1 <u2 <u4 <u8 |i1 <i2 "
                     "<i4 <i8", descr);
-    snprintf(out->descr, sizeof out->descr, "%s", descr);
+    snprintf(out->descr, sizeof out->descr, "%.*s", (int)sizeof out->descr - 1, descr);
     return true;
 }
 
