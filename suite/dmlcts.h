@@ -17,6 +17,13 @@
  *   report_fmt.c   JUnit, TAP, JSON
  *
  * docs/dmlcts.md is the user's documentation.
+ *
+ * The harness sits above the case layer and includes only the public
+ * headers dmlcase.h and dmlref.h.  It writes JSON of its own (the cmd
+ * protocol, --json reports) with cJSON, as the case layer does.  Errors: a
+ * case's problem becomes its dmlcts_result (status and message); helpers
+ * that can fail return false and write one line into a caller's (msg, cap),
+ * copied from the case layer's dmlc_error where that is the source.
  */
 #ifndef DMLCTS_H
 #define DMLCTS_H
