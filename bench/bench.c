@@ -6,11 +6,16 @@
  * Each case runs in a forked child, so that its peak RSS is its own, once at
  * 1 thread and once at every core.  Times are medians of --runs (at least 5)
  * runs after one warm-up; GB/s counts bytes read plus bytes written, indices
- * included (INT64: 8 bytes an element).  memcpy copies bytes / 2 (each byte
- * read once and written once) between the case's own buffers, one thread.
+ * included (INT64: 8 bytes an element).  Two yardsticks copy bytes / 2 (each
+ * byte read once and written once) between the case's own buffers: memcpy on
+ * one thread, and the roofline, a plain parallel copy at the case's thread
+ * count (each thread memcpy's its share), which is what data movement can
+ * reach on this machine at that count.
  * Buffers of 4 MiB or more get madvise(MADV_HUGEPAGE), as numpy does for its
  * own arrays on Linux (--no-hugepages turns it off).  Usage:
- *   dmlref-bench [--json FILE] [--runs N] [--filter SUBSTRING] [--big] [--no-hugepages]
+ *   dmlref-bench [--json FILE] [--runs N] [--filter SUBSTRING] [--threads 1,4,16] [--big]
+ *                [--no-hugepages]
+ * --threads lists the thread counts (default: 1 and every core).
  */
 #include "bench.h"
 
@@ -30,7 +35,7 @@
 #endif
 
 typedef struct result {
-    double seconds, memcpy_seconds, bytes, elements, tensor_bytes;
+    double seconds, memcpy_seconds, roof_seconds, bytes, elements, tensor_bytes;
     long peak_rss_kb;
     int ok;
 } result;
@@ -73,12 +78,25 @@ static void run_case(void *arg)
     }
 }
 
-/* memcpy of bytes / 2 from the inputs (in turn, cycling) into the outputs (likewise). */
-static void run_memcpy(void *arg)
+/* Buffer and offset of byte `at` of bufs[0..n) laid end to end, cycling. */
+static uint32_t locate(const dmlr_buffer *bufs, uint32_t n, uint64_t at, uint64_t *off)
 {
-    bench_case *c = arg;
-    uint64_t left = (uint64_t)(c->bytes / 2), soff = 0, doff = 0;
-    uint32_t si = 0, di = 0;
+    uint64_t total = 0;
+    uint32_t i = 0;
+    for (uint32_t k = 0; k < n; k++)
+        total += bufs[k].size;
+    for (at %= total; at >= bufs[i].size; i++)
+        at -= bufs[i].size;
+    *off = at;
+    return i;
+}
+
+/* Copies `left` bytes from byte `at` of the inputs (in turn, cycling) to byte `at` of the
+ * outputs (likewise). */
+static void copy_range(const bench_case *c, uint64_t at, uint64_t left)
+{
+    uint64_t soff, doff;
+    uint32_t si = locate(c->in, c->nin, at, &soff), di = locate(c->out, c->nout, at, &doff);
     while (left) {
         uint64_t n = c->in[si].size - soff, room = c->out[di].size - doff;
         n = n < room ? n : room;
@@ -89,6 +107,31 @@ static void run_memcpy(void *arg)
             si = (si + 1) % c->nin, soff = 0;
         if (doff == c->out[di].size)
             di = (di + 1) % c->nout, doff = 0;
+    }
+}
+
+/* memcpy of bytes / 2, one thread. */
+static void run_memcpy(void *arg)
+{
+    bench_case *c = arg;
+    copy_range(c, 0, (uint64_t)(c->bytes / 2));
+}
+
+/* The roofline: the same bytes as run_memcpy, one share per thread. */
+static void run_roofline(void *arg)
+{
+    bench_case *c = arg;
+    uint64_t total = (uint64_t)(c->bytes / 2);
+    int shares = 1;
+#ifdef _OPENMP
+    shares = omp_get_max_threads();
+#endif
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (int t = 0; t < shares; t++) {
+        uint64_t lo = total * (uint64_t)t / (uint64_t)shares;
+        copy_range(c, lo, total * (uint64_t)(t + 1) / (uint64_t)shares - lo);
     }
 }
 
@@ -107,6 +150,7 @@ static void child(int i, int threads, int fd)
     getrusage(RUSAGE_SELF, &ru);
     r.peak_rss_kb = ru.ru_maxrss; /* before memcpy, which allocates nothing anyway */
     r.memcpy_seconds = median_time(run_memcpy, &c);
+    r.roof_seconds = median_time(run_roofline, &c);
     r.bytes = c.bytes, r.elements = c.elements, r.tensor_bytes = c.tensor_bytes;
     if (write(fd, &r, sizeof r) != (ssize_t)sizeof r)
         _exit(3);
@@ -181,16 +225,18 @@ static void machine_json(FILE *js, int max_threads)
 int main(int argc, char **argv)
 {
     const char *json = "build/bench.json", *filter = NULL;
-    int big = 0, max_threads = 1;
+    int big = 0, max_threads = 1, nthreads = 0, threads[16];
+    const char *thread_list = NULL;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--json") && a + 1 < argc) json = argv[++a];
         else if (!strcmp(argv[a], "--runs") && a + 1 < argc) runs = atoi(argv[++a]);
         else if (!strcmp(argv[a], "--filter") && a + 1 < argc) filter = argv[++a];
+        else if (!strcmp(argv[a], "--threads") && a + 1 < argc) thread_list = argv[++a];
         else if (!strcmp(argv[a], "--big")) big = 1;
         else if (!strcmp(argv[a], "--no-hugepages")) bench_hugepages = 0;
         else {
-            fprintf(stderr, "usage: dmlref-bench [--json FILE] [--runs N] [--filter S] [--big] "
-                            "[--no-hugepages]\n");
+            fprintf(stderr, "usage: dmlref-bench [--json FILE] [--runs N] [--filter S] "
+                            "[--threads N,N...] [--big] [--no-hugepages]\n");
             return 2;
         }
     }
@@ -198,6 +244,22 @@ int main(int argc, char **argv)
 #ifdef _OPENMP
     max_threads = omp_get_num_procs();
 #endif
+    if (!thread_list) {
+        threads[nthreads++] = 1;
+        if (max_threads > 1)
+            threads[nthreads++] = max_threads;
+    }
+    for (const char *p = thread_list; p && *p;) {
+        char *end;
+        long t = strtol(p, &end, 10);
+        if (end == p || t < 1 || t > 1024 || nthreads == 16 || (*end && *end != ',')) {
+            fprintf(stderr, "dmlref-bench: --threads %s: expected up to 16 counts from 1 to "
+                            "1024, comma-separated\n", thread_list);
+            return 2;
+        }
+        threads[nthreads++] = (int)t;
+        p = *end ? end + 1 : end;
+    }
     FILE *js = fopen(json, "w");
     if (!js) {
         fprintf(stderr, "bench: cannot write %s\n", json);
@@ -206,8 +268,8 @@ int main(int argc, char **argv)
     fprintf(js, "{\n  \"runs\": %d,\n", runs);
     machine_json(js, max_threads);
     fprintf(js, "  \"cases\": [");
-    printf("%-24s %3s %9s %7s %8s %8s %6s %8s %8s %5s\n", "case", "thr", "ms", "GB/s",
-           "Melem/s", "memcpy", "x mcpy", "RSS MiB", "tensors", "x RSS");
+    printf("%-24s %3s %9s %7s %8s %8s %6s %8s %6s %8s %8s %5s\n", "case", "thr", "ms", "GB/s",
+           "Melem/s", "memcpy", "x mcpy", "roofline", "x roof", "RSS MiB", "tensors", "x RSS");
     int first = 1, failed = 0;
     for (int i = 0; bench_case_names[i]; i++) {
         const char *name = bench_case_names[i];
@@ -223,7 +285,8 @@ int main(int argc, char **argv)
             first = 0;
             continue;
         }
-        for (int t = 1; t <= max_threads; t = t < max_threads ? max_threads : t + 1) {
+        for (int k = 0; k < nthreads; k++) {
+            int t = threads[k];
             result r;
             if (measure(i, t, &r) || !r.ok) {
                 printf("%-24s %3d FAILED (%s)\n", name, t, r.ok ? "crashed" : "wrong output");
@@ -231,17 +294,19 @@ int main(int argc, char **argv)
                 continue;
             }
             double gbs = r.bytes / r.seconds / 1e9, mgbs = r.bytes / r.memcpy_seconds / 1e9;
+            double roof = r.bytes / r.roof_seconds / 1e9;
             double rss = (double)r.peak_rss_kb * 1024, ratio = rss / r.tensor_bytes;
-            printf("%-24s %3d %9.1f %7.2f %8.1f %8.2f %6.2f %8.0f %8.0f %5.2f\n", name, t,
-                   r.seconds * 1e3, gbs, r.elements / r.seconds / 1e6, mgbs, gbs / mgbs,
-                   rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio);
+            printf("%-24s %3d %9.1f %7.2f %8.1f %8.2f %6.2f %8.2f %6.2f %8.0f %8.0f %5.2f\n",
+                   name, t, r.seconds * 1e3, gbs, r.elements / r.seconds / 1e6, mgbs, gbs / mgbs,
+                   roof, gbs / roof, rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio);
             fprintf(js, "%s\n    {\"name\": \"%s\", \"threads\": %d, \"ms\": %.3f, \"gbps\": %.3f, "
                     "\"melem_per_s\": %.1f, \"bytes\": %.0f, \"elements\": %.0f, "
-                    "\"memcpy_ms\": %.3f, \"memcpy_gbps\": %.3f, \"peak_rss_mib\": %.1f, "
+                    "\"memcpy_ms\": %.3f, \"memcpy_gbps\": %.3f, \"roofline_ms\": %.3f, "
+                    "\"roofline_gbps\": %.3f, \"peak_rss_mib\": %.1f, "
                     "\"tensor_mib\": %.1f, \"rss_ratio\": %.3f, \"verified\": true}",
                     first ? "" : ",", name, t, r.seconds * 1e3, gbs, r.elements / r.seconds / 1e6,
-                    r.bytes, r.elements, r.memcpy_seconds * 1e3, mgbs, rss / (1u << 20),
-                    r.tensor_bytes / (1u << 20), ratio);
+                    r.bytes, r.elements, r.memcpy_seconds * 1e3, mgbs, r.roof_seconds * 1e3, roof,
+                    rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio);
             first = 0;
         }
     }

@@ -31,4 +31,11 @@ uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *views,
                                 const unsigned char *indices, const uint64_t *ucoord,
                                 uint64_t *ocoord);
 
+/*
+ * SCATTER's indexed run `a` (lo and hi unused) over every thread at once,
+ * partitioning the updates by output range (scatter_bucket.c).  Returns false,
+ * having written nothing, when it cannot (no OpenMP, no scratch memory).
+ */
+bool dmlr_scatter_line_bucketed(const dmlr_indexed *a, uint64_t n);
+
 #endif

@@ -98,6 +98,11 @@ uint32_t dmlr_scatter_elements_locate(const void *desc, const dmlr_view *v,
 DMLR_INDEXED_KERNELS(scatter, SCATTER_FN)
 
 enum { CHUNK = 1 << 14 }; /* index elements per parallel chunk, about */
+#ifndef DMLR_SCATTER_BUCKET_THREADS
+#define DMLR_SCATTER_BUCKET_THREADS 3
+#endif
+/* From this many threads, a few long lines go through scatter_bucket.c. */
+enum { BUCKET_THREADS = DMLR_SCATTER_BUCKET_THREADS };
 
 /*
  * Items: a line of the indices (all coordinates but Axis), or, when there are
@@ -127,13 +132,24 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     }
     dmlr_nest_coalesce(&n);
     uint64_t lines = n.count, threads = dmlr_max_threads();
+    dmlr_indexed a0 = {buf[3], out->strides[axis] * out->esize, buf[2],
+                       up->strides[axis] * up->esize, buf[1], ix->strides[axis] * ix->esize,
+                       dim, 0, dim, ix->dtype, out->esize};
+    if (lines < threads && threads >= BUCKET_THREADS && DMLR_PARALLEL_WORTH(len)) {
+        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS];
+        dmlr_nest_seek(&n, n.rank, 0, coord, off);
+        for (uint64_t l = 0; l < lines; l++, dmlr_nest_next(&n, n.rank, coord, off)) {
+            dmlr_indexed a = a0; /* SCATTER-6: a line over every thread, in order */
+            a.dst += off[2], a.src += off[1], a.idx += off[0];
+            if (!dmlr_scatter_line_bucketed(&a, len))
+                dmlr_indexed_pick(scatter_kernels, &a)(&a, len);
+        }
+        return;
+    }
     uint64_t parts = lines >= threads ? 1 : (threads + lines - 1) / lines;
     parts = parts < dim ? parts : dim;
     uint64_t items = lines * parts, per = len >= CHUNK ? 1 : CHUNK / len;
     uint64_t chunks = (items + per - 1) / per;
-    dmlr_indexed a0 = {buf[3], out->strides[axis] * out->esize, buf[2],
-                       up->strides[axis] * up->esize, buf[1], ix->strides[axis] * ix->esize,
-                       dim, 0, dim, ix->dtype, out->esize};
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(items * len) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
         uint64_t item = (uint64_t)c * per, end = item + per < items ? item + per : items;

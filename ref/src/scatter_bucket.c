@@ -1,0 +1,124 @@
+/*
+ * scatter_bucket.c -- one long line of SCATTER updates over many threads.
+ *
+ * Splitting a line by output range alone makes every thread read the whole
+ * line (its indices and its positions), so with T threads the line is read T
+ * times and scatter stops scaling near 2-3 threads.  Here the line is read
+ * once per block of BLOCK updates:
+ *
+ *   count  each thread takes a contiguous share of the block and counts, per
+ *          output range, the updates that land in it;
+ *   fill   after a prefix sum over (range, thread), each thread copies its
+ *          updates' positions and bytes into its slots of the range's bucket;
+ *   apply  each thread writes the buckets of the ranges it owns.
+ *
+ * A bucket holds its range's updates in index order (thread shares are
+ * contiguous and taken in thread order, each in order), and blocks are done
+ * one after another, so every output element still takes its updates in
+ * row-major order and the last one wins (SCATTER-6): the bytes are those of
+ * the plain loop at any thread count.  Out-of-range indices are dropped in
+ * `count` and `fill` alike (SCATTER-5).
+ */
+#include "scatter.h"
+
+#include <stdlib.h>
+
+#ifdef _OPENMP
+enum { BLOCK = 1 << 18 }; /* updates per round: the scratch stays in the caches */
+
+typedef struct bucket_job {
+    const dmlr_indexed *a;
+    uint64_t n, shift, parts; /* range p owns positions [p << shift, (p + 1) << shift) */
+    uint64_t *slot;           /* [thread][part]: counts, then next free slot */
+    uint64_t *pos;            /* BLOCK positions */
+    unsigned char *val;       /* BLOCK elements */
+} bucket_job;
+
+/* The position of update k, or false when its index is out of range (dropped). */
+static inline bool position(const dmlr_indexed *a, uint64_t k, uint64_t *pos)
+{
+    return dmlr_index_position(DMLR_INDEX_WRAP_DROP,
+                               dmlr_read_index(a->idx + k * a->idx_step, a->index_type), a->dim,
+                               pos);
+}
+
+#define FILL(N)                                                                             \
+    for (uint64_t k = lo, p; k < hi; k++)                                                   \
+        if (position(a, k, &p)) {                                                           \
+            uint64_t s = my[p >> j->shift]++;                                               \
+            j->pos[s] = p;                                                                  \
+            memcpy(j->val + s * (N), a->src + k * a->src_step, N);                          \
+        }
+#define APPLY(N)                                                                            \
+    for (uint64_t s = first; s < last; s++)                                                 \
+        memcpy(a->dst + j->pos[s] * a->dst_step, j->val + s * (N), N);
+
+static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, uint64_t nt)
+{
+    const dmlr_indexed *a = j->a;
+    const uint64_t parts = j->parts, lo = b0 + bn * t / nt, hi = b0 + bn * (t + 1) / nt;
+    uint64_t *my = j->slot + t * parts;
+    memset(my, 0, parts * sizeof *my);
+    for (uint64_t k = lo, p; k < hi; k++)
+        if (position(a, k, &p))
+            my[p >> j->shift]++;
+#pragma omp barrier
+#pragma omp single
+    { /* buckets in range order; inside one, the threads' shares in thread order */
+        uint64_t off = 0;
+        for (uint64_t p = 0; p < parts; p++)
+            for (uint64_t u = 0; u < nt; u++) {
+                uint64_t c = j->slot[u * parts + p];
+                j->slot[u * parts + p] = off;
+                off += c;
+            }
+    }
+    switch (a->esize) { /* constant sizes: each move one load and one store */
+    case 1: FILL(1) break;
+    case 2: FILL(2) break;
+    case 4: FILL(4) break;
+    default: FILL(8) break;
+    }
+#pragma omp barrier
+    /* The last thread's slot of range p now ends p's bucket; the one before it starts it. */
+    for (uint64_t p = t; p < parts; p += nt) {
+        uint64_t first = p ? j->slot[(nt - 1) * parts + p - 1] : 0;
+        uint64_t last = j->slot[(nt - 1) * parts + p];
+        switch (a->esize) {
+        case 1: APPLY(1) break;
+        case 2: APPLY(2) break;
+        case 4: APPLY(4) break;
+        default: APPLY(8) break;
+        }
+    }
+#pragma omp barrier
+}
+
+bool dmlr_scatter_line_bucketed(const dmlr_indexed *a, uint64_t n)
+{
+    uint64_t threads = dmlr_max_threads();
+    uint64_t shift = 0; /* ranges of a power of two: a shift, not a division, per update */
+    while (((a->dim - 1) >> shift) + 1 > threads)
+        shift++;
+    uint64_t parts = ((a->dim - 1) >> shift) + 1;
+    bucket_job j = {a, n, shift, parts, calloc(threads * parts, sizeof(uint64_t)),
+                    malloc(BLOCK * sizeof(uint64_t)), malloc((size_t)BLOCK * a->esize)};
+    bool ok = j.slot && j.pos && j.val;
+    if (ok) {
+#pragma omp parallel num_threads((int)threads)
+        {
+            uint64_t t = (uint64_t)omp_get_thread_num(), nt = (uint64_t)omp_get_num_threads();
+            for (uint64_t b0 = 0; b0 < n; b0 += BLOCK)
+                round_of(&j, b0, n - b0 < BLOCK ? n - b0 : BLOCK, t, nt);
+        }
+    }
+    free(j.slot), free(j.pos), free(j.val);
+    return ok;
+}
+#else
+bool dmlr_scatter_line_bucketed(const dmlr_indexed *a, uint64_t n)
+{
+    (void)a, (void)n;
+    return false; /* one thread: the plain line loop is already the best order */
+}
+#endif
