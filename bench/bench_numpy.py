@@ -43,33 +43,44 @@ def median_time(fn, runs):
     return times[len(times) // 2]
 
 
-def numpy_cases(np, runs, wanted):
-    """Median seconds of each numpy equivalent whose case the C benchmark ran."""
+def arrays_of(np):
+    """The packed cases' operands, shared by numpy and the peers."""
     rng = np.random.default_rng(1)
-    out = {}
     a = 1.0 + rng.integers(0, 1000, 64 * M).astype(np.float32) * np.float32(1e-7)
-    if "gather.random" in wanted or "scatter.random" in wanted:
-        idx = rng.integers(0, 64 * M, 16 * M, dtype=np.int64)
-        if "gather.random" in wanted:
-            out["gather.random"] = median_time(lambda: np.take(a, idx), runs)
-        if "scatter.random" in wanted:
-            upd = a[:16 * M].copy()
+    idx = rng.integers(0, 64 * M, 16 * M, dtype=np.int64)
+    return {"a": a, "idx": idx, "upd": a[:16 * M].copy(), "m": a.reshape(4096, 16384),
+            "c": a.reshape(8192, 8192)}
 
-            def scatter():
-                o = a.copy()
-                np.put_along_axis(o, idx, upd, axis=0)
-            out["scatter.random"] = median_time(scatter, runs)
-        del idx
-    if "split.4" in wanted:
-        m = a.reshape(4096, 16384)
-        out["split.4"] = median_time(
-            lambda: [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)], runs)
-    c = a.reshape(8192, 8192)
-    if "cumprod.inner" in wanted:
-        out["cumprod.inner"] = median_time(lambda: np.cumprod(c, axis=1), runs)
-    if "cumprod.outer" in wanted:
-        out["cumprod.outer"] = median_time(lambda: np.cumprod(c, axis=0), runs)
-    return out
+
+def numpy_cases(np, arr, runs, wanted):
+    """Median seconds of each numpy equivalent whose case the C benchmark ran."""
+    a, idx, upd, m, c = arr["a"], arr["idx"], arr["upd"], arr["m"], arr["c"]
+
+    def scatter():
+        o = a.copy()
+        np.put_along_axis(o, idx, upd, axis=0)
+    fns = {
+        "gather.random": lambda: np.take(a, idx),
+        "scatter.random": scatter,
+        "split.4": lambda: [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)],
+        "cumprod.inner": lambda: np.cumprod(c, axis=1),
+        "cumprod.outer": lambda: np.cumprod(c, axis=0),
+    }
+    return {k: median_time(f, runs) for k, f in fns.items() if k in wanted}
+
+
+def peer_cases(arr, runs, wanted, thread_counts):
+    """{(peer, threads): {case: seconds}} for every importable peer, and notes."""
+    import peers
+    out, notes = {}, []
+    for name, fn in peers.PEERS:
+        try:
+            for t in thread_counts:
+                out[(name, t)], note = fn(arr, wanted, t, runs, median_time)
+            notes.append(note)
+        except ImportError as e:
+            notes.append("%s absent (%s): skipped" % (name, e))
+    return out, notes
 
 
 def commit():
@@ -92,26 +103,48 @@ def main():
     runs = bench["runs"]
     cases = [c for c in bench["cases"] if "threads" in c]
     wanted = {c["name"] for c in cases}
-    try:
-        import numpy as np
-        numpy = numpy_cases(np, runs, wanted)
-        note = "numpy %s (%s)" % (np.__version__, sys.executable)
-    except ImportError:
-        numpy, note = {}, "numpy absent: numpy columns skipped (apt-get install python3-numpy)"
     maxt = max((c["threads"] for c in cases), default=1)
     by = {(c["name"], c["threads"]): c for c in cases}
+    peer, peer_notes = {}, []
+    try:
+        import numpy as np
+        arr = arrays_of(np)
+        numpy = numpy_cases(np, arr, runs, wanted)
+        note = "numpy %s (%s)" % (np.__version__, sys.executable)
+        peer, peer_notes = peer_cases(arr, runs, wanted, sorted({1, maxt}))
+        del arr
+    except ImportError:
+        numpy, note = {}, "numpy absent: numpy columns skipped (apt-get install python3-numpy)"
 
-    print("\n%-24s %3s %9s %7s %8s %7s %9s %8s %6s" % (
-        "case", "thr", "ms", "GB/s", "Melem/s", "x mcpy", "numpy ms", "x numpy", "x RSS"))
+    names = [n for n, _ in __import__("peers").PEERS]
+
+    def fmt(x):
+        return "%.2f" % x if x else "-"
+    print("\n%-24s %3s %9s %7s %7s %7s %9s %8s %8s %8s %8s %6s" % (
+        "case", "thr", "ms", "GB/s", "x mcpy", "x roof", "numpy ms", "x numpy", "x torch",
+        "x ort", "x best", "x RSS"))
     for c in cases:
+        t = c["threads"]
         ref = numpy.get(c["name"])
         c["numpy_ms"] = round(ref * 1e3, 3) if ref else None
         c["x_numpy"] = round(ref * 1e3 / c["ms"], 3) if ref else None
         c["x_memcpy"] = round(c["gbps"] / c["memcpy_gbps"], 3)
-        print("%-24s %3d %9.1f %7.2f %8.1f %7.2f %9s %8s %6.2f" % (
-            c["name"], c["threads"], c["ms"], c["gbps"], c["melem_per_s"], c["x_memcpy"],
-            "%.1f" % c["numpy_ms"] if ref else "-", "%.2f" % c["x_numpy"] if ref else "-",
-            c["rss_ratio"]))
+        c["x_roofline"] = round(c["gbps"] / c["roofline_gbps"], 3) if "roofline_gbps" in c else None
+        # numpy runs on one thread: a peer of the 1-thread rows only
+        xs = {"numpy": c["x_numpy"]} if t == 1 else {}
+        for n in names:
+            sec = peer.get((n, t), {}).get(c["name"])
+            c[n + "_ms"] = round(sec * 1e3, 3) if sec else None
+            c["x_" + n] = round(sec * 1e3 / c["ms"], 3) if sec else None
+            xs[n] = c["x_" + n]
+        xs = [x for x in xs.values() if x]
+        c["x_best_peer"] = min(xs) if xs else None
+        print("%-24s %3d %9.1f %7.2f %7.2f %7s %9s %8s %8s %8s %8s %6.2f" % (
+            c["name"], t, c["ms"], c["gbps"], c["x_memcpy"], fmt(c["x_roofline"]),
+            "%.1f" % c["numpy_ms"] if ref else "-", fmt(c["x_numpy"]), fmt(c.get("x_torch")),
+            fmt(c.get("x_ort")), fmt(c["x_best_peer"]), c["rss_ratio"]))
+    print("x peer: the peer's time over dmlref's at the same thread count (numpy: 1 thread);"
+          " peers allocate their outputs inside the timed call.\n" + "; ".join(peer_notes))
     for c in bench["cases"]:
         if "skipped" in c:
             print("%-24s skipped: %s" % (c["name"], c["skipped"]))
@@ -144,15 +177,30 @@ def main():
                        ("cumprod.outer", "CUMULATIVE_PRODUCT outer 2 threads >= 1.6 x 1 thread")):
         one, two = at(name, 1), at(name, 2)
         verdict(desc, one and two and one["ms"] / two["ms"], 1.6)
-    for name in ("gather.random", "scatter.random", "split.4", "cumprod.inner", "cumprod.outer"):
-        p, s = at(name), at(name + ".strided")
-        verdict("%s: strided time <= 3 x packed" % name, p and s and s["ms"] / p["ms"],
-                maximum=3.0)
+    packed = ("gather.random", "scatter.random", "split.4", "cumprod.inner", "cumprod.outer")
+    for t in sorted({1, maxt}):
+        for name in packed:
+            c = at(name, t)
+            verdict("%s at %d threads >= 1.0 x best peer" % (name, t),
+                    c and c["x_best_peer"], 1.0)
+        for name in packed:
+            p, s = at(name, t), at(name + ".strided", t)
+            verdict("%s at %d threads: strided time <= 2 x packed" % (name, t),
+                    p and s and s["ms"] / p["ms"], maximum=2.0)
+        for name in ("gather.random", "split.4", "scatter.random"):
+            c = at(name, t)
+            verdict("%s at %d threads >= 0.8 x roofline" % (name, t),
+                    c and c["x_roofline"], 0.8)
+    if maxt >= 16:
+        one, many = at("scatter.random", 1), at("scatter.random", maxt)
+        verdict("SCATTER 1 -> %d threads >= 6 x" % maxt, one and many and one["ms"] / many["ms"],
+                6.0)
     worst = max(cases, key=lambda c: c["rss_ratio"], default=None)
     verdict("peak RSS <= 1.2 x tensor bytes (worst: %s)" % (worst["name"] if worst else "-"),
             worst and worst["rss_ratio"], maximum=1.2)
 
     bench["numpy"] = note
+    bench["peers"] = peer_notes
     bench["commit"] = commit()
     bench["date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     bench["targets"] = verdicts
