@@ -33,10 +33,11 @@ static bool inputs_unchanged(const char *dir, const dmlcts_batch_case *bc, dmlct
         char path[4096], msg[512];
         void *data;
         size_t len;
+        uint64_t size;
         if (t->is_output || (bc->c->in_place && t->in_place))
             continue;
         dmlcts_cmd_file(path, sizeof path, dir, bc->id, t);
-        if (!dmlcts_cmd_read_npy(path, &data, &len, msg, sizeof msg)) {
+        if (!dmlcts_cmd_read_npy(path, t->bytes, &data, &len, &size, msg, sizeof msg)) {
             dmlcts_add_note(r, "INPUT_MODIFIED %s: %s", t->name, msg);
             ok = false;
             continue;
@@ -83,10 +84,20 @@ void dmlcts_cmd_judge(const dmlcts_options *o, const char *dir, const dmlcts_bat
         const dmlc_case_tensor *t = &c->tensors[k];
         char path[4096], why[512];
         size_t len;
+        uint64_t size;
         if (!t->is_output)
             continue;
         dmlcts_cmd_file(path, sizeof path, dir, bc->id, t);
-        if (!dmlcts_cmd_read_npy(path, &owned[no], &len, why, sizeof why)) {
+        if (!dmlcts_cmd_read_npy(path, t->bytes, &owned[no], &len, &size, why, sizeof why)) {
+            if (size > t->bytes + DMLCTS_NPY_HEADER_MAX) { /* far too long to read: written past */
+                dmlcts_add_note(r, "%s: the output file is %llu bytes long, far more than "
+                                "TotalTensorSizeInBytes (%llu); not read", t->name,
+                                (unsigned long long)size, (unsigned long long)t->bytes);
+                r->status = DMLCTS_OOB_WRITE;
+                dmlcts_set_message(r, "the backend wrote outside a buffer: %s",
+                                   r->notes[r->note_count - 1]);
+                goto done;
+            }
             r->status = DMLCTS_ERROR;
             dmlcts_set_message(r, "the backend said OK but: %s", why);
             goto done;

@@ -31,13 +31,22 @@ void dmlcts_cmd_file(char *buf, size_t cap, const char *dir, const char *id,
 /* request.json and the input .npy files; false with msg on an I/O error. */
 bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size_t n, char *msg,
                               size_t cap);
+/*
+ * What the protocol reads back must be regular files (a FIFO, a device or a
+ * link to /dev/zero is refused before reading) of bounded size.
+ */
+#define DMLCTS_CMD_JSON_MAX (UINT64_C(256) << 20) /* request.json, response.json */
+#define DMLCTS_NPY_HEADER_MAX (UINT64_C(1) << 20) /* a .npy's bytes besides its data */
 /* Parse a whole JSON file; NULL with msg. */
 cJSON *dmlcts_cmd_read_json(const char *path, char *msg, size_t cap);
 /*
  * Read one buffer's .npy as raw bytes (malloc) into *data, *len bytes; false
- * with msg when missing or not a .npy of one of the 11 element types.
+ * with msg when missing, not a regular file, more than max data bytes (plus
+ * a header) long, or not a .npy of one of the 11 element types.  *file_size
+ * gets the file's size once known (0 before), so a caller can tell "too long".
  */
-bool dmlcts_cmd_read_npy(const char *path, void **data, size_t *len, char *msg, size_t cap);
+bool dmlcts_cmd_read_npy(const char *path, uint64_t max, void **data, size_t *len,
+                         uint64_t *file_size, char *msg, size_t cap);
 /*
  * Judge one case from its batch directory: response entry `answer` (NULL:
  * none), output files, input files unchanged.

@@ -172,6 +172,8 @@ cJSON *dmlcts_cmd_read_json(const char *path, char *msg, size_t cap)
     size_t len;
     cJSON *j;
     dmlc_error why;
+    if (!dmlcts_regular_file(path, DMLCTS_CMD_JSON_MAX, NULL, msg, cap))
+        return NULL;
     if (!dmlc_read_file(path, &text, &len, &why)) {
         snprintf(msg, cap, "%s", why.message);
         return NULL;
@@ -182,13 +184,19 @@ cJSON *dmlcts_cmd_read_json(const char *path, char *msg, size_t cap)
     return j;
 }
 
-bool dmlcts_cmd_read_npy(const char *path, void **data, size_t *len, char *msg, size_t cap)
+bool dmlcts_cmd_read_npy(const char *path, uint64_t max, void **data, size_t *len,
+                         uint64_t *file_size, char *msg, size_t cap)
 {
     void *bytes;
     size_t n;
     dmlc_npy npy;
     dmlc_error why;
     *data = NULL;
+    *file_size = 0;
+    /* A .npy header is at most DMLCTS_NPY_HEADER_MAX bytes; more than that is data. */
+    if (!dmlcts_regular_file(path, max > UINT64_MAX - DMLCTS_NPY_HEADER_MAX ? UINT64_MAX
+                                   : max + DMLCTS_NPY_HEADER_MAX, file_size, msg, cap))
+        return false;
     if (!dmlc_read_file(path, &bytes, &n, &why)) {
         snprintf(msg, cap, "%s", why.message);
         return false;

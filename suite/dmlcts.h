@@ -36,19 +36,26 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Statuses, in report order.  The failing ones make the exit code 1. */
-#define DMLCTS_STATUSES(X)                                                         \
-    X(PASS, false)          /* every compared element right, nothing else wrong */ \
-    X(FAIL, true)           /* a wrong element, or an input buffer modified */     \
-    X(NOT_SUPPORTED, false) /* the backend declined, or its FL / types exclude it */ \
-    X(SKIPPED, false)       /* a negative case under a backend other than ref */   \
-    X(CRASH, true)          /* the backend died (signal or exit) running it */     \
-    X(TIMEOUT, true)        /* it ran past --timeout and was killed */             \
-    X(OOB_WRITE, true)      /* a byte outside a buffer (guard band) changed */     \
-    X(ERROR, true)          /* the backend returned an error, or a bad case file */
+/*
+ * Statuses, in report order: the name, whether it fails the run (exit code
+ * 1), and the column heading of the summary table.  CASE_ERROR blames the
+ * case file (it does not load, is not a regular file, or its desc does not
+ * validate), ERROR the backend; a CASE_ERROR makes the exit code 2 and no
+ * waiver covers it.
+ */
+#define DMLCTS_STATUSES(X)                                                                \
+    X(PASS, false, "PASS")          /* every compared element right, nothing else wrong */ \
+    X(FAIL, true, "FAIL")           /* a wrong element, or an input buffer modified */     \
+    X(NOT_SUPPORTED, false, "N/S")  /* the backend declined, or its FL / types exclude it */ \
+    X(SKIPPED, false, "SKIP")       /* a negative case under a backend other than ref */   \
+    X(CRASH, true, "CRASH")         /* the backend died (signal or exit) running it */     \
+    X(TIMEOUT, true, "TIMEOUT")     /* it ran past --timeout and was killed */             \
+    X(OOB_WRITE, true, "OOB")       /* a byte outside a buffer (guard band) changed */     \
+    X(ERROR, true, "ERROR")         /* the backend returned an error */                    \
+    X(CASE_ERROR, true, "CASE_ERR") /* the case file is bad: never given to the backend */
 
 typedef enum dmlcts_status {
-#define X(name, failing) DMLCTS_##name,
+#define X(name, failing, head) DMLCTS_##name,
     DMLCTS_STATUSES(X)
 #undef X
     DMLCTS_STATUS_COUNT
@@ -56,6 +63,7 @@ typedef enum dmlcts_status {
 
 const char *dmlcts_status_name(dmlcts_status s);
 bool dmlcts_status_failing(dmlcts_status s);
+const char *dmlcts_status_heading(dmlcts_status s);
 
 /* One wrong element, kept after the case is freed. */
 typedef struct dmlcts_mismatch_info {
@@ -77,7 +85,6 @@ typedef struct dmlcts_result {
     char dtype[16];     /* InputTensor's DataType; "-" when unknown */
     dmlcts_status status;
     bool negative;      /* an expect_error case */
-    bool bad_case;      /* the case file did not load: exit code 2 */
     bool waived;        /* failing, but listed in --expected-failures */
     bool unexpected_pass; /* PASS, but listed in --expected-failures */
     char *message;      /* one line: why, for any status but PASS */
@@ -130,6 +137,14 @@ extern dmlcts_backend_info dmlcts_info;
 /* Expand PATH arguments into opts->paths (sorted per argument), then shard. */
 bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n);
 bool dmlcts_load_waivers(dmlcts_options *o);
+#define DMLCTS_WAIVER_MAX (UINT64_C(16) << 20) /* bytes of an --expected-failures file */
+/*
+ * Is path a regular file of at most max bytes?  Checked through an
+ * O_NONBLOCK open and fstat, before anything reads it, so a FIFO, a device
+ * or a link to /dev/zero is refused instead of blocking or reading without
+ * end.  False: msg holds one line ("PATH is a FIFO, not a regular file...").
+ */
+bool dmlcts_regular_file(const char *path, uint64_t max, uint64_t *size, char *msg, size_t cap);
 bool dmlcts_waived(const dmlcts_options *o, const char *name);
 
 /* ---- prepare.c ----------------------------------------------------------- */

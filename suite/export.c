@@ -50,10 +50,10 @@ int dmlcts_export(const dmlcts_options *o, dmlcts_result **res, size_t *count)
         return 2;
     for (size_t i = 0; i < *count; i++) {
         const dmlcts_result *r = &(*res)[i];
-        bad += r->bad_case;
+        bad += r->status == DMLCTS_CASE_ERROR;
         neg += r->negative;
         ns += r->status == DMLCTS_NOT_SUPPORTED;
-        if (r->bad_case)
+        if (r->status == DMLCTS_CASE_ERROR)
             fprintf(stderr, "dmlcts export: %s\n", r->message);
     }
     printf("dmlcts export: %zu case(s) written to %s (%zu negative and %zu not supported left "

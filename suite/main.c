@@ -51,9 +51,10 @@ static const char usage[] =
     "  --no-progress            plain lines even on a terminal\n"
     "  --junit FILE, --json FILE, --tap (TAP 13 on stdout)\n"
     "\n"
-    "Statuses: PASS FAIL NOT_SUPPORTED SKIPPED CRASH TIMEOUT OOB_WRITE ERROR.\n"
+    "Statuses: PASS FAIL NOT_SUPPORTED SKIPPED CRASH TIMEOUT OOB_WRITE ERROR CASE_ERROR.\n"
     "Exit status: 0 no case FAIL, CRASH, TIMEOUT, OOB_WRITE or ERROR (waived ones aside);\n"
-    "1 some case did; 2 usage error, bad case file, or a backend that cannot start.\n";
+    "1 some case did; 2 usage error, a CASE_ERROR (a case file that does not load or\n"
+    "validate), or a backend that cannot start.\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -81,11 +82,15 @@ static int opt(int argc, char **argv, int *i, const char *name, const char **val
     return 1;
 }
 
+/* Decimal digits only: strtoul alone would take " 2", "+2" and "-1" (as ULONG_MAX). */
 static bool parse_uint(const char *s, unsigned max, unsigned *out)
 {
     char *end;
-    unsigned long v = strtoul(s, &end, 10);
-    if (!*s || *end || v > max || s[0] == '-')
+    unsigned long v;
+    if (!*s || strspn(s, "0123456789") != strlen(s))
+        return false;
+    v = strtoul(s, &end, 10);
+    if (*end || v > max)
         return false;
     *out = (unsigned)v;
     return true;
@@ -96,6 +101,13 @@ static bool names(const char *list, dmlc_paths *out, bool ops)
 {
     char *copy = strdup(list), *save = NULL;
     bool ok = copy != NULL;
+    /* An empty list or name would select nothing, or everything: neither was meant. */
+    if (!*list || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")) {
+        usage_error(ops ? "--op '%s': expected operator names separated by commas"
+                        : "--dtype '%s': expected data type names separated by commas", list);
+        free(copy);
+        return false;
+    }
     for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; ok && t;
          t = strtok_r(NULL, ",", &save)) {
         const dmlr_operator_info *info = ops ? dmlr_operator_find(t) : NULL;
@@ -211,7 +223,10 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
     if (timeout) {
         char *end;
         o->timeout = strtod(timeout, &end);
-        if (*end || !(o->timeout > 0) || o->timeout > 86400)
+        /* A plain decimal: strtod alone would take " 2", "+2", "0x10" and "infinity". */
+        if (*end || !(o->timeout > 0) || o->timeout > 86400 ||
+            strspn(timeout, "0123456789.eE-") != strlen(timeout) || timeout[0] == 'e' ||
+            timeout[0] == 'E')
             return usage_error("--timeout %s: expected seconds above 0, at most 86400",
                                timeout);
     }
@@ -273,7 +288,7 @@ static int list(const dmlcts_options *o)
         dmlcts_prep p = dmlcts_prepare(o, o->paths.items[i], &c, &level, &r);
         if (p == DMLCTS_PREP_FILTERED)
             continue;
-        if (r.bad_case) {
+        if (r.status == DMLCTS_CASE_ERROR) {
             fprintf(stderr, "dmlcts: %s\n", r.message);
             bad++;
         } else {

@@ -11,12 +11,17 @@
 #include <string.h>
 
 static const char *const status_names[] = {
-#define X(name, failing) #name,
+#define X(name, failing, head) #name,
     DMLCTS_STATUSES(X)
 #undef X
 };
 static const bool status_failing[] = {
-#define X(name, failing) failing,
+#define X(name, failing, head) failing,
+    DMLCTS_STATUSES(X)
+#undef X
+};
+static const char *const status_headings[] = {
+#define X(name, failing, head) head,
     DMLCTS_STATUSES(X)
 #undef X
 };
@@ -29,6 +34,11 @@ const char *dmlcts_status_name(dmlcts_status s)
 bool dmlcts_status_failing(dmlcts_status s)
 {
     return s < DMLCTS_STATUS_COUNT && status_failing[s];
+}
+
+const char *dmlcts_status_heading(dmlcts_status s)
+{
+    return s < DMLCTS_STATUS_COUNT ? status_headings[s] : "?";
 }
 
 static char *vformat(const char *fmt, va_list ap)
@@ -135,23 +145,50 @@ static void judge_negative(const dmlc_case *c, dmlr_feature_level level, dmlcts_
         dmlcts_set_message(r, "%s", why.message);
 }
 
+/*
+ * A positive case's desc must pass the reference validator at the level it
+ * runs at; otherwise the case file is wrong, and no backend is asked (a
+ * backend's ERROR would blame the backend).  A desc valid at the case's own
+ * level but not at a lower target (--feature-level, the backend's level) is
+ * NOT_SUPPORTED there.
+ */
+static bool case_validates(const dmlc_case *c, dmlr_feature_level lv, dmlcts_result *r)
+{
+    dmlr_error err = {DMLR_STATUS_OK, ""};
+    dmlr_status st = dmlr_validate(&c->op, lv, &err);
+    if (st == DMLR_STATUS_OK)
+        return true;
+    if (st == DMLR_STATUS_NOT_SUPPORTED && lv < c->feature_level &&
+        dmlr_validate(&c->op, c->feature_level, NULL) == DMLR_STATUS_OK) {
+        r->status = DMLCTS_NOT_SUPPORTED;
+        dmlcts_set_message(r, "not valid at the target DML_FEATURE_LEVEL_%s: %s",
+                           dmlr_feature_level_name(lv), err.message);
+        return false;
+    }
+    r->status = DMLCTS_CASE_ERROR;
+    dmlcts_set_message(r, "the case's desc does not validate at DML_FEATURE_LEVEL_%s (not given "
+                       "to the backend): %s", dmlr_feature_level_name(lv), err.message);
+    return false;
+}
+
 dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case **out,
                            dmlr_feature_level *level, dmlcts_result *r)
 {
     dmlc_error why;
     dmlc_case *c = NULL;
-    dmlc_case_rc rc = dmlc_case_load(file, &c, &why);
+    dmlc_case_rc rc = DMLC_CASE_BAD_INPUT;
     dmlr_feature_level lv;
     *out = NULL;
     memset(r, 0, sizeof *r);
     r->file = strdup(file);
+    if (dmlcts_regular_file(file, UINT64_MAX, NULL, why.message, sizeof why.message))
+        rc = dmlc_case_load(file, &c, &why);
     if (rc != DMLC_CASE_OK) {
         /* Unfiltered: a broken file must show even when --filter would skip it. */
         r->name = strdup(file);
         snprintf(r->op, sizeof r->op, "-");
         snprintf(r->dtype, sizeof r->dtype, "-");
-        r->status = DMLCTS_ERROR;
-        r->bad_case = true;
+        r->status = DMLCTS_CASE_ERROR;
         dmlcts_set_message(r, "the case file does not load: %s", why.message);
         return DMLCTS_PREP_DONE;
     }
@@ -196,6 +233,10 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case 
             dmlc_case_free(c);
             return DMLCTS_PREP_DONE;
         }
+    }
+    if (!case_validates(c, lv, r)) {
+        dmlc_case_free(c);
+        return DMLCTS_PREP_DONE;
     }
     *out = c;
     *level = lv;

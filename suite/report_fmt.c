@@ -176,7 +176,7 @@ static cJSON *one_case(const dmlcts_options *o, const dmlcts_result *r)
     for (uint32_t i = 0; i < r->shown; i++)
         cJSON_AddItemToArray(mm, mismatch(&r->first[i]));
     cJSON_AddItemToObject(j, "mismatches", mm);
-    if (r->negative || r->bad_case) {
+    if (r->negative || r->status == DMLCTS_CASE_ERROR) {
         cJSON_AddNullToObject(j, "reproduce");
     } else {
         dmlcts_reproducer(o, r, repro, sizeof repro);

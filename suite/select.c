@@ -12,6 +12,7 @@
 #include "dmlcts.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <glob.h>
 #include <stdio.h>
@@ -19,6 +20,42 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+         : S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a directory" : "not a regular file";
+}
+
+bool dmlcts_regular_file(const char *path, uint64_t max, uint64_t *size, char *msg, size_t cap)
+{
+    struct stat st;
+    /* O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), e;
+    if (fd < 0) {
+        snprintf(msg, cap, "cannot read %s: %s", path, strerror(errno));
+        return false;
+    }
+    e = fstat(fd, &st) != 0 ? errno : 0;
+    close(fd);
+    if (e) {
+        snprintf(msg, cap, "cannot read %s: %s", path, strerror(e));
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(msg, cap, "%s is %s, not a regular file: refused before reading", path,
+                 file_kind(st.st_mode));
+        return false;
+    }
+    if ((uint64_t)st.st_size > max) {
+        snprintf(msg, cap, "%s holds %llu bytes, more than the %llu this reads", path,
+                 (unsigned long long)st.st_size, (unsigned long long)max);
+        return false;
+    }
+    if (size)
+        *size = (uint64_t)st.st_size;
+    return true;
+}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -85,7 +122,9 @@ static bool expand_one(const char *arg, dmlc_paths *out)
         fprintf(stderr, "dmlcts: %s: no such file or directory\n", arg);
         return false;
     }
-    qsort(out->items + first, out->count - first, sizeof *out->items, by_name);
+    /* An empty directory leaves items NULL: qsort(NULL, 0, ...) is undefined. */
+    if (out->count - first > 1)
+        qsort(out->items + first, out->count - first, sizeof *out->items, by_name);
     return true;
 }
 
@@ -124,6 +163,10 @@ bool dmlcts_load_waivers(dmlcts_options *o)
     unsigned no = 0;
     if (!o->waiver_file)
         return true;
+    if (!dmlcts_regular_file(o->waiver_file, DMLCTS_WAIVER_MAX, NULL, line, sizeof line)) {
+        fprintf(stderr, "dmlcts: --expected-failures: %s\n", line);
+        return false;
+    }
     if (!(f = fopen(o->waiver_file, "r"))) {
         fprintf(stderr, "dmlcts: --expected-failures %s: %s\n", o->waiver_file, strerror(errno));
         return false;

@@ -243,10 +243,10 @@ fi
     awk -F'\t' '{ printf "%-20s %-14s %5ss  %s\n", $1, $2, $3, $4 }' "$SUMMARY"
     for s in cuda torch; do
         [ -s "$OUT/$s.txt" ] || continue
-        bad=$(grep -cE '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE) ' "$OUT/$s.txt")
+        bad=$(grep -cE '^(FAIL|ERROR|CASE_ERROR|CRASH|TIMEOUT|OOB_WRITE) ' "$OUT/$s.txt")
         [ "$bad" -gt 0 ] || continue
         echo "-- $s: first failing cases ($bad in all; details in $s.txt):"
-        grep -E '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE) ' "$OUT/$s.txt" | head -n 8 | cut -c1-200
+        grep -E '^(FAIL|ERROR|CASE_ERROR|CRASH|TIMEOUT|OOB_WRITE) ' "$OUT/$s.txt" | head -n 8 | cut -c1-200
     done
     if [ -s "$OUT/selftest.txt" ] && grep -q '^FAIL' "$OUT/selftest.txt"; then
         echo "-- selftest: first failures:"

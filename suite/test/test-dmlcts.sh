@@ -97,6 +97,7 @@ grep -q '"dmlcts-selftest/gather.nan_payloads"' "\$1/request.json" && kill -SEGV
 exec $CLIENT "\$1"
 EOF
 small=$("$CTS" list goldens/dmlcts-selftest goldens/doc 2>/dev/null | wc -l)
+small_doc=$("$CTS" list goldens/doc 2>/dev/null | wc -l)
 run cmd_crash 1 --backend "cmd:sh $T/crashy.sh" --batch 5 goldens/dmlcts-selftest goldens/doc
 has cmd_crash "^CRASH dmlcts-selftest/gather.nan_payloads: the command died of signal 11"
 has cmd_crash "^dmlcts: $((small - 1)) passed, 1 failed, 0 skipped$"
@@ -163,7 +164,7 @@ grep -q -- "-j must be 1" "$T/inproc_jobs.err" && ok || bad "inproc_jobs: no cle
 run inproc_cmd 2 --in-process --backend "cmd:$CLIENT" goldens/doc
 run inproc_export 2 export "$T/x" --in-process goldens/doc
 
-# 8. Bad input: one clear line, exit 2; a bad case file is an ERROR, exit 2.
+# 8. Bad input: one clear line, exit 2; a bad case file is a CASE_ERROR, exit 2.
 run usage 2 --bogus goldens
 run nopath 2 goldens/no-such-dir
 run badshard 2 --shard 4/3 goldens
@@ -171,7 +172,65 @@ run badplugin 2 --backend plugin:"$T/none.so" goldens/doc
 grep -q "cannot load the plugin" "$T/badplugin.err" && ok || bad "badplugin: no clear message"
 printf '{"format": "dmlref-case-1", "name": "x"' >"$T/broken.json"
 run badcase 2 "$T/broken.json" goldens/doc
-has badcase "^ERROR .*broken.json: the case file does not load"
+has badcase "^CASE_ERROR .*broken.json: the case file does not load"
+
+# one_line NAME: a usage error is exactly one line on stderr.
+one_line() {
+    n=$(wc -l <"$T/$1.err")
+    [ "$n" -eq 1 ] && ok || bad "$1: $n lines on stderr, expected one: $(head -c 300 "$T/$1.err")"
+}
+
+# 9. Hostile input (issue 15).  Options that used to be accepted silently.
+i=0
+for args in "-j| 2" "-j|+2" "--jobs|+2" "--op|" "--op|GATHER," "--dtype|" "--expected-failures|$T" \
+    "--timeout|0x10" "--timeout| 2" "--show|+3"; do
+    i=$((i + 1))
+    opt=${args%%|*} val=${args#*|}
+    run "badopt$i" 2 "$opt" "$val" goldens/doc
+    one_line "badopt$i"
+done
+# An empty directory: no case selected (qsort(NULL, 0) was undefined behaviour; UBSan aborted).
+mkdir "$T/empty"
+run emptydir 2 "$T/empty"
+grep -q "no case selected" "$T/emptydir.err" && ok || bad "emptydir: no clear message"
+one_line emptydir
+# A desc that does not validate is the case file's fault: CASE_ERROR, and the
+# backend is never called: the crash mutant, aimed at "gather.example1", crashes
+# on doc/gather.example1 but never sees hostile/gather.example1.bad_axis.
+mkdir "$T/hostile"
+sed 's/"Axis": 0/"Axis": 3/; s|"doc/gather.example1"|"hostile/gather.example1.bad_axis"|' \
+    goldens/doc/gather.example1.json >"$T/hostile/bad_axis.json"
+export DMLCTS_MUTANT_TARGET=gather.example1
+run case_error 2 --backend "plugin:$LIB/dmlcts_mutant_crash.so" "$T/hostile/bad_axis.json" goldens/doc
+unset DMLCTS_MUTANT_TARGET
+has case_error "^CASE_ERROR hostile/gather.example1.bad_axis: the case's desc does not validate at DML_FEATURE_LEVEL_6_4 \(not given to the backend\): GATHER: Axis is 3"
+has case_error "^CRASH doc/gather.example1: "
+has case_error "^dmlcts: $((small_doc - 1)) passed, 2 failed, 0 skipped$"
+# Special files as case files: refused before reading, the run goes on.
+mkfifo "$T/hostile/fifo.json"
+ln -s /dev/zero "$T/hostile/zero.json"
+timeout 120 "$CTS" --no-progress "$T/hostile/fifo.json" "$T/hostile/zero.json" goldens/doc \
+    >"$T/special.out" 2>"$T/special.err"
+rc=$?
+[ "$rc" -eq 2 ] && ok || bad "special: exit $rc, expected 2 (124: it blocked)"
+has special "^CASE_ERROR .*/fifo.json: the case file does not load: .*fifo.json is a FIFO, not a regular file"
+has special "^CASE_ERROR .*/zero.json: the case file does not load: .*zero.json is a character device"
+has special "^dmlcts: $small_doc passed, 2 failed, 0 skipped$"
+# Special files as a cmd backend's output files: the first case's output a FIFO,
+# the second's a link to /dev/zero; neither blocks nor is read.
+cat >"$T/special.sh" <<EOF
+#!/bin/sh
+$CLIENT "\$1" || exit
+for f in "\$1"/c000000.Output*.npy; do rm -f "\$f"; mkfifo "\$f"; done
+for f in "\$1"/c000001.Output*.npy; do rm -f "\$f"; ln -s /dev/zero "\$f"; done
+EOF
+timeout 120 "$CTS" --no-progress --backend "cmd:sh $T/special.sh" goldens/doc \
+    >"$T/cmd_special.out" 2>"$T/cmd_special.err"
+rc=$?
+[ "$rc" -eq 1 ] && ok || bad "cmd_special: exit $rc, expected 1 (124: it blocked)"
+has cmd_special "^ERROR [^ ]*: the backend said OK but: .*c000000.OutputTensor.npy is a FIFO"
+has cmd_special "^ERROR [^ ]*: the backend said OK but: .*c000001.OutputTensor.npy is a character device"
+has cmd_special "^dmlcts: $((small_doc - 2)) passed, 2 failed, 0 skipped$"
 
 echo "test-dmlcts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
