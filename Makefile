@@ -15,6 +15,7 @@
 #   make check-goldens  regeneration reproduces them byte for byte
 #   make bench      the benchmark (not a test)
 #   make cuda       the optional CUDA backend (backends/cuda/cuda.mk; needs nvcc)
+#   make install    PREFIX=/usr/local DESTDIR=...: commands, libdmlref, headers, dmlref.pc (mk/install.mk)
 CC      ?= cc
 OPENMP  ?= 1
 SANITIZE ?= 0
@@ -175,5 +176,6 @@ clean:
 
 # Optional: never a dependency of all or test (backends/cuda/README.md).
 -include backends/cuda/cuda.mk
+include mk/install.mk
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

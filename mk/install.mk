@@ -1,0 +1,56 @@
+# mk/install.mk -- `make install`: the commands, the library and the headers
+# a plugin author builds against, found with pkg-config.
+#
+#   make install PREFIX=/usr/local DESTDIR=/tmp/stage
+#
+# installs under $(DESTDIR)$(PREFIX):
+#   bin/dmlref, bin/dmlcts
+#   lib/libdmlref.a, lib/libdmlref.so.$(DMLREF_SOVERSION) (+ the libdmlref.so link)
+#   lib/dmlref/dmlcts_ref_plugin.so      the reference as a plugin (a known-good control)
+#   include/dmlref.h, include/dmlcts_backend.h
+#   lib/pkgconfig/dmlref.pc
+#   share/doc/dmlref/                    README.md, docs/dmlcts.md, docs/fleet.md
+# DESTDIR only stages: the paths inside dmlref.pc name PREFIX.  To build
+# against a staged tree, point pkg-config at it with a sysroot:
+#   PKG_CONFIG_LIBDIR=$DESTDIR$PREFIX/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$DESTDIR pkg-config ...
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DOCDIR     ?= $(PREFIX)/share/doc/dmlref
+INSTALL    ?= install
+DMLREF_VERSION   := 0.1.0
+DMLREF_SOVERSION := 0
+
+SHLIB := $(BUILD)/lib/libdmlref.so.$(DMLREF_SOVERSION)
+
+# The same objects as libdmlref.a (all -fPIC); what OpenMP needs at link time
+# goes into the .so itself and, for static linking, into dmlref.pc's Libs.private.
+$(SHLIB): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libdmlref.so.$(DMLREF_SOVERSION) -o $@ $^ $(LDLIBS)
+
+all: $(SHLIB)
+test: $(SHLIB)
+
+.PHONY: install
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(LIBDIR)/dmlref \
+		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 755 $(CLI) $(DMLCTS) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libdmlref.so.$(DMLREF_SOVERSION) $(DESTDIR)$(LIBDIR)/libdmlref.so
+	$(INSTALL) -m 755 $(REF_PLUGIN) $(DESTDIR)$(LIBDIR)/dmlref/
+	$(INSTALL) -m 644 ref/include/dmlref.h suite/dmlcts_backend.h $(DESTDIR)$(INCLUDEDIR)/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: dmlref' \
+		'Description: reference DirectML data-movement and scan operators; dmlcts plugin header' \
+		'Version: $(DMLREF_VERSION)' \
+		'Cflags: -I$${includedir}' \
+		'Libs: -L$${libdir} -ldmlref' \
+		'Libs.private: $(if $(filter 1,$(OPENMP)),-fopenmp )-lm' \
+		>$(DESTDIR)$(LIBDIR)/pkgconfig/dmlref.pc
+	$(INSTALL) -m 644 README.md $(wildcard docs/dmlcts.md docs/fleet.md docs/cmd-protocol.md) \
+		$(DESTDIR)$(DOCDIR)/
