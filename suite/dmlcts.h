@@ -114,6 +114,10 @@ typedef struct dmlcts_options {
     dmlc_paths ops, dtypes; /* canonical names */
     dmlr_feature_level level;   /* --feature-level, 0 = none */
     unsigned shard_k, shard_n;  /* shard k of n, 1-based; n == 0: none */
+    char shard_from[160];       /* --shard auto: the scheduler and its variables */
+    size_t selection_files;     /* files before sharding, and their list's digest */
+    char selection_sha256[65];
+    size_t *path_index;         /* per paths item: its index before sharding */
     const char *waiver_file;
     dmlc_paths waivers;
     const char *junit, *json;
@@ -146,6 +150,16 @@ bool dmlcts_load_waivers(dmlcts_options *o);
  */
 bool dmlcts_regular_file(const char *path, uint64_t max, uint64_t *size, char *msg, size_t cap);
 bool dmlcts_waived(const dmlcts_options *o, const char *name);
+
+/* ---- shard.c / merge.c --------------------------------------------------- */
+/* --shard K/N or auto (the scheduler's variables); false after one line on stderr. */
+bool dmlcts_shard_option(const char *spec, dmlcts_options *o);
+/* The --json report's "shard", "selection" and each case's "selection_index". */
+struct cJSON;
+bool dmlcts_shard_annotate(const dmlcts_options *o, const dmlcts_result *res, size_t n,
+                           struct cJSON *root);
+/* dmlcts merge A.json B.json ... --out ALL.json (argv[0] is "merge"); the exit code. */
+int dmlcts_merge_main(int argc, char **argv);
 
 /* ---- prepare.c ----------------------------------------------------------- */
 typedef enum dmlcts_prep {

@@ -20,6 +20,7 @@ static const char usage[] =
     "       dmlcts export DIR [OPTIONS] PATH...     write the cases' inputs for another machine\n"
     "       dmlcts check --results DIR [OPTIONS] PATH...  judge outputs produced there\n"
     "       dmlcts list [OPTIONS] PATH...           print the selected cases' names\n"
+    "       dmlcts merge A.json B.json... --out ALL.json  join the --json reports of shards\n"
     "\n"
     "PATH: a case file, a directory (recursive *.json, not *.schema.json) or a quoted glob.\n"
     "\n"
@@ -42,6 +43,7 @@ static const char usage[] =
     "  --dtype NAME[,NAME]      cases with a tensor of one of these data types\n"
     "  --feature-level X        the target level; cases needing more are NOT_SUPPORTED\n"
     "  --shard K/N              the K-th of N shards (files by index in sorted order, mod N)\n"
+    "  --shard auto             K and N from Slurm, a Kubernetes Indexed Job or CI (docs/fleet.md)\n"
     "  --expected-failures FILE waivers: case names or globs, one per line, # comments\n"
     "  --fail-on-unexpected-pass  exit 1 when a waived case passes\n"
     "reports:\n"
@@ -180,10 +182,8 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
         } else if (OPT("--feature-level")) {
             fl = v;
         } else if (OPT("--shard")) {
-            if (r > 0 && (strspn(v, "0123456789/") != strlen(v) ||
-                          sscanf(v, "%u/%u", &o->shard_k, &o->shard_n) != 2 || !o->shard_n ||
-                          !o->shard_k || o->shard_k > o->shard_n))
-                return usage_error("--shard %s: expected K/N with 1 <= K <= N", v);
+            if (r > 0 && !dmlcts_shard_option(v, o))
+                return 2;
         } else if (OPT("--expected-failures")) {
             o->waiver_file = v;
         } else if (OPT("--junit")) {
@@ -308,6 +308,8 @@ int main(int argc, char **argv)
     size_t n = 0;
     int rc;
     memset(&o, 0, sizeof o);
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return dmlcts_merge_main(argc - 1, argv + 1);
     if ((rc = parse(argc, argv, &o, &args)) != 0)
         goto out;
     if (!dmlcts_expand_paths(&o, args.items, args.count) || !dmlcts_load_waivers(&o)) {
@@ -358,5 +360,6 @@ out:
     dmlc_paths_free(&o.dtypes);
     dmlc_paths_free(&o.waivers);
     dmlc_paths_free(&o.repro);
+    free(o.path_index);
     return rc;
 }

@@ -216,6 +216,7 @@ bool dmlcts_write_json(const dmlcts_options *o, const dmlcts_result *res, size_t
     cases = cJSON_AddArrayToObject(root, "cases");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(cases, one_case(o, &res[i]));
+    dmlcts_shard_annotate(o, res, n, root);
     text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text)

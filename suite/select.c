@@ -7,7 +7,8 @@
  * are sorted by byte order; arguments keep their order; a file named twice
  * runs once.  --shard K/N then keeps the files whose index in that list is
  * K-1 modulo N: deterministic, needs no case loaded, and round-robin spreads
- * big directories over all shards.
+ * big directories over all shards.  (shard.c: K and N, and what a report
+ * records for merge.)
  */
 #include "dmlcts.h"
 
@@ -132,27 +133,35 @@ bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n)
 {
     dmlc_paths all = {NULL, 0, 0};
     size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!expand_one(args[i], &all)) {
-            dmlc_paths_free(&all);
-            return false;
-        }
-    for (size_t i = 0; i < all.count; i++) {
+    dmlc_sha256 *digest = dmlc_sha256_begin();
+    bool ok = digest != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = expand_one(args[i], &all);
+    if (ok && !(o->path_index = calloc(all.count + 1, sizeof *o->path_index)))
+        ok = false;
+    for (size_t i = 0; ok && i < all.count; i++) {
         bool dup = false;
         /* Suites hold thousands of files, not millions: a plain quadratic check. */
         for (size_t j = 0; j < i && !dup; j++)
             dup = strcmp(all.items[i], all.items[j]) == 0;
         if (dup)
             continue;
-        if (!o->shard_n || kept++ % o->shard_n == o->shard_k - 1) {
-            if (!dmlc_paths_push(&o->paths, all.items[i])) {
-                dmlc_paths_free(&all);
-                return false;
-            }
+        /* What merge checks: every shard ran over the same list. */
+        dmlc_sha256_update(digest, all.items[i], strlen(all.items[i]) + 1);
+        if (!o->shard_n || kept % o->shard_n == o->shard_k - 1) {
+            o->path_index[o->paths.count] = kept;
+            ok = dmlc_paths_push(&o->paths, all.items[i]);
         }
+        kept++;
     }
+    o->selection_files = kept;
+    if (digest)
+        dmlc_sha256_end(digest, o->selection_sha256);
+    if (ok && o->shard_from[0])
+        fprintf(stderr, "dmlcts: --shard auto: shard %u/%u (%s)\n", o->shard_k, o->shard_n,
+                o->shard_from);
     dmlc_paths_free(&all);
-    return true;
+    return ok;
 }
 
 /* One waiver per line: a case name or a glob on names; '#' starts a comment. */

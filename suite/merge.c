@@ -1,0 +1,301 @@
+/*
+ * merge.c -- `dmlcts merge A.json B.json ... --out ALL.json`: the --json
+ * reports of the N shards of one run (`--shard K/N` or `--shard auto`) put
+ * back together as the report of the whole run.
+ *
+ * It refuses (exit 2, one line naming the files) what would make the merged
+ * report lie: reports of different runs (another shard count, another file
+ * list by its digest, another backend), a shard given twice or a case in two
+ * reports (an overlap), a shard missing (a gap), a case that does not belong
+ * to the shard its report claims.  Otherwise it writes ALL.json with the
+ * cases in the order one unsharded run would have listed them, totals
+ * counted again, and "shards" saying where each part came from; it exits
+ * with the exit code that run would have had (the highest of the shards').
+ */
+#include "cmd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct part {
+    const char *path;
+    cJSON *root;
+    double index, count;
+} part;
+
+typedef struct entry {
+    double selection_index;
+    size_t part;
+    cJSON *item;
+} entry;
+
+static int refuse(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "dmlcts merge: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static const cJSON *member(const cJSON *o, const char *path1, const char *path2)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, path1);
+    return path2 ? cJSON_GetObjectItemCaseSensitive(v, path2) : v;
+}
+
+static bool whole(const cJSON *v, double min, double *out)
+{
+    if (!cJSON_IsNumber(v) || v->valuedouble < min || v->valuedouble > 9007199254740992.0 ||
+        floor(v->valuedouble) != v->valuedouble)
+        return false;
+    *out = v->valuedouble;
+    return true;
+}
+
+static const char *text(const cJSON *v)
+{
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int by_selection_index(const void *a, const void *b)
+{
+    double x = ((const entry *)a)->selection_index, y = ((const entry *)b)->selection_index;
+    return x < y ? -1 : x > y;
+}
+
+/* One report read and checked on its own. */
+static int load(part *p)
+{
+    char msg[512];
+    double files;
+    if (!(p->root = dmlcts_cmd_read_json(p->path, msg, sizeof msg)))
+        return refuse("%s%s", msg, "");
+    if (!text(member(p->root, "format", NULL)) ||
+        strcmp(text(member(p->root, "format", NULL)), "dmlcts-report-1") != 0)
+        return refuse("%s: not a dmlcts --json report (\"format\": \"dmlcts-report-1\")%s",
+                      p->path, "");
+    if (!whole(member(p->root, "shard", "count"), 1, &p->count) ||
+        !whole(member(p->root, "shard", "index"), 1, &p->index) || p->index > p->count ||
+        !whole(member(p->root, "selection", "files"), 0, &files) ||
+        !text(member(p->root, "selection", "sha256")) || !text(member(p->root, "backend", "spec")))
+        return refuse("%s: no \"shard\" and \"selection\" records (a report of a dmlcts "
+                      "without merge?)%s", p->path, "");
+    if (!cJSON_IsArray(member(p->root, "cases", NULL)))
+        return refuse("%s: no \"cases\" array%s", p->path, "");
+    return 0;
+}
+
+/* Same run: shard count, file list, backend. */
+static int same_run(const part *a, const part *b)
+{
+    static const char *const what[][3] = {
+        {"selection", "sha256", "ran over another list of case files"},
+        {"backend", "spec", "ran another backend"},
+    };
+    char both[1024];
+    snprintf(both, sizeof both, "%s and %s", a->path, b->path);
+    if (a->count != b->count) {
+        char counts[64];
+        snprintf(counts, sizeof counts, "%.0f and %.0f", a->count, b->count);
+        return refuse("%s: runs split %s ways: not shards of one run", both, counts);
+    }
+    for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
+        if (strcmp(text(member(a->root, what[i][0], what[i][1])),
+                   text(member(b->root, what[i][0], what[i][1]))) != 0)
+            return refuse("%s: the second %s", both, what[i][2]);
+    return 0;
+}
+
+/* Shard indexes: each of 1..N exactly once. */
+static int check_shards(const part *p, size_t n)
+{
+    char buf[128];
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (p[i].index == p[j].index) {
+                snprintf(buf, sizeof buf, "%s are both shard %.0f/%.0f", p[j].path, p[i].index,
+                         p[i].count);
+                return refuse("overlap: %s and %s", p[i].path, buf);
+            }
+    /* Distinct indexes within 1..N, fewer than N of them: one of 1..n+1 is missing. */
+    for (double k = 1; p[0].count != (double)n && k <= (double)n + 1; k++) {
+        bool have = false;
+        for (size_t i = 0; i < n && !have; i++)
+            have = p[i].index == k;
+        if (!have) {
+            snprintf(buf, sizeof buf, "shard %.0f/%.0f (%zu of %.0f shards given)", k, p[0].count,
+                     n, p[0].count);
+            return refuse("gap: no report of %s%s", buf, "");
+        }
+    }
+    return 0;
+}
+
+/* Every case into e[], checked against its report's shard. */
+static int collect(part *p, size_t n, entry **out, size_t *count)
+{
+    size_t total = 0, k = 0;
+    double files = member(p[0].root, "selection", "files")->valuedouble;
+    for (size_t i = 0; i < n; i++)
+        total += (size_t)cJSON_GetArraySize(member(p[i].root, "cases", NULL));
+    if (!(*out = calloc(total + 1, sizeof **out)))
+        return refuse("out of memory%s%s", "", "");
+    for (size_t i = 0; i < n; i++) {
+        cJSON *c;
+        cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(p[i].root, "cases")) {
+            double si;
+            const char *name = text(member(c, "name", NULL));
+            char why[160];
+            if (!whole(member(c, "selection_index", NULL), 0, &si) || si >= files ||
+                !text(member(c, "status", NULL))) {
+                snprintf(why, sizeof why, "a case (%s) without a valid selection_index or status",
+                         name ? name : "no name");
+                return refuse("%s: %s", p[i].path, why);
+            }
+            if (fmod(si, p[i].count) != p[i].index - 1) {
+                snprintf(why, sizeof why, "case %s (file %.0f of the selection) is not in shard "
+                         "%.0f/%.0f", name ? name : "?", si, p[i].index, p[i].count);
+                return refuse("%s: %s", p[i].path, why);
+            }
+            (*out)[k++] = (entry){si, i, c};
+        }
+    }
+    qsort(*out, k, sizeof **out, by_selection_index);
+    for (size_t j = 1; j < k; j++)
+        if ((*out)[j].selection_index == (*out)[j - 1].selection_index) {
+            char why[256];
+            snprintf(why, sizeof why, "%s and %s both hold case %s",
+                     p[(*out)[j - 1].part].path, p[(*out)[j].part].path,
+                     text(member((*out)[j].item, "name", NULL)));
+            return refuse("overlap: %s%s", why, "");
+        }
+    *count = k;
+    return 0;
+}
+
+static dmlcts_status status_of(const char *s)
+{
+    for (int i = 0; i < DMLCTS_STATUS_COUNT; i++)
+        if (strcmp(s, dmlcts_status_name((dmlcts_status)i)) == 0)
+            return (dmlcts_status)i;
+    return DMLCTS_STATUS_COUNT;
+}
+
+/* The merged report; its exit code, or 2. */
+static int write_merged(const char *out, part *p, size_t n, entry *e, size_t count)
+{
+    cJSON *root = cJSON_CreateObject(), *totals, *cases, *shards, *shard;
+    size_t counts[DMLCTS_STATUS_COUNT] = {0}, waived = 0, xpass = 0, failed = 0;
+    double rc = 0;
+    char *json;
+    FILE *f;
+    bool ok;
+    cJSON_AddStringToObject(root, "format", "dmlcts-report-1");
+    cJSON_AddItemToObject(root, "backend",
+                          cJSON_Duplicate(member(p[0].root, "backend", NULL), true));
+    shards = cJSON_AddArrayToObject(root, "shards");
+    for (size_t i = 0; i < n; i++) {
+        double r = 2;
+        cJSON *s = cJSON_CreateObject();
+        whole(member(p[i].root, "exit_code", NULL), 0, &r);
+        rc = r > rc ? r : rc;
+        cJSON_AddStringToObject(s, "report", p[i].path);
+        cJSON_AddItemToObject(s, "shard", cJSON_Duplicate(member(p[i].root, "shard", NULL), true));
+        cJSON_AddItemToObject(s, "backend",
+                              cJSON_Duplicate(member(p[i].root, "backend", NULL), true));
+        cJSON_AddNumberToObject(s, "exit_code", r);
+        cJSON_AddItemToArray(shards, s);
+    }
+    cJSON_AddNumberToObject(root, "exit_code", rc > 2 ? 2 : rc);
+    totals = cJSON_AddObjectToObject(root, "totals");
+    cases = cJSON_CreateArray();
+    for (size_t i = 0; i < count; i++) {
+        dmlcts_status st = status_of(text(member(e[i].item, "status", NULL)));
+        bool w = cJSON_IsTrue(member(e[i].item, "waived", NULL));
+        if (st == DMLCTS_STATUS_COUNT) {
+            cJSON_Delete(root);
+            cJSON_Delete(cases);
+            return refuse("%s: unknown status %s", p[e[i].part].path,
+                          text(member(e[i].item, "status", NULL)));
+        }
+        counts[st]++;
+        waived += w;
+        xpass += cJSON_IsTrue(member(e[i].item, "unexpected_pass", NULL));
+        failed += dmlcts_status_failing(st) && !w;
+        cJSON_AddItemToArray(cases, cJSON_Duplicate(e[i].item, true));
+    }
+    cJSON_AddNumberToObject(totals, "cases", (double)count);
+    for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+        cJSON_AddNumberToObject(totals, dmlcts_status_name((dmlcts_status)s), (double)counts[s]);
+    cJSON_AddNumberToObject(totals, "waived", (double)waived);
+    cJSON_AddNumberToObject(totals, "unexpected_pass", (double)xpass);
+    cJSON_AddItemToObject(root, "cases", cases);
+    shard = cJSON_AddObjectToObject(root, "shard");
+    cJSON_AddNumberToObject(shard, "index", 1);
+    cJSON_AddNumberToObject(shard, "count", 1);
+    cJSON_AddNumberToObject(shard, "merged_from", (double)n);
+    cJSON_AddItemToObject(root, "selection",
+                          cJSON_Duplicate(member(p[0].root, "selection", NULL), true));
+    json = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!json || !(f = fopen(out, "w"))) {
+        free(json);
+        return refuse("cannot write --out %s%s", out, "");
+    }
+    ok = fputs(json, f) >= 0 && fputc('\n', f) != EOF;
+    free(json);
+    if (fclose(f) != 0 || !ok)
+        return refuse("cannot write --out %s%s", out, "");
+    printf("dmlcts merge: %zu shard(s), %zu case(s): %zu passed, %zu failed, %zu skipped -> %s\n",
+           n, count, counts[DMLCTS_PASS], failed, count - counts[DMLCTS_PASS] - failed, out);
+    return (int)rc;
+}
+
+int dmlcts_merge_main(int argc, char **argv)
+{
+    const char *out = NULL;
+    part *p = calloc((size_t)argc + 1, sizeof *p);
+    entry *e = NULL;
+    size_t n = 0, count = 0;
+    int rc = 0;
+    if (!p)
+        return refuse("out of memory%s%s", "", "");
+    for (int i = 1; i < argc && rc == 0; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("usage: dmlcts merge A.json B.json... --out ALL.json\n"
+                   "Joins the --json reports of the shards of one run; refuses overlaps, "
+                   "gaps and\nreports of different runs (exit 2); exits as the whole run "
+                   "would have (0 or 1).\n");
+            free(p);
+            return 0;
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            out = argv[++i];
+        } else if (strncmp(argv[i], "--out=", 6) == 0 && argv[i][6]) {
+            out = argv[i] + 6;
+        } else if (argv[i][0] == '-') {
+            rc = refuse("unknown option or missing value: %s (see dmlcts merge --help)%s",
+                        argv[i], "");
+        } else {
+            p[n++].path = argv[i];
+        }
+    }
+    if (rc == 0 && (!out || n == 0))
+        rc = refuse("usage: dmlcts merge A.json B.json... --out ALL.json%s%s", "", "");
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = load(&p[i]);
+    for (size_t i = 1; rc == 0 && i < n; i++)
+        rc = same_run(&p[0], &p[i]);
+    if (rc == 0)
+        rc = check_shards(p, n);
+    if (rc == 0)
+        rc = collect(p, n, &e, &count);
+    if (rc == 0)
+        rc = write_merged(out, p, n, e, count);
+    for (size_t i = 0; i < n; i++)
+        cJSON_Delete(p[i].root);
+    free(p);
+    free(e);
+    return rc;
+}
