@@ -9,6 +9,7 @@
 #   lib/dmlref/dmlcts_ref_plugin.so      the reference as a plugin (a known-good control)
 #   include/dmlref.h, include/dmlcts_backend.h
 #   lib/pkgconfig/dmlref.pc
+#   share/dmlref/goldens/                the golden corpus (what a fleet runs; not tools/)
 #   share/doc/dmlref/                    README.md, docs/dmlcts.md, docs/fleet.md
 # DESTDIR only stages: the paths inside dmlref.pc name PREFIX.  To build
 # against a staged tree, point pkg-config at it with a sysroot:
@@ -18,6 +19,7 @@ DESTDIR    ?=
 BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share/dmlref
 DOCDIR     ?= $(PREFIX)/share/doc/dmlref
 INSTALL    ?= install
 DMLREF_VERSION   := 0.1.0
@@ -52,5 +54,9 @@ install: all
 		'Libs: -L$${libdir} -ldmlref' \
 		'Libs.private: $(if $(filter 1,$(OPENMP)),-fopenmp )-lm' \
 		>$(DESTDIR)$(LIBDIR)/pkgconfig/dmlref.pc
+	rm -rf $(DESTDIR)$(DATADIR)/goldens
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)
+	cp -R goldens $(DESTDIR)$(DATADIR)/
+	rm -rf $(DESTDIR)$(DATADIR)/goldens/tools
 	$(INSTALL) -m 644 README.md $(wildcard docs/dmlcts.md docs/fleet.md docs/cmd-protocol.md) \
 		$(DESTDIR)$(DOCDIR)/

@@ -4,7 +4,8 @@
 # dmlcts, libdmlref (.a, .so), dmlref.h, dmlcts_backend.h, the reference
 # plugin and dmlref.pc; pkg-config, pointed at the staged tree with a
 # sysroot, builds the example plugin (suite/plugins/ref_plugin.c) against
-# it; the installed dmlcts loads that plugin and it passes goldens/doc.
+# it; the installed dmlcts loads that plugin and it passes the installed
+# goldens/doc.
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 case $BUILD in *asan*) SAN=1 ;; *) SAN=0 ;; esac
@@ -24,7 +25,7 @@ if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install BUILD="$BUILD" SANITI
 fi
 for f in bin/dmlref bin/dmlcts lib/libdmlref.a lib/libdmlref.so lib/libdmlref.so.0 \
          lib/dmlref/dmlcts_ref_plugin.so include/dmlref.h include/dmlcts_backend.h \
-         lib/pkgconfig/dmlref.pc share/doc/dmlref/dmlcts.md; do
+         lib/pkgconfig/dmlref.pc share/doc/dmlref/dmlcts.md share/dmlref/goldens/doc; do
     [ -e "$P/$f" ] && ok || bad "not installed: \$DESTDIR/usr/local/$f"
 done
 [ -x "$P/bin/dmlcts" ] && ok || bad "dmlcts is not executable"
@@ -49,7 +50,7 @@ if cc -std=c11 -Wall -Werror -fPIC -shared $cflags -o "$T/my_plugin.so" "$T/my_p
 readelf -d "$T/my_plugin.so" 2>/dev/null | grep -q 'NEEDED.*\[libdmlref\.so\.0\]' && ok ||
     bad "my_plugin.so does not link the installed libdmlref.so.0"
 LD_LIBRARY_PATH="$P/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$P/bin/dmlcts" --no-progress \
-    --backend "plugin:$T/my_plugin.so" goldens/doc >"$T/run.out" 2>&1
+    --backend "plugin:$T/my_plugin.so" "$P/share/dmlref/goldens/doc" >"$T/run.out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && grep -Eq '^dmlcts: [1-9][0-9]* passed, 0 failed' "$T/run.out" && ok ||
     { bad "the installed dmlcts with the plugin built against the install: exit $rc"; tail -n 5 "$T/run.out"; }
