@@ -88,7 +88,7 @@ DMLCTS     := $(BUILD)/bin/dmlcts
 REF_PLUGIN := $(BUILD)/lib/dmlcts_ref_plugin.so
 MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_by_one \
                 f16_truncate negative_index_clamp write_past_end narrow_offsets \
-                nan_canonical crash hang input_write
+                nan_canonical crash hang input_write flaky
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
 
 .PHONY: all test test-asan clean check-cases bench mutants
@@ -105,6 +105,9 @@ $(CLI): $(CLI_OBJ) $(GEN_LIB) $(CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
+# The --html report names the commit dmlcts was built from.
+$(BUILD)/obj/suite/report_html.o: CFLAGS_ROOM += \
+	-DDMLCTS_GIT='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
 $(DMLCTS): $(SUITE_OBJ) $(CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(CJSON_LIBS) -ldl $(LDLIBS)

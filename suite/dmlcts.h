@@ -15,6 +15,11 @@
  *   export.c       dmlcts export / dmlcts check --results
  *   report.c       progress, failures, summary table
  *   report_fmt.c   JUnit, TAP, JSON
+ *   report_html.c  --html: the self-contained page; HTML helpers
+ *   html_map.c     --html: one failure, its mismatches and heat maps
+ *   mismatch_map.c where the mismatches lie: down-sampled count grids
+ *   baseline.c     --baseline, --flakes, --results-csv; the rerun of failures
+ *   compare.c      dmlcts compare OLD.json NEW.json
  *
  * docs/dmlcts.md is the user's documentation.
  *
@@ -52,7 +57,8 @@
     X(TIMEOUT, true, "TIMEOUT")     /* it ran past --timeout and was killed */             \
     X(OOB_WRITE, true, "OOB")       /* a byte outside a buffer (guard band) changed */     \
     X(ERROR, true, "ERROR")         /* the backend returned an error */                    \
-    X(CASE_ERROR, true, "CASE_ERR") /* the case file is bad: never given to the backend */
+    X(CASE_ERROR, true, "CASE_ERR") /* the case file is bad: never given to the backend */ \
+    X(FLAKE, false, "FLAKE")        /* failed, then passed when rerun on a fresh worker */
 
 typedef enum dmlcts_status {
 #define X(name, failing, head) DMLCTS_##name,
@@ -78,6 +84,26 @@ typedef struct dmlcts_mismatch_info {
     char text[256]; /* the whole line, as printed */
 } dmlcts_mismatch_info;
 
+/*
+ * Where one output's mismatches lie: its logical elements as tiles of the
+ * last two dimensions (the leading ones laid out as a strip of tiles), each
+ * axis cut into at most DMLCTS_MAP_{TILES,ROWS,COLS} bins holding counts.
+ */
+#define DMLCTS_MAP_TILES 8u
+#define DMLCTS_MAP_ROWS 32u
+#define DMLCTS_MAP_COLS 64u
+#define DMLCTS_MAP_OUTPUTS 4u /* outputs mapped per case */
+typedef struct dmlcts_mismatch_map {
+    char tensor[32];
+    uint32_t tensor_index; /* in the case's bindings */
+    uint32_t rank;
+    uint64_t sizes[DMLR_MAX_RANK];
+    uint64_t extent[3];    /* elements along tiles, rows, cols */
+    uint32_t bins[3];      /* bins along each: min(extent, DMLCTS_MAP_*) */
+    uint64_t mismatches;
+    uint32_t *count;       /* bins[0] * bins[1] * bins[2], row-major */
+} dmlcts_mismatch_map;
+
 typedef struct dmlcts_result {
     char *file;
     char *name;         /* the case name, or the file when it did not load */
@@ -93,12 +119,18 @@ typedef struct dmlcts_result {
     uint64_t compared, skipped, legal, within_bound, mismatches;
     uint32_t shown;
     dmlcts_mismatch_info *first; /* shown entries */
+    dmlcts_mismatch_map *maps; /* outputs with mismatches, the first DMLCTS_MAP_OUTPUTS */
+    uint32_t map_count;
+    dmlcts_status baseline; /* what --baseline expects (PASS when unlisted) */
+    bool deviation;     /* --baseline given and the status is not what it expects */
+    bool known_flake;   /* listed in --flakes */
     double ms;          /* backend time, milliseconds */
     bool done;
 } dmlcts_result;
 
 typedef enum dmlcts_backend_kind { DMLCTS_REF, DMLCTS_PLUGIN, DMLCTS_CMD } dmlcts_backend_kind;
 typedef enum dmlcts_mode { DMLCTS_RUN, DMLCTS_EXPORT, DMLCTS_CHECK, DMLCTS_LIST } dmlcts_mode;
+typedef struct dmlcts_baseline dmlcts_baseline;   /* baseline.c */
 
 /* Lists of strings: ref/case/include/dmlcase.h's dmlc_paths. */
 
@@ -120,7 +152,12 @@ typedef struct dmlcts_options {
     size_t *path_index;         /* per paths item: its index before sharding */
     const char *waiver_file;
     dmlc_paths waivers;
-    const char *junit, *json;
+    const char *junit, *json, *html, *results_csv;
+    const char *baseline_file, *flakes_file;
+    dmlcts_baseline *baseline;   /* loaded --baseline and --flakes, or NULL */
+    bool no_rerun;               /* --no-rerun: only --flakes cases are rerun */
+    bool silent;                 /* the rerun: no progress lines */
+    const char *command;         /* the command line, for reports */
     bool tap;
     bool verbose, quiet, progress;
     bool fail_on_xpass;
@@ -252,6 +289,54 @@ void dmlcts_print_details(const dmlcts_options *o, const dmlcts_result *r, const
 /* The human report on stdout (TAP comments when --tap); returns the exit code. */
 int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n);
 void dmlcts_reproducer(const dmlcts_options *o, const dmlcts_result *r, char *buf, size_t cap);
+
+/* ---- mismatch_map.c ------------------------------------------------------ */
+/* dmlc_case_compare_each's callback: ctx is a dmlcts_map_ctx. */
+typedef struct dmlcts_map_ctx {
+    const dmlc_case *c;
+    dmlcts_result *r;
+} dmlcts_map_ctx;
+void dmlcts_map_note(void *ctx, uint32_t tensor, uint64_t element);
+/* Elements of axis a (0 tiles, 1 rows, 2 cols) in bin b: [*from, *to). */
+void dmlcts_map_bin(const dmlcts_mismatch_map *m, int a, uint32_t b, uint64_t *from,
+                    uint64_t *to);
+void dmlcts_map_free(dmlcts_result *r);
+
+/* ---- baseline.c ------------------------------------------------------------ */
+/* Load --baseline and --flakes; false (one line on stderr) on a bad file. */
+bool dmlcts_load_baseline(dmlcts_options *o);
+bool dmlcts_load_flakes(dmlcts_options *o);
+void dmlcts_baseline_free(dmlcts_options *o);
+bool dmlcts_is_known_flake(const dmlcts_options *o, const char *name);
+/* Failing cases (not waived, not expected by the baseline) run again; FLAKE when they pass. */
+int dmlcts_rerun_failures(const dmlcts_options *o, dmlcts_result *res, size_t n,
+                          int (*run)(const dmlcts_options *, dmlcts_result **, size_t *));
+/* Mark each result's baseline and deviation; returns the number of deviations. */
+size_t dmlcts_apply_baseline(const dmlcts_options *o, dmlcts_result *res, size_t n);
+/* " (baseline: FAIL)" for a deviation, else "" (a static buffer). */
+const char *dmlcts_baseline_note(const dmlcts_options *o, const dmlcts_result *r);
+/* argv as one shell-quoted line (malloc), for reports. */
+char *dmlcts_command_line(int argc, char **argv);
+bool dmlcts_write_results_csv(const char *path, const dmlcts_result *res, size_t n);
+/* A status from a name, case and '_' ignored ("Fail", "NotSupported"); false if none. */
+bool dmlcts_status_from_name(const char *s, dmlcts_status *out);
+/* One CSV field (RFC 4180 quoting where needed). */
+void dmlcts_csv_field(FILE *f, const char *s);
+
+/* ---- report_html.c ------------------------------------------------------- */
+bool dmlcts_write_html(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc);
+/* Text as HTML (every <, >, &, ", ' escaped; control bytes as U+FFFD). */
+void dmlcts_html_text(FILE *f, const char *s);
+/* <!DOCTYPE ...> through <body>: the shared style and the error sentinel script. */
+void dmlcts_html_begin(FILE *f, const char *title);
+void dmlcts_html_end(FILE *f);
+/* One failure's details, anchored at id="case-ID" (html_map.c). */
+void dmlcts_html_failure(FILE *f, const dmlcts_options *o, const dmlcts_result *r, size_t id);
+/* Severity for "worst status": PASS < SKIPPED < NOT_SUPPORTED < FLAKE < failing ones. */
+int dmlcts_status_rank(dmlcts_status s);
+
+/* ---- compare.c ----------------------------------------------------------- */
+int dmlcts_compare_main(int argc, char **argv);
 
 /* ---- report_fmt.c ------------------------------------------------------- */
 bool dmlcts_write_junit(const dmlcts_options *o, const dmlcts_result *res, size_t n);

@@ -243,12 +243,13 @@ void dmlcts_judge_outputs(const dmlcts_options *o, const dmlc_case *c,
     dmlc_case_verdict v;
     dmlc_mismatch *first = calloc(o->show + 1, sizeof *first);
     bool ok;
+    dmlcts_map_ctx map = {c, r};
     if (!first) {
         r->status = DMLCTS_ERROR;
         dmlcts_set_message(r, "out of memory judging the outputs");
         return;
     }
-    ok = dmlc_case_compare(c, outputs, &v, first, o->show);
+    ok = dmlc_case_compare_each(c, outputs, &v, first, o->show, dmlcts_map_note, &map);
     r->compared = v.compared;
     r->skipped = v.skipped;
     r->legal = v.legal;

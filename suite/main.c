@@ -21,6 +21,7 @@ static const char usage[] =
     "       dmlcts check --results DIR [OPTIONS] PATH...  judge outputs produced there\n"
     "       dmlcts list [OPTIONS] PATH...           print the selected cases' names\n"
     "       dmlcts merge A.json B.json... --out ALL.json  join the --json reports of shards\n"
+    "       dmlcts compare OLD.json NEW.json [--junit F] [--html F]  what changed between runs\n"
     "\n"
     "PATH: a case file, a directory (recursive *.json, not *.schema.json) or a quoted glob.\n"
     "\n"
@@ -46,14 +47,20 @@ static const char usage[] =
     "  --shard auto             K and N from Slurm, a Kubernetes Indexed Job or CI (docs/fleet.md)\n"
     "  --expected-failures FILE waivers: case names or globs, one per line, # comments\n"
     "  --fail-on-unexpected-pass  exit 1 when a waived case passes\n"
+    "  --baseline FILE          expected statuses, CASE,STATUS per line: only deviations fail\n"
+    "  --flakes FILE            regexes of known-flaky cases (rerun even with --no-rerun)\n"
+    "  --no-rerun               do not rerun failing cases on a fresh worker\n"
     "reports:\n"
     "  -v, --verbose            list every case that did not pass, 100 mismatches each\n"
     "  -q, --quiet              no line per passing or skipped case\n"
     "  --show N                 mismatches listed per failing case (default 10)\n"
     "  --no-progress            plain lines even on a terminal\n"
     "  --junit FILE, --json FILE, --tap (TAP 13 on stdout)\n"
+    "  --html FILE              one self-contained page: grid, failures, mismatch maps\n"
+    "  --results-csv FILE       CASE,STATUS,DURATION per case\n"
     "\n"
-    "Statuses: PASS FAIL NOT_SUPPORTED SKIPPED CRASH TIMEOUT OOB_WRITE ERROR CASE_ERROR.\n"
+    "Statuses: PASS FAIL NOT_SUPPORTED SKIPPED CRASH TIMEOUT OOB_WRITE ERROR CASE_ERROR\n"
+    "          FLAKE.\n"
     "Exit status: 0 no case FAIL, CRASH, TIMEOUT, OOB_WRITE or ERROR (waived ones aside);\n"
     "1 some case did; 2 usage error, a CASE_ERROR (a case file that does not load or\n"
     "validate), or a backend that cannot start.\n";
@@ -190,6 +197,16 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
             o->junit = v;
         } else if (OPT("--json")) {
             o->json = v;
+        } else if (OPT("--html")) {
+            o->html = v;
+        } else if (OPT("--results-csv")) {
+            o->results_csv = v;
+        } else if (OPT("--baseline")) {
+            o->baseline_file = v;
+        } else if (OPT("--flakes")) {
+            o->flakes_file = v;
+        } else if (r == 0 && strcmp(a, "--no-rerun") == 0) {
+            o->no_rerun = true;
         } else if (OPT("--show")) {
             if (r > 0 && !parse_uint(v, 100000, &o->show))
                 return usage_error("--show %s: expected a count", v);
@@ -310,9 +327,13 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return dmlcts_merge_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return dmlcts_compare_main(argc - 1, argv + 1);
+    o.command = dmlcts_command_line(argc, argv);
     if ((rc = parse(argc, argv, &o, &args)) != 0)
         goto out;
-    if (!dmlcts_expand_paths(&o, args.items, args.count) || !dmlcts_load_waivers(&o)) {
+    if (!dmlcts_expand_paths(&o, args.items, args.count) || !dmlcts_load_waivers(&o) ||
+        !dmlcts_load_baseline(&o) || !dmlcts_load_flakes(&o)) {
         rc = 2;
         goto out;
     }
@@ -335,10 +356,14 @@ int main(int argc, char **argv)
         break;
     case DMLCTS_RUN:
         rc = o.backend == DMLCTS_CMD ? dmlcts_run_cmd(&o, &res, &n) : dmlcts_run_pool(&o, &res, &n);
+        if (rc == 0)
+            rc = dmlcts_rerun_failures(&o, res, n, o.backend == DMLCTS_CMD ? dmlcts_run_cmd
+                                                                           : dmlcts_run_pool);
         break;
     }
     if (rc != 0)
         goto out;
+    dmlcts_apply_baseline(&o, res, n);
     if (o.tap)
         dmlcts_write_tap(&o, res, n);
     rc = dmlcts_report(&o, res, n);
@@ -348,6 +373,14 @@ int main(int argc, char **argv)
     }
     if (o.json && !dmlcts_write_json(&o, res, n, rc)) {
         fprintf(stderr, "dmlcts: cannot write --json %s\n", o.json);
+        rc = 2;
+    }
+    if (o.results_csv && !dmlcts_write_results_csv(o.results_csv, res, n)) {
+        fprintf(stderr, "dmlcts: cannot write --results-csv %s\n", o.results_csv);
+        rc = 2;
+    }
+    if (o.html && !dmlcts_write_html(&o, res, n, rc)) {
+        fprintf(stderr, "dmlcts: cannot write --html %s\n", o.html);
         rc = 2;
     }
 out:
@@ -361,5 +394,7 @@ out:
     dmlc_paths_free(&o.waivers);
     dmlc_paths_free(&o.repro);
     free(o.path_index);
+    dmlcts_baseline_free(&o);
+    free((char *)o.command);
     return rc;
 }

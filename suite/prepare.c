@@ -90,6 +90,7 @@ void dmlcts_result_free(dmlcts_result *r)
         free(r->notes[i]);
     free(r->notes);
     free(r->first);
+    dmlcts_map_free(r);
     memset(r, 0, sizeof *r);
 }
 

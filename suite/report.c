@@ -43,7 +43,7 @@ void dmlcts_progress_start(const dmlcts_options *o, dmlcts_progress *p, size_t t
 {
     memset(p, 0, sizeof *p);
     p->total = total;
-    if (o->progress)
+    if (o->progress && !o->silent)
         draw(p);
 }
 
@@ -59,6 +59,11 @@ static void mark_waiver(const dmlcts_options *o, dmlcts_result *r)
 void dmlcts_progress_case(const dmlcts_options *o, dmlcts_progress *p, dmlcts_result *r)
 {
     bool loud;
+    if (o->silent) { /* the rerun: the first run's lines stand */
+        if (r)
+            mark_waiver(o, r);
+        return;
+    }
     p->seen++;
     if (!r) {
         if (o->progress && dmlcts_now() - last_draw > 0.05)
@@ -86,7 +91,7 @@ void dmlcts_progress_case(const dmlcts_options *o, dmlcts_progress *p, dmlcts_re
 
 void dmlcts_progress_end(const dmlcts_options *o, dmlcts_progress *p)
 {
-    if (o->progress && !o->tap) {
+    if (o->progress && !o->tap && !o->silent) {
         draw(p);
         printf("\n");
     }
@@ -105,6 +110,23 @@ static size_t quote(char *buf, size_t cap, const char *s)
     if (n < cap)
         n += (size_t)snprintf(buf + n, cap - n, "'");
     return n;
+}
+
+char *dmlcts_command_line(int argc, char **argv)
+{
+    size_t cap = 1, n = 0;
+    char *buf;
+    for (int i = 0; i < argc; i++)
+        cap += 4 * strlen(argv[i]) + 3;
+    if (!(buf = malloc(cap)))
+        return NULL;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && n + 1 < cap; i++) {
+        if (i)
+            buf[n++] = ' ';
+        n += quote(buf + n, cap - n, argv[i]);
+    }
+    return buf;
 }
 
 void dmlcts_reproducer(const dmlcts_options *o, const dmlcts_result *r, char *buf, size_t cap)
@@ -197,6 +219,7 @@ int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n)
 {
     const char *pre = o->tap ? "# " : "";
     size_t counts[DMLCTS_STATUS_COUNT] = {0}, failing = 0, waived = 0, xpass = 0, bad = 0;
+    size_t deviations = 0;
     bool header = false;
     if (n == 0) {
         fprintf(stderr, "dmlcts: no case selected\n");
@@ -209,18 +232,20 @@ int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n)
         failing += dmlcts_status_failing(r->status) && !r->waived;
         waived += r->waived;
         xpass += r->unexpected_pass;
-        if (o->tap || (r->status == DMLCTS_PASS && !r->unexpected_pass))
+        deviations += r->deviation;
+        if (o->tap || (r->status == DMLCTS_PASS && !r->unexpected_pass && !r->deviation))
             continue;
-        if (!o->verbose && !dmlcts_status_failing(r->status) && !r->unexpected_pass)
+        if (!o->verbose && !dmlcts_status_failing(r->status) && !r->unexpected_pass &&
+            r->status != DMLCTS_FLAKE && !r->deviation)
             continue;
         if (!header)
             printf("\n== %s ==\n", o->verbose ? "cases that did not pass" : "failures");
         header = true;
-        printf("%s %s%s%s: %s\n", dmlcts_status_name(r->status), r->name,
-               r->waived ? " (waived)" : "",
+        printf("%s %s%s%s%s: %s\n", dmlcts_status_name(r->status), r->name,
+               r->waived ? " (waived)" : "", dmlcts_baseline_note(o, r),
                r->unexpected_pass ? " (waived, but passed: remove the waiver?)" : "",
                r->message ? r->message : "passed");
-        if (dmlcts_status_failing(r->status))
+        if (dmlcts_status_failing(r->status) || r->status == DMLCTS_FLAKE)
             dmlcts_print_details(o, r, "", stdout);
     }
     printf("%s\n%s== by operator and data type (backend: %s) ==\n", pre, pre,
@@ -234,11 +259,17 @@ int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n)
         printf("; %zu failing case(s) waived", waived);
     if (xpass)
         printf("; %zu waived case(s) passed", xpass);
+    if (o->baseline)
+        printf("; %zu deviation(s) from the baseline", deviations);
     printf("\n");
     /* The closing line CI parsers read: failed counts every unwaived failing status. */
-    printf("%sdmlcts: %zu passed, %zu failed, %zu skipped\n", pre, counts[DMLCTS_PASS], failing,
+    printf("%sdmlcts: %zu passed, %zu failed, %zu skipped", pre, counts[DMLCTS_PASS], failing,
            counts[DMLCTS_NOT_SUPPORTED] + counts[DMLCTS_SKIPPED] + waived);
+    if (counts[DMLCTS_FLAKE])
+        printf(", %zu flaky", counts[DMLCTS_FLAKE]);
+    printf("\n");
     if (bad)
         return 2;
-    return failing || (o->fail_on_xpass && xpass) ? 1 : 0;
+    /* With a baseline only deviations count; a case it expects to fail is waived. */
+    return failing || deviations || (o->fail_on_xpass && xpass) ? 1 : 0;
 }

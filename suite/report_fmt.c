@@ -53,7 +53,7 @@ bool dmlcts_write_junit(const dmlcts_options *o, const dmlcts_result *res, size_
         const dmlcts_result *r = &res[i];
         total += r->ms / 1000.0;
         if (r->waived || !dmlcts_status_failing(r->status))
-            skip += r->status != DMLCTS_PASS;
+            skip += r->status != DMLCTS_PASS && r->status != DMLCTS_FLAKE;
         else if (r->status == DMLCTS_FAIL || r->status == DMLCTS_OOB_WRITE)
             fail++;
         else
@@ -80,7 +80,16 @@ bool dmlcts_write_junit(const dmlcts_options *o, const dmlcts_result *res, size_
             continue;
         }
         fprintf(f, ">\n");
-        if (r->waived || !dmlcts_status_failing(r->status)) {
+        if (r->status == DMLCTS_FLAKE) {
+            /* Passed in the end; Surefire's element for a failure that went away on rerun. */
+            char *d = details(o, r);
+            fprintf(f, "      <flakyFailure type=\"FLAKE\" message=\"");
+            xml_text(f, r->message);
+            fprintf(f, "\">");
+            xml_text(f, d);
+            fprintf(f, "</flakyFailure>\n");
+            free(d);
+        } else if (r->waived || !dmlcts_status_failing(r->status)) {
             fprintf(f, "      <skipped message=\"%s%s: ", r->waived ? "waived " : "", st);
             xml_text(f, r->message);
             fprintf(f, "\"/>\n");
@@ -119,6 +128,9 @@ void dmlcts_write_tap(const dmlcts_options *o, const dmlcts_result *res, size_t 
             dmlcts_print_details(o, r, "#", stdout);
         } else if (r->unexpected_pass) {
             printf("# waived, but passed: remove the waiver?\n");
+        } else if (r->status == DMLCTS_FLAKE) {
+            printf("# FLAKE: %s\n", r->message ? r->message : "");
+            dmlcts_print_details(o, r, "#", stdout);
         }
     }
 }
@@ -162,6 +174,11 @@ static cJSON *one_case(const dmlcts_options *o, const dmlcts_result *r)
     cJSON_AddBoolToObject(j, "waived", r->waived);
     cJSON_AddBoolToObject(j, "unexpected_pass", r->unexpected_pass);
     cJSON_AddBoolToObject(j, "negative", r->negative);
+    cJSON_AddBoolToObject(j, "known_flake", r->known_flake);
+    if (o->baseline_file) {
+        cJSON_AddStringToObject(j, "baseline", dmlcts_status_name(r->baseline));
+        cJSON_AddBoolToObject(j, "deviation", r->deviation);
+    }
     if (r->message)
         cJSON_AddStringToObject(j, "message", r->message);
     else

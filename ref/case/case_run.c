@@ -149,12 +149,22 @@ static bool is_legal(const dmlc_case_tensor *t, uint64_t element, const unsigned
     return false;
 }
 
-static void note(dmlc_case_verdict *v, dmlc_mismatch *first, uint32_t max, uint32_t tensor,
+/* Where mismatches go: the first max in first[], every one to each. */
+typedef struct sink {
+    dmlc_mismatch *first;
+    uint32_t max;
+    dmlc_mismatch_fn each;
+    void *ctx;
+} sink;
+
+static void note(dmlc_case_verdict *v, const sink *s, uint32_t tensor,
                  const dmlc_case_tensor *t, uint64_t element, const uint64_t *coord,
                  const unsigned char *expected, const unsigned char *got)
 {
-    if (v->shown < max) {
-        dmlc_mismatch *m = &first[v->shown++];
+    if (s->each)
+        s->each(s->ctx, tensor, element);
+    if (v->shown < s->max) {
+        dmlc_mismatch *m = &s->first[v->shown++];
         m->tensor = tensor;
         m->element = element;
         for (uint32_t d = 0; d < DMLR_MAX_RANK; d++)
@@ -226,13 +236,13 @@ static void unravel_coord(const dmlc_case_tensor *t, uint64_t flat, uint64_t *co
     }
 }
 
-static void note(dmlc_case_verdict *v, dmlc_mismatch *first, uint32_t max, uint32_t tensor,
+static void note(dmlc_case_verdict *v, const sink *s, uint32_t tensor,
                  const dmlc_case_tensor *t, uint64_t element, const uint64_t *coord,
                  const unsigned char *expected, const unsigned char *got);
 
 /* The hash decides; the samples only say where a difference is. */
 static void compare_digest(uint32_t tensor, const dmlc_case_tensor *t, const unsigned char *got,
-                           dmlc_case_verdict *v, dmlc_mismatch *first, uint32_t max)
+                           dmlc_case_verdict *v, const sink *s)
 {
     char hex[65];
     bool hashed = digest_of(t, got, hex);
@@ -242,8 +252,8 @@ static void compare_digest(uint32_t tensor, const dmlc_case_tensor *t, const uns
         return;
     v->digest_mismatches++;
     v->mismatches++;
-    if (v->shown < max) {
-        dmlc_mismatch *m = &first[v->shown++];
+    if (v->shown < s->max) {
+        dmlc_mismatch *m = &s->first[v->shown++];
         memset(m, 0, sizeof *m);
         m->tensor = tensor;
         m->digest = true;
@@ -256,13 +266,21 @@ static void compare_digest(uint32_t tensor, const dmlc_case_tensor *t, const uns
         if (memcmp(x, g, t->esize) == 0)
             continue;
         unravel_coord(t, e, coord);
-        note(v, first, max, tensor, t, e, coord, x, g);
+        note(v, s, tensor, t, e, coord, x, g);
     }
 }
 
 bool dmlc_case_compare(const dmlc_case *c, const dmlr_buffer *outputs, dmlc_case_verdict *v,
                        dmlc_mismatch *first, uint32_t max)
 {
+    return dmlc_case_compare_each(c, outputs, v, first, max, NULL, NULL);
+}
+
+bool dmlc_case_compare_each(const dmlc_case *c, const dmlr_buffer *outputs,
+                            dmlc_case_verdict *v, dmlc_mismatch *first, uint32_t max,
+                            dmlc_mismatch_fn each, void *ctx)
+{
+    const sink s = {first, max, each, ctx};
     uint32_t no = 0;
     memset(v, 0, sizeof *v);
     for (uint32_t i = 0; i < c->tensor_count; i++) {
@@ -282,7 +300,7 @@ bool dmlc_case_compare(const dmlc_case *c, const dmlr_buffer *outputs, dmlc_case
             continue;
         }
         if (t->sha256) {
-            compare_digest(i, t, got, v, first, max);
+            compare_digest(i, t, got, v, &s);
             continue;
         }
         for (uint64_t e = 0; e < t->count; e++, walk_next(&w)) {
@@ -301,7 +319,7 @@ bool dmlc_case_compare(const dmlc_case *c, const dmlr_buffer *outputs, dmlc_case
             if (t->legal_count && is_legal(t, e, g))
                 v->legal++;
             else
-                note(v, first, max, i, t, e, w.coord, x, g);
+                note(v, &s, i, t, e, w.coord, x, g);
         }
     }
     return v->mismatches == 0;

@@ -5,6 +5,9 @@
  * reference and perturbs it the way a real driver bug would;
  * suite/test/test-dmlcts.sh asserts that each one is caught.
  *
+ * M_flaky is wrong only on the second case each process runs, so the rerun of
+ * a failing case on a fresh worker (its first case) passes: FLAKE.
+ *
  * M_crash and M_hang pick their victim by case name: the cases whose name
  * contains $DMLCTS_MUTANT_TARGET (default "dmlcts-selftest/gather.nan").
  */
@@ -29,7 +32,10 @@ enum {
     M_nan_canonical,        /* every NaN written as the canonical quiet NaN */
     M_crash,                /* SIGSEGV on the target case */
     M_hang,                 /* sleeps forever on the target case */
-    M_input_write           /* scribbles on an input buffer */
+    M_input_write,          /* scribbles on an input buffer */
+    M_flaky                 /* the second case a process runs: every 4th element of its first
+                               output wrong, as state leaking from one dispatch into the next;
+                               rerun alone on a fresh worker it passes (FLAKE) */
 };
 
 #ifndef MUTANT
@@ -213,6 +219,8 @@ static bool targeted(const dmlcts_case *c)
     return strstr(c->name, t && *t ? t : "dmlcts-selftest/gather.nan") != NULL;
 }
 
+static unsigned flaky_calls; /* M_flaky: cases this process has run */
+
 dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
 {
     const dmlr_operator_info *info = dmlr_operator_by_type(c->op->Type);
@@ -346,6 +354,10 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
     if (MUTANT == M_write_past_end) {
         unsigned char *p = c->outputs[0].data;
         p[c->outputs[0].size] = (unsigned char)~p[c->outputs[0].size];
+    }
+    if (MUTANT == M_flaky && ++flaky_calls == 2 && no) {
+        for (uint64_t e = 0, n = count_of(outs[0].desc); e < n; e += 4)
+            ((unsigned char *)c->outputs[0].data)[offset_of(outs[0].desc, e)] ^= 0x01;
     }
     if (MUTANT == M_input_write) {
         for (uint32_t i = c->input_count; i-- > 0;)

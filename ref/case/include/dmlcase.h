@@ -545,6 +545,15 @@ typedef struct dmlc_case_verdict {
  */
 bool dmlc_case_compare(const dmlc_case *c, const dmlr_buffer *outputs, dmlc_case_verdict *v,
                        dmlc_mismatch *first, uint32_t max);
+/*
+ * The same, and each(ctx, tensor, element) for every element counted as a
+ * mismatch (not a digest's whole-output entry), in order: what a picture of
+ * where the mismatches lie needs.
+ */
+typedef void (*dmlc_mismatch_fn)(void *ctx, uint32_t tensor, uint64_t element);
+bool dmlc_case_compare_each(const dmlc_case *c, const dmlr_buffer *outputs,
+                            dmlc_case_verdict *v, dmlc_mismatch *first, uint32_t max,
+                            dmlc_mismatch_fn each, void *ctx);
 
 /*
  * "OutputTensor[1,0]: expected 3 (0x40400000), got 4 (0x40800000)", or for a

@@ -195,6 +195,45 @@ START_TEST(a_mismatch_is_reported_with_its_coordinates_values_and_bits)
 }
 END_TEST
 
+typedef struct visits {
+    uint32_t n, tensor[8];
+    uint64_t element[8];
+} visits;
+
+static void visit(void *ctx, uint32_t tensor, uint64_t element)
+{
+    visits *v = ctx;
+    if (v->n < 8) {
+        v->tensor[v->n] = tensor;
+        v->element[v->n] = element;
+    }
+    v->n++;
+}
+
+START_TEST(every_mismatch_is_visited_in_order_even_past_the_ones_kept)
+{
+    dmlc_mismatch m[1];
+    dmlc_case_verdict v;
+    dmlc_case_run run;
+    dmlc_case *c;
+    visits seen = {0, {0}, {0}};
+    /* The reference writes [[1, 2], [4, 4]]: elements 0, 1 and 3 differ from these. */
+    write_case("case.json", MATRIX_CASE("[[9, 9], [4, 9]]", ""));
+    c = load_ok("case.json");
+    execute_ok(c, &run);
+    ck_assert(!dmlc_case_compare_each(c, run.outputs, &v, m, 1, visit, &seen));
+    ck_assert_int_eq(v.mismatches, 3);
+    ck_assert_int_eq(v.shown, 1);
+    ck_assert_int_eq(seen.n, 3);
+    ck_assert_int_eq(seen.element[0], 0);
+    ck_assert_int_eq(seen.element[1], 1);
+    ck_assert_int_eq(seen.element[2], 3);
+    ck_assert_int_eq(seen.tensor[2], 2); /* OutputTensor: the third binding */
+    dmlc_case_run_free(&run);
+    dmlc_case_free(c);
+}
+END_TEST
+
 START_TEST(implementation_defined_elements_are_skipped_and_legal_values_accepted)
 {
     dmlc_case_verdict v;
@@ -334,6 +373,7 @@ static Suite *suite(void)
     tcase_add_test(tc, an_output_count_that_disagrees_with_its_array_is_rejected);
     tcase_add_test(tc, outputs_start_filled_with_0xa5_so_unwritten_bytes_show);
     tcase_add_test(tc, a_mismatch_is_reported_with_its_coordinates_values_and_bits);
+    tcase_add_test(tc, every_mismatch_is_visited_in_order_even_past_the_ones_kept);
     tcase_add_test(tc, implementation_defined_elements_are_skipped_and_legal_values_accepted);
     tcase_add_test(tc, the_cumulative_product_bound_accepts_a_result_inside_it_and_not_outside);
     tcase_add_test(tc, a_short_output_buffer_fails_every_element_of_it);

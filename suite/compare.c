@@ -1,0 +1,321 @@
+/*
+ * compare.c -- `dmlcts compare OLD.json NEW.json`: what changed between two
+ * runs' --json reports (yesterday's nightly and today's, two drivers): new
+ * failures, fixes, other status changes, cases added and removed; as text,
+ * and as JUnit (--junit) and a page (--html).  Exit 1 when anything
+ * regressed: a case that fails now (unwaived) and did not, or is new.
+ */
+#include "dmlcts.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+    const char *name, *op, *dtype, *message;
+    dmlcts_status status;
+    bool failing; /* failing and not waived */
+} entry;
+
+typedef struct report {
+    const char *path;
+    cJSON *root;
+    entry *e;
+    size_t n;
+} report;
+
+/* The kinds of change, in the order they are listed. */
+#define CHANGES(X)                                                      \
+    X(NEW_FAILURE, "new failures", "fails now, and did not")            \
+    X(FIXED, "fixed", "failed, and does not now")                       \
+    X(CHANGED, "status changes", "another status, neither side failing or both") \
+    X(ADDED, "added", "only in the new report")                         \
+    X(REMOVED, "removed", "only in the old report")
+
+typedef enum kind {
+#define X(k, title, why) K_##k,
+    CHANGES(X)
+#undef X
+    K_COUNT
+} kind;
+
+static const char *const titles[] = {
+#define X(k, title, why) title,
+    CHANGES(X)
+#undef X
+};
+
+typedef struct change {
+    kind k;
+    const entry *was, *now; /* NULL when absent */
+} change;
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const entry *)a)->name, ((const entry *)b)->name);
+}
+
+static bool fail_load(report *r, const char *why, const char *what)
+{
+    fprintf(stderr, "dmlcts compare: %s: %s%s\n", r->path, why, what ? what : "");
+    return false;
+}
+
+static bool load(report *r)
+{
+    FILE *f = fopen(r->path, "rb");
+    char *text = NULL;
+    size_t len = 0, cap = 0, k;
+    const cJSON *cases, *c;
+    if (!f)
+        return fail_load(r, strerror(errno), NULL);
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            char *g = realloc(text, cap = 2 * cap + 8192);
+            if (!g) {
+                free(text);
+                fclose(f);
+                return fail_load(r, "out of memory", NULL);
+            }
+            text = g;
+        }
+        if (!(k = fread(text + len, 1, 4096, f)))
+            break;
+        len += k;
+    }
+    fclose(f);
+    text[len] = '\0';
+    r->root = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!r->root)
+        return fail_load(r, "not JSON", NULL);
+    if (!str(r->root, "format") || strcmp(str(r->root, "format"), "dmlcts-report-1") != 0)
+        return fail_load(r, "not a dmlcts --json report (\"format\": \"dmlcts-report-1\")", NULL);
+    cases = cJSON_GetObjectItemCaseSensitive(r->root, "cases");
+    if (!cJSON_IsArray(cases))
+        return fail_load(r, "\"cases\" is not an array", NULL);
+    if (!(r->e = calloc((size_t)cJSON_GetArraySize(cases) + 1, sizeof *r->e)))
+        return fail_load(r, "out of memory", NULL);
+    cJSON_ArrayForEach(c, cases) {
+        entry *e = &r->e[r->n];
+        const char *st = str(c, "status");
+        char where[48];
+        snprintf(where, sizeof where, "cases[%zu]", r->n);
+        if (!(e->name = str(c, "name")))
+            return fail_load(r, where, ".name is not a string");
+        if (!st || !dmlcts_status_from_name(st, &e->status))
+            return fail_load(r, where, ".status is not a dmlcts status");
+        e->op = str(c, "operator") ? str(c, "operator") : "-";
+        e->dtype = str(c, "data_type") ? str(c, "data_type") : "-";
+        e->message = str(c, "message");
+        e->failing = dmlcts_status_failing(e->status) &&
+                     !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "waived"));
+        r->n++;
+    }
+    qsort(r->e, r->n, sizeof *r->e, by_name);
+    for (size_t i = 1; i < r->n; i++)
+        if (strcmp(r->e[i - 1].name, r->e[i].name) == 0)
+            return fail_load(r, "two cases are named ", r->e[i].name);
+    return true;
+}
+
+/* Walk both sorted lists; changes in list order, then by name. */
+static size_t diff(const report *a, const report *b, change *out)
+{
+    size_t i = 0, j = 0, n = 0;
+    while (i < a->n || j < b->n) {
+        int c = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->e[i].name, b->e[j].name);
+        const entry *was = c <= 0 ? &a->e[i++] : NULL, *now = c >= 0 ? &b->e[j++] : NULL;
+        if (!was) {
+            if (now->failing)
+                out[n++] = (change){K_NEW_FAILURE, NULL, now};
+            out[n++] = (change){K_ADDED, NULL, now};
+        } else if (!now) {
+            out[n++] = (change){K_REMOVED, was, NULL};
+        } else if (now->failing && !was->failing) {
+            out[n++] = (change){K_NEW_FAILURE, was, now};
+        } else if (was->failing && !now->failing) {
+            out[n++] = (change){K_FIXED, was, now};
+        } else if (was->status != now->status) {
+            out[n++] = (change){K_CHANGED, was, now};
+        }
+    }
+    return n;
+}
+
+static int by_kind(const void *x, const void *y)
+{
+    const change *a = x, *b = y;
+    const entry *ea = a->now ? a->now : a->was, *eb = b->now ? b->now : b->was;
+    return a->k != b->k ? (int)a->k - (int)b->k : strcmp(ea->name, eb->name);
+}
+
+static const char *st(const entry *e)
+{
+    return e ? dmlcts_status_name(e->status) : "-";
+}
+
+static void text(const report *a, const report *b, const change *c, size_t n,
+                 const size_t *count)
+{
+    printf("dmlcts compare: %s -> %s (%zu and %zu cases)\n", a->path, b->path, a->n, b->n);
+    for (size_t i = 0; i < n; i++) {
+        const entry *e = c[i].now ? c[i].now : c[i].was;
+        if (i == 0 || c[i].k != c[i - 1].k)
+            printf("\n== %s (%zu) ==\n", titles[c[i].k], count[c[i].k]);
+        printf("%s %s", c[i].now ? st(c[i].now) : st(c[i].was), e->name);
+        if (c[i].was && c[i].now)
+            printf(" (was %s)", st(c[i].was));
+        else if (c[i].k == K_NEW_FAILURE)
+            printf(" (added)");
+        if (c[i].k == K_NEW_FAILURE && e->message)
+            printf(": %s", e->message);
+        printf("\n");
+    }
+    printf("\ndmlcts compare: %zu new failure(s), %zu fixed, %zu status change(s), %zu added, "
+           "%zu removed\n", count[K_NEW_FAILURE], count[K_FIXED], count[K_CHANGED],
+           count[K_ADDED], count[K_REMOVED]);
+}
+
+static bool junit(const char *path, const change *c, size_t n, const size_t *count)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"dmlcts-compare\" "
+            "tests=\"%zu\" failures=\"%zu\">\n  <testsuite name=\"dmlcts-compare\" tests=\"%zu\" "
+            "failures=\"%zu\">\n", n, count[K_NEW_FAILURE], n, count[K_NEW_FAILURE]);
+    for (size_t i = 0; i < n; i++) {
+        const entry *e = c[i].now ? c[i].now : c[i].was;
+        fprintf(f, "    <testcase classname=\"dmlcts-compare.%s\" name=\"", titles[c[i].k]);
+        dmlcts_html_text(f, e->name);
+        fprintf(f, "\">");
+        if (c[i].k == K_NEW_FAILURE) {
+            fprintf(f, "<failure type=\"%s\" message=\"%s, was %s: ", st(c[i].now), st(c[i].now),
+                    st(c[i].was));
+            dmlcts_html_text(f, e->message);
+            fprintf(f, "\"/>");
+        } else if (c[i].k == K_REMOVED) {
+            fprintf(f, "<skipped message=\"removed; was %s\"/>", st(c[i].was));
+        } else {
+            fprintf(f, "<system-out>%s, was %s</system-out>", st(c[i].now), st(c[i].was));
+        }
+        fprintf(f, "</testcase>\n");
+    }
+    fprintf(f, "  </testsuite>\n</testsuites>\n");
+    return fclose(f) == 0;
+}
+
+static bool html(const char *path, const report *a, const report *b, const change *c, size_t n,
+                 const size_t *count)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    dmlcts_html_begin(f, "dmlcts compare");
+    fprintf(f, "<h1>dmlcts compare</h1>\n<p class=\"meta\">old: <code>");
+    dmlcts_html_text(f, a->path);
+    fprintf(f, "</code> (%zu cases)<br>new: <code>", a->n);
+    dmlcts_html_text(f, b->path);
+    fprintf(f, "</code> (%zu cases)</p>\n<p id=\"summary\">", b->n);
+    for (int k = 0; k < K_COUNT; k++)
+        fprintf(f, "%s<b>%zu</b> %s", k ? ", " : "", count[k], titles[k]);
+    fprintf(f, "</p>\n");
+    for (size_t i = 0; i < n; i++) {
+        const entry *e = c[i].now ? c[i].now : c[i].was;
+        if (i == 0 || c[i].k != c[i - 1].k)
+            fprintf(f, "%s<h2>%s (%zu)</h2>\n<table class=\"cases\"><tr><th>case</th>"
+                    "<th>operator</th><th>data type</th><th>was</th><th>now</th>"
+                    "<th>message</th></tr>\n", i ? "</table>\n" : "", titles[c[i].k],
+                    count[c[i].k]);
+        fprintf(f, "<tr><td>");
+        dmlcts_html_text(f, e->name);
+        fprintf(f, "</td><td>");
+        dmlcts_html_text(f, e->op);
+        fprintf(f, "</td><td>");
+        dmlcts_html_text(f, e->dtype);
+        fprintf(f, "</td><td class=\"st-%s\">%s</td><td class=\"st-%s\">%s</td><td>",
+                st(c[i].was), st(c[i].was), st(c[i].now), st(c[i].now));
+        dmlcts_html_text(f, c[i].now ? c[i].now->message : c[i].was->message);
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "%s", n ? "</table>\n" : "<p>No differences.</p>\n");
+    dmlcts_html_end(f);
+    return fclose(f) == 0;
+}
+
+static int usage(const char *what)
+{
+    fprintf(stderr, "dmlcts compare: %s\nusage: dmlcts compare OLD.json NEW.json [--junit FILE] "
+            "[--html FILE]\n", what);
+    return 2;
+}
+
+int dmlcts_compare_main(int argc, char **argv)
+{
+    report r[2] = {{NULL, NULL, NULL, 0}, {NULL, NULL, NULL, 0}};
+    const char *junit_file = NULL, *html_file = NULL;
+    size_t count[K_COUNT] = {0}, n = 0, k = 0;
+    change *c = NULL;
+    int rc = 2;
+    for (int i = 1; i < argc; i++) {
+        const char **to = strncmp(argv[i], "--junit", 7) == 0  ? &junit_file
+                          : strncmp(argv[i], "--html", 6) == 0 ? &html_file : NULL;
+        const char *eq = strchr(argv[i], '=');
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage("what changed between two --json reports");
+            return 0;
+        }
+        if (to && (strcmp(argv[i], "--junit") == 0 || strcmp(argv[i], "--html") == 0)) {
+            if (++i >= argc)
+                return usage("--junit and --html need a file");
+            *to = argv[i];
+        } else if (to && eq && eq - argv[i] == (to == &junit_file ? 7 : 6)) {
+            *to = eq + 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "dmlcts compare: unknown option %s\n", argv[i]);
+            return 2;
+        } else if (k < 2) {
+            r[k++].path = argv[i];
+        } else {
+            return usage("expected two reports, OLD.json and NEW.json");
+        }
+    }
+    if (k != 2)
+        return usage("expected two reports, OLD.json and NEW.json");
+    if (!load(&r[0]) || !load(&r[1]))
+        goto out;
+    if (!(c = calloc(2 * (r[0].n + r[1].n) + 1, sizeof *c))) {
+        fprintf(stderr, "dmlcts compare: out of memory\n");
+        goto out;
+    }
+    n = diff(&r[0], &r[1], c);
+    qsort(c, n, sizeof *c, by_kind);
+    for (size_t i = 0; i < n; i++)
+        count[c[i].k]++;
+    text(&r[0], &r[1], c, n, count);
+    rc = count[K_NEW_FAILURE] ? 1 : 0;
+    if (junit_file && !junit(junit_file, c, n, count)) {
+        fprintf(stderr, "dmlcts compare: cannot write --junit %s\n", junit_file);
+        rc = 2;
+    }
+    if (html_file && !html(html_file, &r[0], &r[1], c, n, count)) {
+        fprintf(stderr, "dmlcts compare: cannot write --html %s\n", html_file);
+        rc = 2;
+    }
+out:
+    for (int i = 0; i < 2; i++) {
+        cJSON_Delete(r[i].root);
+        free(r[i].e);
+    }
+    free(c);
+    return rc;
+}

@@ -1,0 +1,302 @@
+/*
+ * report_html.c -- `--html FILE`: one self-contained page a QA engineer's
+ * manager can open from disk (no external assets, no network): the run's
+ * header, a grid of operator x data type coloured by each cell's worst
+ * status, a table of the cases that did not pass (filterable by status and
+ * operator with a little inline script), and per failure its first
+ * mismatches (values, bits, ULPs), its reproducer and a heat map of where
+ * its mismatches lie (html_map.c).  Every string that came from a case file,
+ * a backend or the command line is escaped.  Lists are capped so that a
+ * report of the whole corpus stays small.
+ */
+#include "dmlcts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef DMLCTS_GIT
+#define DMLCTS_GIT "unknown"
+#endif
+
+/* Cases listed in the table, and failures given details (mismatches, maps). */
+#define HTML_MAX_ROWS 5000u
+#define HTML_MAX_DETAILS 300u
+
+int dmlcts_status_rank(dmlcts_status s)
+{
+    switch (s) {
+    case DMLCTS_PASS: return 0;
+    case DMLCTS_SKIPPED: return 1;
+    case DMLCTS_NOT_SUPPORTED: return 2;
+    case DMLCTS_FLAKE: return 3;
+    default: return 4 + (int)s; /* failing: in list order */
+    }
+}
+
+void dmlcts_html_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default:
+            if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
+                fputs("&#xFFFD;", f);
+            else
+                fputc(c, f);
+        }
+    }
+}
+
+static const char style[] =
+    "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}"
+    "h1{font-size:1.5em;margin:0 0 .3em}h2{font-size:1.2em;margin:1.2em 0 .4em}"
+    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
+    "text-align:left;vertical-align:top}th{background:#f2f2f2}"
+    "code,.mono{font-family:ui-monospace,monospace;font-size:12px}"
+    ".meta td:first-child{font-weight:600}.grid td{text-align:center;min-width:5.5em;"
+    "cursor:pointer}.grid td.op{text-align:left;font-weight:600;cursor:default}"
+    ".st-PASS{background:#c8e6c9}.st-SKIPPED,.st-NOT_SUPPORTED{background:#eceff1}"
+    ".st-FLAKE{background:#fff3b0}.st-FAIL,.st-OOB_WRITE{background:#ffab91}"
+    ".st-CRASH,.st-TIMEOUT,.st-ERROR{background:#ef9a9a}.grid .none{background:#fff}"
+    ".small{font-size:11px;color:#555}details{margin:.4em 0;border:1px solid #ddd;"
+    "padding:.3em .6em}summary{cursor:pointer}.legend span{display:inline-block;"
+    "padding:0 .5em;margin-right:.3em;border:1px solid #ccc}#filters{margin:.5em 0}"
+    "svg{display:block;margin:.3em 0}.repro{white-space:pre-wrap;word-break:break-all}";
+
+/* An error anywhere in the page's script shows in the page itself, so a
+ * headless browser's --dump-dom tells whether the page ran clean. */
+static const char sentinel[] =
+    "window.dmlctsErrors=0;window.addEventListener('error',function(e){"
+    "window.dmlctsErrors++;var s=document.getElementById('js-status');"
+    "if(s){s.textContent='script error: '+e.message;s.className='js-error';}});";
+
+void dmlcts_html_begin(FILE *f, const char *title)
+{
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n<title>");
+    dmlcts_html_text(f, title);
+    fprintf(f, "</title>\n<style>%s</style>\n<script>%s</script>\n</head><body>\n", style,
+            sentinel);
+}
+
+static const char script[] =
+    "(function(){var st=document.getElementById('f-status'),op=document.getElementById("
+    "'f-op'),rows=document.querySelectorAll('#cases tr[data-status]'),shown=document."
+    "getElementById('f-count');function apply(){var n=0;for(var i=0;i<rows.length;i++){"
+    "var r=rows[i],ok=(!st.value||r.getAttribute('data-status')===st.value)&&(!op.value||"
+    "r.getAttribute('data-op')===op.value);r.style.display=ok?'':'none';n+=ok?1:0;}"
+    "shown.textContent=n+' shown';}st.addEventListener('change',apply);op.addEventListener("
+    "'change',apply);var cells=document.querySelectorAll('.grid td[data-op]');for(var i=0;"
+    "i<cells.length;i++)cells[i].addEventListener('click',function(){op.value=this."
+    "getAttribute('data-op');st.value='';apply();document.getElementById('failures')."
+    "scrollIntoView();});apply();})();";
+
+void dmlcts_html_end(FILE *f)
+{
+    fprintf(f, "<p class=\"small\" id=\"js-status\">script ok</p>\n"
+            "<script>document.getElementById('js-status').textContent=window.dmlctsErrors?"
+            "'script error':'script ok';</script>\n</body></html>\n");
+}
+
+/* Distinct strings of one field, sorted. */
+static size_t distinct(const dmlcts_result *res, size_t n, size_t field, const char **out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *s = (const char *)&res[i] + field;
+        size_t j = 0;
+        while (j < k && strcmp(out[j], s) < 0)
+            j++;
+        if (j < k && strcmp(out[j], s) == 0)
+            continue;
+        memmove(out + j + 1, out + j, (k - j) * sizeof *out);
+        out[j] = s;
+        k++;
+    }
+    return k;
+}
+
+static void header(FILE *f, const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc)
+{
+    size_t counts[DMLCTS_STATUS_COUNT] = {0};
+    char date[64];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
+    for (size_t i = 0; i < n; i++)
+        counts[res[i].status]++;
+    fprintf(f, "<h1>dmlcts report</h1>\n<table class=\"meta\">\n<tr><td>backend</td><td><code>");
+    dmlcts_html_text(f, o->backend_spec);
+    fprintf(f, "</code></td></tr>\n<tr><td>device</td><td>");
+    dmlcts_html_text(f, dmlcts_info.name[0] ? dmlcts_info.name : "(the backend did not say)");
+    fprintf(f, "</td></tr>\n<tr><td>feature level</td><td>%s%s</td></tr>\n",
+            dmlcts_info.feature_level ? "DML_FEATURE_LEVEL_" : "",
+            dmlcts_info.feature_level ? dmlr_feature_level_name(dmlcts_info.feature_level)
+                                      : "(not reported)");
+    if (o->level)
+        fprintf(f, "<tr><td>--feature-level</td><td>%s</td></tr>\n",
+                dmlr_feature_level_name(o->level));
+    fprintf(f, "<tr><td>date</td><td>%s</td></tr>\n<tr><td>dmlcts</td><td>built from %s, "
+            "backend ABI %d</td></tr>\n<tr><td>command</td><td><code>", date, DMLCTS_GIT,
+            DMLCTS_BACKEND_ABI_VERSION);
+    dmlcts_html_text(f, o->command ? o->command : "");
+    fprintf(f, "</code></td></tr>\n<tr><td>result</td><td>exit code %d; %zu cases:", rc, n);
+    for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+        if (counts[s])
+            fprintf(f, " <span class=\"st-%s\">%s %zu</span>", dmlcts_status_name(s),
+                    dmlcts_status_name(s), counts[s]);
+    fprintf(f, "</td></tr>\n</table>\n");
+}
+
+static void grid(FILE *f, const dmlcts_result *res, size_t n, const char **ops, size_t nops,
+                 const char **dts, size_t ndts)
+{
+    size_t *cnt = calloc(nops * ndts * DMLCTS_STATUS_COUNT + 1, sizeof *cnt);
+    if (!cnt)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        size_t a = 0, b = 0;
+        while (strcmp(ops[a], res[i].op))
+            a++;
+        while (strcmp(dts[b], res[i].dtype))
+            b++;
+        cnt[(a * ndts + b) * DMLCTS_STATUS_COUNT + res[i].status]++;
+    }
+    fprintf(f, "<h2>Operator &times; data type</h2>\n<p class=\"legend small\">Each cell: its "
+            "worst status; passed / cases, then the other statuses. Click a cell to list its "
+            "cases.<br>");
+    for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+        fprintf(f, "<span class=\"st-%s\">%s</span>", dmlcts_status_name(s), dmlcts_status_name(s));
+    fprintf(f, "</p>\n<table class=\"grid\" id=\"grid\"><tr><th>operator</th>");
+    for (size_t b = 0; b < ndts; b++) {
+        fprintf(f, "<th>");
+        dmlcts_html_text(f, dts[b]);
+        fprintf(f, "</th>");
+    }
+    fprintf(f, "</tr>\n");
+    for (size_t a = 0; a < nops; a++) {
+        fprintf(f, "<tr><td class=\"op\">");
+        dmlcts_html_text(f, ops[a]);
+        fprintf(f, "</td>");
+        for (size_t b = 0; b < ndts; b++) {
+            const size_t *c = &cnt[(a * ndts + b) * DMLCTS_STATUS_COUNT];
+            size_t total = 0;
+            int worst = -1;
+            for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+                if (c[s]) {
+                    total += c[s];
+                    if (worst < 0 || dmlcts_status_rank(s) > dmlcts_status_rank(worst))
+                        worst = s;
+                }
+            if (!total) {
+                fprintf(f, "<td class=\"none\"></td>");
+                continue;
+            }
+            fprintf(f, "<td class=\"st-%s\" data-op=\"", dmlcts_status_name(worst));
+            dmlcts_html_text(f, ops[a]);
+            fprintf(f, "\">%zu/%zu", c[DMLCTS_PASS], total);
+            for (int s = 1; s < DMLCTS_STATUS_COUNT; s++)
+                if (c[s])
+                    fprintf(f, "<br><span class=\"small\">%s %zu</span>", dmlcts_status_name(s),
+                            c[s]);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</table>\n");
+    free(cnt);
+}
+
+static bool listed(const dmlcts_result *r)
+{
+    return r->status != DMLCTS_PASS || r->unexpected_pass || r->deviation;
+}
+
+static bool detailed(const dmlcts_result *r)
+{
+    return (dmlcts_status_failing(r->status) || r->status == DMLCTS_FLAKE) && !r->negative;
+}
+
+static void table(FILE *f, const dmlcts_result *res, size_t n, const char **ops, size_t nops)
+{
+    size_t rows = 0, details = 0, present[DMLCTS_STATUS_COUNT] = {0};
+    for (size_t i = 0; i < n; i++)
+        present[res[i].status] += listed(&res[i]);
+    fprintf(f, "<h2 id=\"failures\">Cases that did not pass</h2>\n<div id=\"filters\">"
+            "status <select id=\"f-status\"><option value=\"\">any</option>");
+    for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
+        if (present[s])
+            fprintf(f, "<option>%s</option>", dmlcts_status_name(s));
+    fprintf(f, "</select> operator <select id=\"f-op\"><option value=\"\">any</option>");
+    for (size_t a = 0; a < nops; a++) {
+        fprintf(f, "<option>");
+        dmlcts_html_text(f, ops[a]);
+        fprintf(f, "</option>");
+    }
+    fprintf(f, "</select> <span class=\"small\" id=\"f-count\"></span></div>\n<table id=\"cases\">"
+            "<tr><th>status</th><th>case</th><th>operator</th><th>data type</th>"
+            "<th>message</th></tr>\n");
+    for (size_t i = 0; i < n && rows < HTML_MAX_ROWS; i++) {
+        const dmlcts_result *r = &res[i];
+        if (!listed(r))
+            continue;
+        rows++;
+        fprintf(f, "<tr data-status=\"%s\" data-op=\"", dmlcts_status_name(r->status));
+        dmlcts_html_text(f, r->op);
+        fprintf(f, "\"><td class=\"st-%s\">%s%s%s%s</td><td>", dmlcts_status_name(r->status),
+                dmlcts_status_name(r->status), r->waived ? " (waived)" : "",
+                r->unexpected_pass ? " (waived, passed)" : "",
+                r->deviation ? " (not the baseline's)" : "");
+        if (detailed(r) && details++ < HTML_MAX_DETAILS)
+            fprintf(f, "<a href=\"#case-%zu\">", i);
+        dmlcts_html_text(f, r->name);
+        fprintf(f, "%s</td><td>", detailed(r) && details <= HTML_MAX_DETAILS ? "</a>" : "");
+        dmlcts_html_text(f, r->op);
+        fprintf(f, "</td><td>");
+        dmlcts_html_text(f, r->dtype);
+        fprintf(f, "</td><td>");
+        dmlcts_html_text(f, r->message);
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</table>\n");
+    if (rows == HTML_MAX_ROWS)
+        fprintf(f, "<p class=\"small\">Only the first %u such cases are listed; --json has "
+                "them all.</p>\n", HTML_MAX_ROWS);
+}
+
+bool dmlcts_write_html(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc)
+{
+    FILE *f = fopen(o->html, "w");
+    const char **ops = calloc(n + 1, sizeof *ops), **dts = calloc(n + 1, sizeof *dts);
+    size_t nops, ndts, details = 0;
+    bool ok = f && ops && dts;
+    if (ok) {
+        nops = distinct(res, n, offsetof(dmlcts_result, op), ops);
+        ndts = distinct(res, n, offsetof(dmlcts_result, dtype), dts);
+        dmlcts_html_begin(f, "dmlcts report");
+        header(f, o, res, n, rc);
+        grid(f, res, n, ops, nops, dts, ndts);
+        table(f, res, n, ops, nops);
+        fprintf(f, "<h2>Failures in detail</h2>\n");
+        for (size_t i = 0; i < n; i++)
+            if (detailed(&res[i]) && details++ < HTML_MAX_DETAILS)
+                dmlcts_html_failure(f, o, &res[i], i);
+        if (details > HTML_MAX_DETAILS)
+            fprintf(f, "<p class=\"small\">%zu more failures are in the table above without "
+                    "details; --json has them all.</p>\n", details - HTML_MAX_DETAILS);
+        if (!details)
+            fprintf(f, "<p>None.</p>\n");
+        fprintf(f, "<script>%s</script>\n", script);
+        dmlcts_html_end(f);
+    }
+    free(ops);
+    free(dts);
+    return f ? fclose(f) == 0 && ok : false;
+}

@@ -1,0 +1,199 @@
+#!/bin/sh
+# test-dmlcts-compare.sh BUILD/bin/dmlref -- run-to-run reporting: dmlcts
+# compare (new failures, fixes, status changes, added and removed cases, its
+# exit code, JUnit and HTML), --results-csv, --baseline (only deviations
+# fail), the rerun of failing cases on a fresh worker (FLAKE, with the flaky
+# mutant) and --flakes.  One line per failed check; a closing count.
+set -u
+BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
+CTS=$BUILD/bin/dmlcts
+LIB=$BUILD/lib
+PY=/usr/bin/python3
+T=$(mktemp -d "${TMPDIR:-/tmp}/test-dmlcts-compare.XXXXXX")
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT INT TERM
+pass=0
+fail=0
+SMALL="goldens/doc goldens/dmlcts-selftest"
+CRASHER="plugin:$LIB/dmlcts_mutant_crash.so"
+FLAKY="plugin:$LIB/dmlcts_mutant_flaky.so"
+VICTIM=dmlcts-selftest/gather.nan_payloads
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run NAME EXPECTED_RC ARGS...: output in $T/NAME.out, stderr in $T/NAME.err
+run() {
+    name=$1 want=$2
+    shift 2
+    "$CTS" "$@" >"$T/$name.out" 2>"$T/$name.err"
+    rc=$?
+    if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, expected $want"; tail -n 5 "$T/$name.out" "$T/$name.err"; fi
+}
+has() { if grep -Eq -- "$2" "$T/$1.out"; then ok; else bad "$1: no line matches /$2/"; fi; }
+hasnt() { if grep -Eq -- "$2" "$T/$1.out"; then bad "$1: a line matches /$2/"; else ok; fi; }
+err_has() { if grep -Eq -- "$2" "$T/$1.err"; then ok; else bad "$1: stderr has no /$2/: $(head -c 300 "$T/$1.err")"; fi; }
+
+for f in "$CTS" "$LIB/dmlcts_mutant_crash.so" "$LIB/dmlcts_mutant_flaky.so"; do
+    [ -e "$f" ] || { echo "FAIL: $f is missing (make; make mutants)"; exit 1; }
+done
+
+# 1. Two runs to compare: the reference, and a backend that crashes on one case.
+run ref 0 --no-progress --json "$T/ref.json" --results-csv "$T/ref.csv" $SMALL
+run crash 1 --no-progress --timeout 5 --backend "$CRASHER" --json "$T/crash.json" \
+    --results-csv "$T/crash.csv" $SMALL
+run ref_doc 0 --no-progress --json "$T/ref_doc.json" goldens/doc
+
+# 2. compare: a new failure exits 1 and names the case and both statuses.
+run cmp_regress 1 compare "$T/ref.json" "$T/crash.json" --junit "$T/cmp.xml" --html "$T/cmp.html"
+has cmp_regress "^== new failures \(1\) ==$"
+has cmp_regress "^CRASH $VICTIM \(was PASS\): the backend process died of signal 11"
+has cmp_regress "^dmlcts compare: 1 new failure\(s\), 0 fixed, 0 status change\(s\), 0 added, 0 removed$"
+$PY - "$T/cmp.xml" <<'EOF' && ok || bad "compare --junit: not one failure for the one regression"
+import sys, xml.etree.ElementTree as ET
+x = ET.parse(sys.argv[1]).getroot()
+assert x.get("failures") == "1", x.get("failures")
+f = x.findall(".//failure")
+assert len(f) == 1 and f[0].get("type") == "CRASH", [e.attrib for e in f]
+EOF
+grep -q "dmlcts-selftest/gather.nan_payloads" "$T/cmp.html" && grep -q "<h2>new failures (1)</h2>" "$T/cmp.html" &&
+    ok || bad "compare --html lacks the new failure"
+# ... the other way round it is a fix, exit 0; a run against itself shows nothing.
+run cmp_fixed 0 compare "$T/crash.json" "$T/ref.json"
+has cmp_fixed "^PASS $VICTIM \(was CRASH\)$"
+has cmp_fixed "0 new failure\(s\), 1 fixed,"
+run cmp_same 0 compare "$T/ref.json" "$T/ref.json"
+has cmp_same "0 new failure\(s\), 0 fixed, 0 status change\(s\), 0 added, 0 removed$"
+# Added cases: passing ones are listed only; a failing one is a new failure too.
+n_self=$("$CTS" list goldens/dmlcts-selftest 2>/dev/null | wc -l)
+run cmp_added 0 compare "$T/ref_doc.json" "$T/ref.json"
+has cmp_added "^== added \($n_self\) ==$"
+run cmp_added_fail 1 compare "$T/ref_doc.json" "$T/crash.json"
+has cmp_added_fail "^CRASH $VICTIM \(added\): "
+run cmp_removed 0 compare "$T/ref.json" "$T/ref_doc.json"
+has cmp_removed "^== removed \($n_self\) ==$"
+# Status changes among failing or among passing statuses; waived failures do not regress.
+$PY - "$T/ref.json" "$T/crash.json" "$T/edited.json" "$T/waived.json" "$T/hostile.json" <<'EOF' || bad "could not edit the reports"
+import json, sys
+old, new = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for c in new["cases"]:
+    if c["name"] == "doc/gather.example1":
+        c["status"] = "NOT_SUPPORTED"
+json.dump(new, open(sys.argv[3], "w"))
+for c in new["cases"]:
+    if c["status"] == "CRASH":
+        c["waived"] = True
+json.dump(new, open(sys.argv[4], "w"))
+new["cases"][0]["name"] = "<script>alert(1)</script>&'\""
+new["cases"][0]["message"] = "</td><b>x</b>"
+new["cases"][0]["status"] = "FAIL"
+json.dump(new, open(sys.argv[5], "w"))
+EOF
+run cmp_edited 0 compare "$T/crash.json" "$T/edited.json"
+has cmp_edited "^NOT_SUPPORTED doc/gather.example1 \(was PASS\)$"
+has cmp_edited "0 new failure\(s\), 0 fixed, 1 status change\(s\)"
+run cmp_waived 0 compare "$T/ref.json" "$T/waived.json"
+has cmp_waived "0 new failure\(s\), 0 fixed, 2 status change\(s\)"
+run cmp_hostile 1 compare "$T/ref.json" "$T/hostile.json" --html "$T/hostile.html"
+if grep -q "<script>alert\|<b>x</b>" "$T/hostile.html"; then bad "compare --html: a case name or message not escaped"; else ok; fi
+grep -q "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#39;&quot;" "$T/hostile.html" && ok ||
+    bad "compare --html: the hostile name is not there, escaped"
+# Bad input: exit 2 and a line that names the file.
+printf 'not json' >"$T/bad.json"
+run cmp_bad 2 compare "$T/ref.json" "$T/bad.json"
+err_has cmp_bad "bad.json: not JSON"
+run cmp_missing 2 compare "$T/ref.json" "$T/none.json"
+err_has cmp_missing "none.json: No such file"
+run cmp_one 2 compare "$T/ref.json"
+printf '{"format":"dmlcts-report-1","cases":[{"name":"a","status":"FAIL"},{"name":"a","status":"PASS"}]}' >"$T/dup.json"
+run cmp_dup 2 compare "$T/ref.json" "$T/dup.json"
+err_has cmp_dup "two cases are named a"
+printf '{"format":"dmlcts-report-1","cases":[{"name":"a","status":"BROKEN"}]}' >"$T/st.json"
+run cmp_status 2 compare "$T/ref.json" "$T/st.json"
+err_has cmp_status "cases\[0\].status is not a dmlcts status"
+
+# 3. --results-csv: one line per case, CASE,STATUS,DURATION, agreeing with --json.
+$PY - "$T/crash.csv" "$T/crash.json" <<'EOF' && ok || bad "--results-csv disagrees with --json"
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+j = json.load(open(sys.argv[2]))
+assert len(rows) == len(j["cases"]) == j["totals"]["cases"], (len(rows), len(j["cases"]))
+assert all(len(r) == 3 and float(r[2]) >= 0 for r in rows)
+assert {r[0]: r[1] for r in rows} == {c["name"]: c["status"] for c in j["cases"]}
+EOF
+
+# 4. --baseline: the crashing run against its own failures passes; the
+# reference against the same baseline deviates (the crash is gone) and fails.
+grep -v ',PASS,' "$T/crash.csv" >"$T/baseline.csv"
+run base_same 0 --no-progress --timeout 5 --backend "$CRASHER" --baseline "$T/baseline.csv" $SMALL
+has base_same "^CRASH $VICTIM \(waived\)"
+has base_same "; 0 deviation\(s\) from the baseline$"
+hasnt base_same "^rerunning"
+run base_fixed 1 --no-progress --baseline "$T/baseline.csv" $SMALL
+has base_fixed "^PASS $VICTIM \(baseline: CRASH\)"
+has base_fixed "; 1 deviation\(s\) from the baseline$"
+# An unlisted failure deviates; statuses are read as deqp-runner writes them;
+# a quoted name is one field; FLAKE in the baseline also accepts PASS.
+printf '# deqp-runner style\n"doc/gather.example1",Pass\n' >"$T/other.csv"
+run base_unlisted 1 --no-progress --timeout 5 --backend "$CRASHER" --baseline "$T/other.csv" $SMALL
+has base_unlisted "^CRASH $VICTIM \(baseline: PASS\)"
+printf '%s,Flake\n' "$VICTIM" >"$T/flake.csv"
+run base_flake 0 --no-progress --baseline "$T/flake.csv" $SMALL
+run base_json 0 --no-progress --baseline "$T/baseline.csv" --timeout 5 --backend "$CRASHER" \
+    --json "$T/base.json" $SMALL
+$PY - "$T/base.json" <<'EOF' && ok || bad "--json lacks baseline and deviation"
+import json, sys
+c = [c for c in json.load(open(sys.argv[1]))["cases"] if c["status"] == "CRASH"][0]
+assert c["baseline"] == "CRASH" and c["deviation"] is False and c["waived"] is True, c
+EOF
+printf 'doc/gather.example1,BROKEN\n' >"$T/badstatus.csv"
+run base_badstatus 2 --no-progress --baseline "$T/badstatus.csv" goldens/doc
+err_has base_badstatus "badstatus.csv:1: \"BROKEN\" is not a status"
+printf 'doc/gather.example1\n' >"$T/nocomma.csv"
+run base_nocomma 2 --no-progress --baseline "$T/nocomma.csv" goldens/doc
+err_has base_nocomma "nocomma.csv:1: expected CASE,STATUS"
+printf 'a,FAIL\na,PASS\n' >"$T/twice.csv"
+run base_twice 2 --no-progress --baseline "$T/twice.csv" goldens/doc
+err_has base_twice "a is listed twice"
+run base_missing 2 --no-progress --baseline "$T/none.csv" goldens/doc
+
+# 5. Rerun: the flaky mutant is wrong only on the second case a process runs,
+# so that case fails, passes alone on a fresh worker, and is FLAKE: reported,
+# not failing.  A crash that repeats stays CRASH, with the rerun noted.
+run flaky 0 --no-progress --backend "$FLAKY" --json "$T/flaky.json" --results-csv "$T/flaky.csv" \
+    --junit "$T/flaky.xml" goldens/doc
+has flaky "^rerunning 1 failing case\(s\) on a fresh worker$"
+has flaky "^FLAKE [^ ]+: FAIL when first run \([0-9]+ of [0-9]+ compared element\(s\) differ\), passed when rerun on a fresh worker$"
+has flaky ", 0 failed, 0 skipped, 1 flaky$"
+grep -q ',FLAKE,' "$T/flaky.csv" && ok || bad "--results-csv has no FLAKE line"
+$PY - "$T/flaky.json" "$T/flaky.xml" <<'EOF' && ok || bad "FLAKE in --json / --junit"
+import json, sys, xml.etree.ElementTree as ET
+j = json.load(open(sys.argv[1]))
+assert j["totals"]["FLAKE"] == 1 and j["exit_code"] == 0
+c = [c for c in j["cases"] if c["status"] == "FLAKE"][0]
+assert c["mismatch_count"] > 0 and c["mismatches"] and c["known_flake"] is False
+x = ET.parse(sys.argv[2]).getroot()
+assert x.get("failures") == "0" and len(x.findall(".//flakyFailure")) == 1
+EOF
+run flaky_cmp 0 compare "$T/ref_doc.json" "$T/flaky.json"
+has flaky_cmp "^FLAKE [^ ]+ \(was PASS\)$"
+run norerun 1 --no-progress --no-rerun --backend "$FLAKY" goldens/doc
+has norerun "^FAIL "
+hasnt norerun "^rerunning"
+# --flakes: a listed case is rerun even with --no-rerun, and said to be known.
+flaky_case=$(grep -o '^FLAKE [^:]*' "$T/flaky.out" | cut -d' ' -f2)
+printf '# known flaky\n^%s$\n' "$(printf '%s' "$flaky_case" | sed 's/[.]/[.]/g')" >"$T/flakes"
+run known 0 --no-progress --no-rerun --flakes "$T/flakes" --backend "$FLAKY" goldens/doc
+has known "^FLAKE $flaky_case: .*; a known flake \(--flakes\)$"
+printf 'gather(\n' >"$T/badre"
+run badre 2 --no-progress --flakes "$T/badre" goldens/doc
+err_has badre "badre:1: not an extended regular expression"
+run crash_rerun 1 --no-progress --timeout 5 --backend "$CRASHER" $SMALL
+has crash_rerun "^  rerun on a fresh worker: CRASH: the backend process died of signal 11"
+has crash_rerun "^dmlcts: [0-9]+ passed, 1 failed, 0 skipped$"
+# TAP: a FLAKE is ok, with its story as diagnostics.
+run flaky_tap 0 --tap --backend "$FLAKY" goldens/doc
+has flaky_tap "^# FLAKE: FAIL when first run"
+hasnt flaky_tap "^not ok"
+
+echo "test-dmlcts-compare: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
