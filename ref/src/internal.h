@@ -29,6 +29,15 @@ static inline uint32_t dmlr_max_threads(void) { return (uint32_t)omp_get_max_thr
 static inline uint32_t dmlr_max_threads(void) { return 1; }
 #endif
 
+/* A hint to load p's cache line; no effect on results, nothing where unknown. */
+#if defined(__GNUC__)
+#define DMLR_PREFETCH(p) __builtin_prefetch(p)
+#define DMLR_PREFETCH_WRITE(p) __builtin_prefetch(p, 1)
+#else
+#define DMLR_PREFETCH(p) ((void)0)
+#define DMLR_PREFETCH_WRITE(p) ((void)0)
+#endif
+
 /* printf-style failure: sets err (if any) and returns status. */
 dmlr_status dmlr_fail(dmlr_error *err, dmlr_status status, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -25,6 +25,10 @@
 
 #ifdef _OPENMP
 enum { BLOCK = 1 << 18 }; /* updates per round: the scratch stays in the caches */
+#ifndef DMLR_SCATTER_AHEAD
+#define DMLR_SCATTER_AHEAD 16
+#endif
+enum { AHEAD = DMLR_SCATTER_AHEAD }; /* updates between a prefetch and its store (0: none) */
 
 typedef struct bucket_job {
     const dmlr_indexed *a;
@@ -50,8 +54,11 @@ static inline bool position(const dmlr_indexed *a, uint64_t k, uint64_t *pos)
             memcpy(j->val + s * (N), a->src + k * a->src_step, N);                          \
         }
 #define APPLY(N)                                                                            \
-    for (uint64_t s = first; s < last; s++)                                                 \
-        memcpy(a->dst + j->pos[s] * a->dst_step, j->val + s * (N), N);
+    for (uint64_t s = first; s < last; s++) {                                               \
+        if (AHEAD && s + AHEAD < last) /* random targets: start the line's load early */    \
+            DMLR_PREFETCH_WRITE(a->dst + j->pos[s + AHEAD] * a->dst_step);                  \
+        memcpy(a->dst + j->pos[s] * a->dst_step, j->val + s * (N), N);                      \
+    }
 
 static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, uint64_t nt)
 {
