@@ -26,7 +26,7 @@
 #ifdef _OPENMP
 enum { BLOCK = 1 << 18 }; /* updates per round: the scratch stays in the caches */
 #ifndef DMLR_SCATTER_AHEAD
-#define DMLR_SCATTER_AHEAD 16
+#define DMLR_SCATTER_AHEAD 32
 #endif
 enum { AHEAD = DMLR_SCATTER_AHEAD }; /* updates between a prefetch and its store (0: none) */
 

@@ -104,7 +104,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
 }
 
 #ifndef DMLR_GATHER_AHEAD
-#define DMLR_GATHER_AHEAD 16
+#define DMLR_GATHER_AHEAD 32
 #endif
 /* Elements between a prefetch and its use: about one DRAM latency (0: none). */
 enum { AHEAD = DMLR_GATHER_AHEAD };
