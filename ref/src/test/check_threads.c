@@ -347,6 +347,10 @@ START_TEST(split_is_bit_identical_at_1_2_3_and_8_threads)
                TU_PACKED);
     split_case("split 1-D", DMLR_UINT16, 1, S(300000), 0, 4, S(1, 100000, 99999, 100000),
                TU_PACKED, TU_PACKED);
+    /* outputs beyond the caches (9 MiB each): streaming stores, rows that start off a
+     * 16-byte boundary */
+    split_case("split large", DMLR_UINT16, 2, S(3, 3000001), 1, 2, S(1500000, 1500001),
+               TU_PACKED, TU_PACKED);
     /* element loops: permuted and broadcast inputs, outputs padded / permuted / packed */
     split_case("split permuted", DMLR_INT64, 3, S(30, 40, 60), 1, 3, S(10, 20, 10), TU_PERMUTED,
                TU_PADDED);
