@@ -29,6 +29,7 @@ enum { BLOCK = 1 << 18 }; /* updates per round: the scratch stays in the caches 
 #define DMLR_SCATTER_AHEAD 32
 #endif
 enum { AHEAD = DMLR_SCATTER_AHEAD }; /* updates between a prefetch and its store (0: none) */
+enum { MAX_PARTS = 256 };            /* output ranges; more threads than that share them */
 
 typedef struct bucket_job {
     const dmlr_indexed *a;
@@ -49,7 +50,7 @@ static inline bool position(const dmlr_indexed *a, uint64_t k, uint64_t *pos)
 #define FILL(N)                                                                             \
     for (uint64_t k = lo, p; k < hi; k++)                                                   \
         if (position(a, k, &p)) {                                                           \
-            uint64_t s = my[p >> j->shift]++;                                               \
+            uint64_t s = next[p >> j->shift]++;                                             \
             j->pos[s] = p;                                                                  \
             memcpy(j->val + s * (N), a->src + k * a->src_step, N);                          \
         }
@@ -64,11 +65,11 @@ static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, 
 {
     const dmlr_indexed *a = j->a;
     const uint64_t parts = j->parts, lo = b0 + bn * t / nt, hi = b0 + bn * (t + 1) / nt;
-    uint64_t *my = j->slot + t * parts;
-    memset(my, 0, parts * sizeof *my);
+    uint64_t next[MAX_PARTS] = {0}; /* counted here, not in shared lines: no false sharing */
     for (uint64_t k = lo, p; k < hi; k++)
         if (position(a, k, &p))
-            my[p >> j->shift]++;
+            next[p >> j->shift]++;
+    memcpy(j->slot + t * parts, next, parts * sizeof next[0]);
 #pragma omp barrier
 #pragma omp single
     { /* buckets in range order; inside one, the threads' shares in thread order */
@@ -80,12 +81,14 @@ static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, 
                 off += c;
             }
     }
+    memcpy(next, j->slot + t * parts, parts * sizeof next[0]);
     switch (a->esize) { /* constant sizes: each move one load and one store */
     case 1: FILL(1) break;
     case 2: FILL(2) break;
     case 4: FILL(4) break;
     default: FILL(8) break;
     }
+    memcpy(j->slot + t * parts, next, parts * sizeof next[0]);
 #pragma omp barrier
     /* The last thread's slot of range p now ends p's bucket; the one before it starts it. */
     for (uint64_t p = t; p < parts; p += nt) {
@@ -103,7 +106,7 @@ static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, 
 
 bool dmlr_scatter_line_bucketed(const dmlr_indexed *a, uint64_t n)
 {
-    uint64_t threads = dmlr_max_threads();
+    uint64_t threads = dmlr_max_threads() < MAX_PARTS ? dmlr_max_threads() : MAX_PARTS;
     uint64_t shift = 0; /* ranges of a power of two: a shift, not a division, per update */
     while (((a->dim - 1) >> shift) + 1 > threads)
         shift++;
