@@ -136,7 +136,8 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  */
 #if defined(__SSE2__)
 #include <emmintrin.h>
-enum { STREAM_MIN = 1 << 23 }; /* bytes of a whole copy: beyond a core's share of the caches */
+/* Bytes of a whole copy from which it streams: beyond a core's share of the caches. */
+#define STREAM_MIN ((uint64_t)1 << 23)
 static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 {
     uint64_t head = (16 - ((uintptr_t)d & 15)) & 15;
@@ -160,7 +161,7 @@ static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
     _mm_sfence(); /* the stores are weakly ordered: visible before the piece returns */
 }
 #else
-enum { STREAM_MIN = 0 };
+#define STREAM_MIN UINT64_MAX /* never */
 static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 {
     memcpy(d, s, n);
@@ -194,7 +195,7 @@ void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const 
     dmlr_nest_steps(&n, 1, in);
     dmlr_nest_coalesce(&n);
     copy_ctx c = {dst, src, n.step[0][n.rank - 1], n.step[1][n.rank - 1], out->esize,
-                  STREAM_MIN && out->count * out->esize >= (uint64_t)STREAM_MIN};
+                  out->count * out->esize >= STREAM_MIN};
     dmlr_nest_walk(&n, copy_piece, &c);
 }
 
