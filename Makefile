@@ -14,6 +14,7 @@
 #   make goldens    regenerate goldens/gen and goldens/COVERAGE.md (dmlref gen)
 #   make check-goldens  regeneration reproduces them byte for byte
 #   make bench      the benchmark (not a test)
+#   make bench-dmlcts  how long a dmlcts worker restart takes (bench/dmlcts-restart.sh)
 #   make cuda       the optional CUDA backend (backends/cuda/cuda.mk; needs nvcc)
 #   make install    PREFIX=/usr/local DESTDIR=...: commands, libdmlref, headers, dmlref.pc (mk/install.mk)
 CC      ?= cc
@@ -160,6 +161,10 @@ test: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS)
 
 test-asan:
 	$(MAKE) test SANITIZE=1
+
+.PHONY: bench-dmlcts
+bench-dmlcts: $(DMLCTS) $(MUTANTS)
+	sh bench/dmlcts-restart.sh $(BUILD)
 
 check-cases: $(CLI)
 	$(CLI) check --quiet goldens

@@ -174,6 +174,13 @@ typedef struct dmlcts_options {
 /* What the backend said about itself (ref and plugins; cmd claims everything). */
 extern dmlcts_backend_info dmlcts_info;
 
+/* Worker processes started in a run (ref and plugins), restarts included: --json's "workers". */
+typedef struct dmlcts_start_stats {
+    unsigned starts;
+    double seconds, max; /* fork (and exec) to init's answer: total and longest */
+} dmlcts_start_stats;
+extern dmlcts_start_stats dmlcts_starts;
+
 /* ---- select.c ---------------------------------------------------------- */
 /* Expand PATH arguments into opts->paths (sorted per argument), then shard. */
 bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n);

@@ -3,6 +3,7 @@
  * subcommands, exit code.  docs/dmlcts.md is the manual.
  */
 #include "dmlcts.h"
+#include "worker.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 dmlcts_backend_info dmlcts_info;
+dmlcts_start_stats dmlcts_starts;
 
 /* " GATHER SCATTER ...": the help lists what the one operator list holds. */
 #define DMLCTS_OPERATOR_NAMES DMLR_OPERATORS(OPERATOR_NAME)
@@ -324,6 +326,8 @@ int main(int argc, char **argv)
     dmlcts_result *res = NULL;
     size_t n = 0;
     int rc;
+    if (argc > 1 && strcmp(argv[1], DMLCTS_WORKER_ARG) == 0)
+        return dmlcts_worker_exec_main(argc, argv);
     memset(&o, 0, sizeof o);
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return dmlcts_merge_main(argc - 1, argv + 1);

@@ -235,6 +235,10 @@ int dmlcts_run_pool(const dmlcts_options *o, dmlcts_result **res, size_t *count)
     }
     dmlcts_progress_end(o, &p.progress);
     for (unsigned i = 0; i < p.n; i++) {
+        dmlcts_starts.starts += p.w[i].starts;
+        dmlcts_starts.seconds += p.w[i].start_seconds;
+        if (p.w[i].start_max > dmlcts_starts.max)
+            dmlcts_starts.max = p.w[i].start_max;
         dmlcts_worker_stop(&p.w[i]);
         dmlcts_worker_free(&p.w[i]);
     }

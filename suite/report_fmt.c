@@ -219,6 +219,13 @@ bool dmlcts_write_json(const dmlcts_options *o, const dmlcts_result *res, size_t
         cJSON_AddStringToObject(backend, "feature_level",
                                 dmlr_feature_level_name(dmlcts_info.feature_level));
     cJSON_AddNumberToObject(root, "exit_code", rc);
+    if (dmlcts_starts.starts) { /* worker processes: how long a (re)start takes */
+        cJSON *w = cJSON_AddObjectToObject(root, "workers");
+        cJSON_AddNumberToObject(w, "starts", dmlcts_starts.starts);
+        cJSON_AddNumberToObject(w, "start_ms_mean",
+                                dmlcts_starts.seconds * 1000.0 / dmlcts_starts.starts);
+        cJSON_AddNumberToObject(w, "start_ms_max", dmlcts_starts.max * 1000.0);
+    }
     for (size_t i = 0; i < n; i++) {
         counts[res[i].status]++;
         waived += res[i].waived;

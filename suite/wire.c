@@ -1,8 +1,8 @@
 /*
  * wire.c -- an operator desc flattened for the pipe to a worker.
  *
- * The worker is a fork made before the case was loaded, so the desc (a tree
- * of pointers) travels as plain records, walked generically through
+ * The worker is another process (worker.h), so the desc (a tree of
+ * pointers) travels as plain records, walked generically through
  * dmlr_operator_info.fields: any operator the library registers travels with
  * no code here.  Both ends are the same binary on the same machine, so the
  * records are in host byte order.

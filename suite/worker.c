@@ -3,6 +3,7 @@
  * one case per request until the harness says quit or goes away.  The
  * harness's side is worker_host.c; both are described in worker.h.
  */
+#define _GNU_SOURCE /* syscall */
 #include "worker.h"
 
 #include <dlfcn.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -164,16 +166,41 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
         munmap(arena, (size_t)mapped);
 }
 
-/* Only its own pipe ends: the others' would hide their end-of-file. */
-static void close_other_fds(int keep1, int keep2, int keep3)
+/* Descriptors lo..hi (hi < 0: all above lo); close_range where the kernel has it. */
+static void close_span(int lo, int hi)
 {
     struct rlimit rl;
     int max = 1024;
+    if (hi >= 0 && hi < lo)
+        return;
+#if defined(__linux__) && defined(SYS_close_range)
+    if (syscall(SYS_close_range, (unsigned)lo, hi < 0 ? ~0u : (unsigned)hi, 0u) == 0)
+        return;
+#endif
+    /* One close per possible descriptor: slow with a high RLIMIT_NOFILE, hence close_range. */
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 65536)
         max = (int)rl.rlim_cur;
-    for (int fd = 3; fd < max; fd++)
-        if (fd != keep1 && fd != keep2 && fd != keep3)
-            close(fd);
+    for (int fd = lo; fd <= (hi < 0 ? max - 1 : hi); fd++)
+        close(fd);
+}
+
+/* Only its own pipe ends: the others' would hide their end-of-file. */
+static void close_other_fds(int keep1, int keep2, int keep3)
+{
+    int keep[3] = {keep1, keep2, keep3}, from = 3;
+    for (int i = 0; i < 3; i++) /* ascending */
+        for (int j = i + 1; j < 3; j++)
+            if (keep[j] < keep[i]) {
+                int t = keep[i];
+                keep[i] = keep[j];
+                keep[j] = t;
+            }
+    for (int i = 0; i < 3; i++)
+        if (keep[i] >= from) {
+            close_span(from, keep[i] - 1);
+            from = keep[i] + 1;
+        }
+    close_span(from, -1);
 }
 
 /* Load and init the backend and answer the harness; false: it did not start. */
@@ -213,6 +240,24 @@ void dmlcts_worker_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd)
     serve(rfd, wfd, mem_fd, &f);
     f.shutdown();
     _exit(0); /* never run the harness's atexit handlers or flush its stdio twice */
+}
+
+int dmlcts_worker_exec_main(int argc, char **argv)
+{
+    dmlcts_options o;
+    int fd[3];
+    memset(&o, 0, sizeof o);
+    if (argc < 7 || argc > 8)
+        return 2;
+    for (int i = 0; i < 3; i++)
+        fd[i] = atoi(argv[2 + i]);
+    o.jobs = (unsigned)atoi(argv[5]);
+    o.backend = strcmp(argv[6], "plugin") == 0 ? DMLCTS_PLUGIN : DMLCTS_REF;
+    o.backend_arg = argc == 8 ? argv[7] : NULL;
+    if (o.backend == DMLCTS_PLUGIN && !o.backend_arg)
+        return 2;
+    dmlcts_worker_main(&o, fd[0], fd[1], fd[2]);
+    return 0;
 }
 
 void dmlcts_worker_thread_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd)

@@ -24,6 +24,8 @@
 
 typedef struct dmlcts_worker {
     pid_t pid;           /* 0: no worker process */
+    unsigned starts;     /* processes (or threads) started, restarts included */
+    double start_seconds, start_max; /* their total and longest start-to-ready time */
     bool in_thread;      /* --in-process: the worker is `thread` */
     pthread_t thread;
     int to_fd, from_fd;  /* requests out, answers in */
@@ -56,6 +58,16 @@ ssize_t dmlcts_read_full(int fd, void *buf, size_t n);
 bool dmlcts_write_full(int fd, const void *buf, size_t n);
 /* The worker process: never returns. */
 void dmlcts_worker_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd);
+/*
+ * A worker is a fresh process image: the fork execs dmlcts again as
+ *   dmlcts --dmlcts-worker RFD WFD MEMFD JOBS ref|plugin [LIB.so]
+ * so it inherits nothing but those descriptors.  A fork alone would copy the
+ * harness's OpenMP runtime mid-state (the harness runs OpenMP regions while
+ * it loads cases), and libgomp does not survive fork: the worker's next
+ * parallel region could deadlock.  main() hands argv to dmlcts_worker_exec_main.
+ */
+#define DMLCTS_WORKER_ARG "--dmlcts-worker"
+int dmlcts_worker_exec_main(int argc, char **argv);
 /* The same as a thread of the harness (--in-process): returns, its fds closed. */
 void dmlcts_worker_thread_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd);
 

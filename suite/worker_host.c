@@ -140,11 +140,67 @@ static bool start_thread(const dmlcts_options *o, dmlcts_worker *w, int rfd, int
     return true;
 }
 
+/* This executable, for re-executing as a worker; "" where it cannot be known. */
+static const char *self_exe(void)
+{
+    static char path[4096];
+    static bool looked;
+    if (!looked) {
+        ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+        path[n > 0 ? n : 0] = '\0';
+        looked = true;
+    }
+    return path;
+}
+
+/* The worker's command line, made before fork: after it, only exec is safe. */
+typedef struct exec_args {
+    char fds[3][16], jobs[16];
+    char *argv[9];
+} exec_args;
+
+static void make_exec_args(const dmlcts_options *o, int rfd, int wfd, int mem_fd, exec_args *e)
+{
+    int n = 0;
+    snprintf(e->fds[0], sizeof e->fds[0], "%d", rfd);
+    snprintf(e->fds[1], sizeof e->fds[1], "%d", wfd);
+    snprintf(e->fds[2], sizeof e->fds[2], "%d", mem_fd);
+    snprintf(e->jobs, sizeof e->jobs, "%u", o->jobs);
+    e->argv[n++] = (char *)"dmlcts-worker";
+    e->argv[n++] = (char *)DMLCTS_WORKER_ARG;
+    for (int i = 0; i < 3; i++)
+        e->argv[n++] = e->fds[i];
+    e->argv[n++] = e->jobs;
+    e->argv[n++] = (char *)(o->backend == DMLCTS_PLUGIN ? "plugin" : "ref");
+    if (o->backend == DMLCTS_PLUGIN)
+        e->argv[n++] = (char *)o->backend_arg;
+    e->argv[n] = NULL;
+}
+
+static bool start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info *info,
+                  char *msg, size_t cap);
+
 bool dmlcts_worker_start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info *info,
                          char *msg, size_t cap)
 {
+    double t0 = dmlcts_now(), took;
+    bool ok = start(o, w, info, msg, cap);
+    took = dmlcts_now() - t0;
+    if (ok) {
+        w->starts++;
+        w->start_seconds += took;
+        if (took > w->start_max)
+            w->start_max = took;
+    }
+    return ok;
+}
+
+static bool start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info *info,
+                  char *msg, size_t cap)
+{
     int req[2], ans[2];
     dmlcts_init_answer a;
+    exec_args e;
     if (!dmlcts_worker_reserve(w, ARENA_MIN)) {
         snprintf(msg, cap, "cannot create the shared buffer arena: %s", strerror(errno));
         return false;
@@ -166,12 +222,17 @@ bool dmlcts_worker_start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backe
             return false;
         }
     } else {
+        const char *exe = self_exe();
+        make_exec_args(o, req[0], ans[1], w->mem_fd, &e);
         fflush(NULL); /* the child must not inherit unwritten output */
         w->pid = fork();
         if (w->pid == 0) {
             close(req[1]);
             close(ans[0]);
-            dmlcts_worker_main(o, req[0], ans[1], w->mem_fd);
+            if (!*exe) /* no /proc: a plain fork (see worker.h for what it risks) */
+                dmlcts_worker_main(o, req[0], ans[1], w->mem_fd);
+            execv(exe, e.argv);
+            _exit(127);
         }
         close(req[0]);
         close(ans[1]);

@@ -234,5 +234,19 @@ has cmd_special "^ERROR [^ ]*: the backend said OK but: .*c000000.OutputTensor.n
 has cmd_special "^ERROR [^ ]*: the backend said OK but: .*c000001.OutputTensor.npy is a character device"
 has cmd_special "^dmlcts: $((small_doc - 2)) passed, 2 failed, 0 skipped$"
 
+# A restarted worker inherits no OpenMP state: loading the large generated
+# cumulative product runs an OpenMP region in dmlcts, the crash on
+# doc/gather.example1 restarts the worker, and the large SPLIT must still pass
+# (a worker forked from dmlcts deadlocked in libgomp: PASS, CRASH, TIMEOUT).
+export DMLCTS_MUTANT_TARGET=doc/gather.example1
+run omp_restart 1 --timeout 20 --backend "plugin:$LIB/dmlcts_mutant_crash.so" --json "$T/omp.json" \
+    goldens/gen/cumulative_product/u32.r2.packed.axlast.dec.excl.outplace.random.large.000.json \
+    goldens/doc/gather.example1.json goldens/gen/split/f32.r2.packed.axlast.unequal.random.large.000.json
+unset DMLCTS_MUTANT_TARGET
+verdicts=$(grep -E '^(PASS|CRASH|TIMEOUT) ' "$T/omp_restart.out" | head -n 3 | cut -d' ' -f1 | tr '\n' ' ')
+[ "$verdicts" = "PASS CRASH PASS " ] && ok || bad "omp_restart: verdicts $verdicts, expected PASS CRASH PASS"
+$PY -c 'import json, sys; w = json.load(open(sys.argv[1]))["workers"]; assert w["starts"] == 2, w' \
+    "$T/omp.json" && ok || bad "omp_restart: --json workers.starts is not 2"
+
 echo "test-dmlcts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
