@@ -89,7 +89,8 @@ DMLCTS     := $(BUILD)/bin/dmlcts
 REF_PLUGIN := $(BUILD)/lib/dmlcts_ref_plugin.so
 MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_by_one \
                 f16_truncate negative_index_clamp write_past_end narrow_offsets \
-                nan_canonical crash hang input_write flaky
+                nan_canonical crash hang input_write flaky write_far_4096 write_far_8192 \
+                write_far_65536
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
 
 .PHONY: all test test-asan clean check-cases bench mutants

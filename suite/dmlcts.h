@@ -239,13 +239,28 @@ bool dmlcts_wire_get_desc(const unsigned char *p, size_t len, dmlr_operator_desc
                           void **storage);
 
 /* ---- judge.c ------------------------------------------------------------- */
-#define DMLCTS_GUARD 4096u /* canary bytes before and after every buffer */
+/*
+ * Around every buffer: a canary band of at least DMLCTS_GUARD bytes on each
+ * side (to a page boundary), filled here and checked byte by byte after the
+ * run; between two buffers' bands, and after the last, DMLCTS_GUARD_SPAN
+ * bytes that the worker maps PROT_NONE, as it does the rest of the arena and
+ * DMLCTS_GUARD_TAIL bytes either side of it.  A stray write within a band
+ * changes a canary; one further out faults in the worker, which reports the
+ * address: OOB_WRITE either way.
+ */
+#define DMLCTS_GUARD 4096u
+#define DMLCTS_GUARD_SPAN (UINT64_C(64) << 10)
+#define DMLCTS_GUARD_TAIL (UINT64_C(1) << 20)
 
 typedef struct dmlcts_slot {
     uint64_t offset, size; /* in the arena */
     bool is_output;
     bool alias;            /* the in-place OutputTensor: InputTensor's buffer */
 } dmlcts_slot;
+/* The system's page size (the bands end on page boundaries). */
+uint64_t dmlcts_page_size(void);
+/* Where the worker may read and write around slot s: its bands and the buffer. */
+void dmlcts_slot_span(const dmlcts_slot *s, uint64_t *from, uint64_t *to);
 
 /* Arena bytes a case needs, and where each binding goes (c->tensor_count slots). */
 uint64_t dmlcts_layout(const dmlc_case *c, dmlcts_slot *slots);
@@ -261,6 +276,9 @@ void dmlcts_judge_outputs(const dmlcts_options *o, const dmlc_case *c,
                           const dmlr_buffer *outputs, dmlcts_result *r);
 /* A backend's own status (not OK) into r. */
 void dmlcts_judge_backend_status(dmlcts_run_status st, const char *msg, dmlcts_result *r);
+/* The worker faulted at arena offset `at` (outside every buffer's span): OOB_WRITE into r. */
+void dmlcts_judge_guard_fault(const dmlc_case *c, const dmlcts_slot *slots, int64_t at,
+                              dmlcts_result *r);
 
 /* ---- worker.c / pool.c ----------------------------------------------------- */
 /* Run the selection through ref or a plugin; results appended to *res. */

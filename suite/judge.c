@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ALIGN 256u
 
@@ -31,9 +32,27 @@ static bool is_in_place_output(const dmlc_case *c, const dmlc_case_tensor *t)
     return c->in_place && t->in_place && t->is_output;
 }
 
+uint64_t dmlcts_page_size(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (uint64_t)p : 4096u;
+}
+
+static uint64_t align_down(uint64_t v, uint64_t a)
+{
+    return v / a * a;
+}
+
+void dmlcts_slot_span(const dmlcts_slot *s, uint64_t *from, uint64_t *to)
+{
+    uint64_t page = dmlcts_page_size();
+    *from = align_down(s->offset - DMLCTS_GUARD, page);
+    *to = align_up(s->offset + s->size + DMLCTS_GUARD, page);
+}
+
 uint64_t dmlcts_layout(const dmlc_case *c, dmlcts_slot *slots)
 {
-    uint64_t cursor = 0, input_at = 0;
+    uint64_t cursor = 0, input_at = 0, page = dmlcts_page_size();
     for (uint32_t i = 0; i < c->tensor_count; i++) {
         const dmlc_case_tensor *t = &c->tensors[i];
         slots[i].is_output = t->is_output;
@@ -46,9 +65,10 @@ uint64_t dmlcts_layout(const dmlc_case *c, dmlcts_slot *slots)
         slots[i].offset = align_up(cursor + DMLCTS_GUARD, ALIGN);
         if (t->in_place && !t->is_output)
             input_at = slots[i].offset;
-        cursor = slots[i].offset + t->bytes;
+        /* The band after the buffer to a page boundary, then the PROT_NONE span. */
+        cursor = align_up(slots[i].offset + t->bytes + DMLCTS_GUARD, page) + DMLCTS_GUARD_SPAN;
     }
-    return cursor + DMLCTS_GUARD;
+    return cursor;
 }
 
 static void fill_canary(unsigned char *p, uint64_t from, uint64_t to)
@@ -57,22 +77,51 @@ static void fill_canary(unsigned char *p, uint64_t from, uint64_t to)
         p[i] = canary[i & 15];
 }
 
+/*
+ * The canary bands of the gap [from, to) between two buffers (from == 0: the
+ * arena's start; last: nothing follows): the band after the earlier buffer
+ * and the one before the later; the PROT_NONE span between them is left alone.
+ */
+static uint32_t bands(uint64_t from, uint64_t to, bool first, bool last, uint64_t b[2][2])
+{
+    uint64_t page = dmlcts_page_size(), n = 0;
+    uint64_t end_after = first ? from : align_up(from + DMLCTS_GUARD, page);
+    uint64_t start_before = last ? to : align_down(to - DMLCTS_GUARD, page);
+    if (end_after > to)
+        end_after = to;
+    if (start_before < end_after)
+        start_before = end_after;
+    if (end_after > from) {
+        b[n][0] = from;
+        b[n++][1] = end_after;
+    }
+    if (to > start_before) {
+        b[n][0] = start_before;
+        b[n++][1] = to;
+    }
+    return (uint32_t)n;
+}
+
 void dmlcts_fill_arena(const dmlc_case *c, const dmlcts_slot *slots, unsigned char *arena,
                        uint64_t used)
 {
-    uint64_t cursor = 0;
+    uint64_t cursor = 0, b[2][2];
+    bool first = true;
     for (uint32_t i = 0; i < c->tensor_count; i++) {
         const dmlcts_slot *s = &slots[i];
         if (s->alias)
             continue;
-        fill_canary(arena, cursor, s->offset);
+        for (uint32_t k = bands(cursor, s->offset, first, false, b); k-- > 0;)
+            fill_canary(arena, b[k][0], b[k][1]);
         if (s->is_output)
             memset(arena + s->offset, 0xA5, (size_t)s->size); /* an unwritten element shows */
         else
             memcpy(arena + s->offset, c->tensors[i].data, (size_t)s->size);
         cursor = s->offset + s->size;
+        first = false;
     }
-    fill_canary(arena, cursor, used);
+    for (uint32_t k = bands(cursor, used, first, true, b); k-- > 0;)
+        fill_canary(arena, b[k][0], b[k][1]);
 }
 
 /* Which buffer a stray byte belongs to: the nearer of the two around the gap. */
@@ -102,18 +151,21 @@ static bool check_guards(const dmlc_case *c, const dmlcts_slot *slots,
     int before = -1;
     bool ok = true;
     for (uint32_t i = 0; i <= c->tensor_count; i++) {
-        uint64_t to = used, first = 0, last = 0, count = 0;
+        uint64_t to = used, first = 0, last = 0, count = 0, band[2][2];
+        uint32_t nb;
         if (i < c->tensor_count) {
             if (slots[i].alias)
                 continue;
             to = slots[i].offset;
         }
-        for (uint64_t b = cursor; b < to; b++)
-            if (arena[b] != canary[b & 15]) {
-                if (!count++)
-                    first = b;
-                last = b;
-            }
+        nb = bands(cursor, to, before < 0, i == c->tensor_count, band);
+        for (uint32_t k = 0; k < nb; k++)
+            for (uint64_t b = band[k][0]; b < band[k][1]; b++)
+                if (arena[b] != canary[b & 15]) {
+                    if (!count++)
+                        first = b;
+                    last = b;
+                }
         if (count) {
             report_gap(c, slots, before, i < c->tensor_count ? (int)i : -1, cursor, to, first,
                        last, count, r);
@@ -164,6 +216,38 @@ void dmlcts_judge_backend_status(dmlcts_run_status st, const char *msg, dmlcts_r
         else
             dmlcts_set_message(r, "the backend returned %d, not a dmlcts_run_status", (int)st);
     }
+}
+
+void dmlcts_judge_guard_fault(const dmlc_case *c, const dmlcts_slot *slots, int64_t at,
+                              dmlcts_result *r)
+{
+    int best = -1;
+    /* The buffer that ends nearest before the address, else the first one after it. */
+    for (uint32_t i = 0; i < c->tensor_count; i++) {
+        if (slots[i].alias)
+            continue;
+        if (at >= (int64_t)(slots[i].offset + slots[i].size) &&
+            (best < 0 || slots[i].offset > slots[best].offset))
+            best = (int)i;
+    }
+    if (best >= 0) {
+        dmlcts_add_note(r, "%s: an access %lld bytes past TotalTensorSizeInBytes (%llu) hit a "
+                        "guard page (PROT_NONE); the backend process was stopped",
+                        c->tensors[best].name,
+                        (long long)(at - (int64_t)(slots[best].offset + slots[best].size)),
+                        (unsigned long long)slots[best].size);
+    } else {
+        for (uint32_t i = 0; i < c->tensor_count && best < 0; i++)
+            if (!slots[i].alias)
+                best = (int)i;
+        dmlcts_add_note(r, "%s: an access %lld bytes before the buffer's start hit a guard page "
+                        "(PROT_NONE); the backend process was stopped",
+                        best >= 0 ? c->tensors[best].name : "?",
+                        best >= 0 ? (long long)((int64_t)slots[best].offset - at) : (long long)at);
+    }
+    r->status = DMLCTS_OOB_WRITE;
+    dmlcts_set_message(r, "the backend accessed memory outside a buffer: %s",
+                       r->notes[r->note_count - 1]);
 }
 
 void dmlcts_judge_arena(const dmlcts_options *o, const dmlc_case *c, const dmlcts_slot *slots,

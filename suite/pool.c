@@ -104,7 +104,11 @@ static void answered(pool *p, unsigned i)
     dmlcts_result *r = &(*p->res)[f->result];
     dmlcts_answer a;
     char msg[256];
-    if (dmlcts_worker_receive(w, &a, msg, sizeof msg)) {
+    if (dmlcts_worker_receive(w, &a, msg, sizeof msg) && a.status == DMLCTS_ANSWER_GUARD_FAULT) {
+        dmlcts_judge_guard_fault(f->c, f->slots, a.fault, r);
+        dmlcts_worker_kill(w); /* it is exiting: reap it */
+        restart(p, i);
+    } else if (dmlcts_worker_alive(w)) {
         dmlcts_judge_arena(p->o, f->c, f->slots, w->arena, f->used, (dmlcts_run_status)a.status,
                            a.message, r);
     } else {

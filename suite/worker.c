@@ -79,10 +79,110 @@ static bool load_backend(const dmlcts_options *o, backend_fns *f, char *msg, siz
     return true;
 }
 
+/*
+ * The arena as the worker sees it: mapped inside a PROT_NONE reservation
+ * DMLCTS_GUARD_TAIL bytes longer on each side, and, per case, readable and
+ * writable only around the buffers (dmlcts_slot_span); the rest faults.
+ */
+typedef struct arena_view {
+    unsigned char *reserve, *arena;
+    uint64_t mapped;
+} arena_view;
+
+/* What the fault handler needs; set in a worker process only (not --in-process). */
+static struct {
+    volatile sig_atomic_t armed;
+    int wfd;
+    uintptr_t lo, hi;   /* the reservation */
+    unsigned char *arena;
+} fault_ctx;
+
+static void unmap_arena(arena_view *v)
+{
+    if (v->reserve)
+        munmap(v->reserve, (size_t)(v->mapped + 2 * DMLCTS_GUARD_TAIL));
+    memset(v, 0, sizeof *v);
+    fault_ctx.armed = 0;
+}
+
+static bool map_arena(arena_view *v, int mem_fd, uint64_t size)
+{
+    void *r, *a;
+    unmap_arena(v);
+    r = mmap(NULL, (size_t)(size + 2 * DMLCTS_GUARD_TAIL), PROT_NONE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED)
+        return false;
+    a = mmap((unsigned char *)r + DMLCTS_GUARD_TAIL, (size_t)size, PROT_NONE,
+             MAP_SHARED | MAP_FIXED, mem_fd, 0);
+    if (a == MAP_FAILED) {
+        munmap(r, (size_t)(size + 2 * DMLCTS_GUARD_TAIL));
+        return false;
+    }
+    v->reserve = r;
+    v->arena = a;
+    v->mapped = size;
+    fault_ctx.lo = (uintptr_t)r;
+    fault_ctx.hi = (uintptr_t)r + (uintptr_t)(size + 2 * DMLCTS_GUARD_TAIL);
+    fault_ctx.arena = a;
+    return true;
+}
+
+/* Only the buffers and their canary bands are accessible while the backend runs. */
+static bool protect_arena(arena_view *v, const dmlcts_slot *slots, uint32_t n)
+{
+    if (mprotect(v->arena, (size_t)v->mapped, PROT_NONE) != 0)
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t from, to;
+        if (slots[i].alias)
+            continue;
+        dmlcts_slot_span(&slots[i], &from, &to);
+        if (to > v->mapped || mprotect(v->arena + from, (size_t)(to - from),
+                                       PROT_READ | PROT_WRITE) != 0)
+            return false;
+    }
+    return true;
+}
+
+/*
+ * A fault inside the reservation is a stray access by the backend: answer
+ * GUARD_FAULT with the offset and exit.  Anything else is a crash as before.
+ * Only async-signal-safe calls.
+ */
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    uintptr_t at = (uintptr_t)si->si_addr;
+    (void)uc;
+    if (fault_ctx.armed && si->si_code > 0 && at >= fault_ctx.lo && at < fault_ctx.hi) {
+        static dmlcts_answer a; /* zeroed; no stack needed */
+        a.magic = DMLCTS_WIRE_MAGIC;
+        a.status = DMLCTS_ANSWER_GUARD_FAULT;
+        a.fault = (int64_t)(at - (uintptr_t)fault_ctx.arena);
+        if (write(fault_ctx.wfd, &a, sizeof a) < 0)
+            _exit(3);
+        _exit(0);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered on return, with the default action: the crash it was */
+}
+
+static void catch_faults(int wfd)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    fault_ctx.wfd = wfd;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
 static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
 {
+    arena_view view = {NULL, NULL, 0};
     unsigned char *arena = NULL;
-    uint64_t mapped = 0;
     for (;;) {
         dmlcts_req_header h;
         unsigned char *body;
@@ -106,19 +206,12 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
             free(body);
             break;
         }
-        if (h.arena_size != mapped) {
-            if (arena)
-                munmap(arena, (size_t)mapped);
-            mapped = 0;
-            arena = mmap(NULL, (size_t)h.arena_size, PROT_READ | PROT_WRITE, MAP_SHARED, mem_fd, 0);
-            if (arena == MAP_FAILED) {
-                arena = NULL;
-                free(name);
-                free(body);
-                break;
-            }
-            mapped = h.arena_size;
+        if (h.arena_size != view.mapped && !map_arena(&view, mem_fd, h.arena_size)) {
+            free(name);
+            free(body);
+            break;
         }
+        arena = view.arena;
         memset(&a, 0, sizeof a);
         a.magic = DMLCTS_WIRE_MAGIC;
         /* Copied out: the records after the desc need not be 8-byte aligned. */
@@ -133,6 +226,10 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
         } else if (!dmlcts_wire_get_desc(body, h.desc_len, &op, &storage)) {
             a.status = DMLCTS_RUN_ERROR;
             snprintf(a.message, sizeof a.message, "dmlcts worker: malformed request");
+        } else if (!protect_arena(&view, slots, h.slot_count)) {
+            a.status = DMLCTS_RUN_ERROR;
+            snprintf(a.message, sizeof a.message, "dmlcts worker: cannot set up the guard pages: %s",
+                     strerror(errno));
         } else {
             dmlcts_case c;
             for (uint32_t i = 0; i < h.slot_count; i++) {
@@ -150,7 +247,9 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
             c.output_count = no;
             c.message = a.message;
             c.message_cap = sizeof a.message;
+            fault_ctx.armed = 1;
             a.status = (int32_t)f->run(&c);
+            fault_ctx.armed = 0;
             a.message[sizeof a.message - 1] = '\0';
         }
         free(storage);
@@ -162,8 +261,7 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
         if (!dmlcts_write_full(wfd, &a, sizeof a))
             break;
     }
-    if (arena) /* a thread's mapping would outlive it */
-        munmap(arena, (size_t)mapped);
+    unmap_arena(&view); /* a thread's mapping would outlive it */
 }
 
 /* Descriptors lo..hi (hi < 0: all above lo); close_range where the kernel has it. */
@@ -235,6 +333,7 @@ void dmlcts_worker_main(const dmlcts_options *o, int rfd, int wfd, int mem_fd)
     dup2(2, 1); /* a backend's prints must not mix into TAP or the report */
     signal(SIGPIPE, SIG_DFL);
     close_other_fds(rfd, wfd, mem_fd);
+    catch_faults(wfd); /* before init: a backend that needs these signals may take them over */
     if (!start_backend(o, wfd, &f))
         _exit(0);
     serve(rfd, wfd, mem_fd, &f);

@@ -74,9 +74,15 @@ void dmlcts_worker_thread_main(const dmlcts_options *o, int rfd, int wfd, int me
 /* The worker's answer to one case. */
 typedef struct dmlcts_answer {
     uint32_t magic;
-    int32_t status; /* dmlcts_run_status */
+    int32_t status; /* dmlcts_run_status, or DMLCTS_ANSWER_GUARD_FAULT */
+    int64_t fault;  /* GUARD_FAULT: the arena offset touched (negative: before it) */
     char message[DMLR_MESSAGE_MAX];
 } dmlcts_answer;
+/*
+ * The backend touched a PROT_NONE page of the arena (dmlcts.h, DMLCTS_GUARD):
+ * the worker's SIGSEGV / SIGBUS handler answers this and exits.
+ */
+#define DMLCTS_ANSWER_GUARD_FAULT (-1000)
 
 /*
  * Start (or restart) the worker and wait for the backend's init, at most

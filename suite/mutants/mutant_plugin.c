@@ -33,9 +33,12 @@ enum {
     M_crash,                /* SIGSEGV on the target case */
     M_hang,                 /* sleeps forever on the target case */
     M_input_write,          /* scribbles on an input buffer */
-    M_flaky                 /* the second case a process runs: every 4th element of its first
+    M_flaky,                /* the second case a process runs: every 4th element of its first
                                output wrong, as state leaking from one dispatch into the next;
                                rerun alone on a fresh worker it passes (FLAKE) */
+    M_write_far_4096,       /* flips the byte 4096 bytes past OutputTensor's end */
+    M_write_far_8192,       /* ... 8192 bytes past it */
+    M_write_far_65536       /* ... 65536 bytes past it */
 };
 
 #ifndef MUTANT
@@ -351,9 +354,13 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
         for (uint32_t i = 0; i < no && i < c->output_count; i++)
             if (dmlr_data_type_is_float(outs[i].desc->DataType))
                 canonical_nans(outs[i].desc, c->outputs[i].data);
-    if (MUTANT == M_write_past_end) {
-        unsigned char *p = c->outputs[0].data;
-        p[c->outputs[0].size] = (unsigned char)~p[c->outputs[0].size];
+    if (MUTANT == M_write_past_end || MUTANT == M_write_far_4096 || MUTANT == M_write_far_8192 ||
+        MUTANT == M_write_far_65536) {
+        uint64_t past = MUTANT == M_write_far_4096    ? 4096
+                        : MUTANT == M_write_far_8192  ? 8192
+                        : MUTANT == M_write_far_65536 ? 65536 : 0;
+        unsigned char *p = (unsigned char *)c->outputs[0].data + c->outputs[0].size + past;
+        *p = (unsigned char)~*p;
     }
     if (MUTANT == M_flaky && ++flaky_calls == 2 && no) {
         for (uint64_t e = 0, n = count_of(outs[0].desc); e < n; e += 4)

@@ -82,6 +82,9 @@ nan_canonical FAIL dmlcts-selftest/gather.nan_payloads
 crash CRASH dmlcts-selftest/gather.nan_payloads
 hang TIMEOUT dmlcts-selftest/gather.nan_payloads
 input_write FAIL .*INPUT_MODIFIED
+write_far_4096 OOB_WRITE
+write_far_8192 OOB_WRITE
+write_far_65536 OOB_WRITE
 EOF
 
 # 3. A crash or a hang costs one case: the later ones are still judged.
@@ -90,6 +93,15 @@ for m in crash hang; do
     has "mutant_$m" "^dmlcts: $((positive - 1)) passed, 1 failed, $negative skipped$"
 done
 has mutant_write_past_end "OutputTensor: 1 canary byte\(s\) changed after the buffer's end, the first at byte \+0"
+# Far stray writes: in the canary band (4096) or on a PROT_NONE guard page
+# (8192, 65536), every positive case is OOB_WRITE; none passes.
+has mutant_write_far_4096 "^OOB_WRITE .*OutputTensor: 1 canary byte\(s\) changed after the buffer's end, the first at byte \+4096"
+for d in 4096 8192 65536; do
+    has "mutant_write_far_$d" "^dmlcts: 0 passed, $positive failed, $negative skipped$"
+done
+for d in 8192 65536; do
+    has "mutant_write_far_$d" "^OOB_WRITE .*OutputTensor: an access $d bytes past TotalTensorSizeInBytes \([0-9]+\) hit a guard page"
+done
 has mutant_f16_truncate "ulp"
 has mutant_ignore_strides "reproduce: .*dmlcts --backend plugin:.*dmlcts_mutant_ignore_strides.so --timeout 2 goldens/.*\.json -v$"
 # A program that crashes on one case: its batch is split and only that case is lost.
