@@ -173,7 +173,13 @@ static bool load_root(dmlc_jctx *j, const cJSON *root)
 
 dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, dmlc_error *err)
 {
-    dmlc_jctx j = {path, err, DMLC_CASE_OK, NULL, NULL, "$", 1};
+    return dmlc_case_load_opts(path, NULL, out, err);
+}
+
+dmlc_case_rc dmlc_case_load_opts(const char *path, const dmlc_load_options *opt, dmlc_case **out,
+                                 dmlc_error *err)
+{
+    dmlc_jctx j = {path, err, DMLC_CASE_OK, NULL, NULL, "$", 1, 0, 0, 0, 0};
     void *text = NULL;
     size_t len = 0;
     cJSON *root = NULL;
@@ -191,10 +197,14 @@ dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, dmlc_error *err)
         dmlc_case_free(j.c);
         return j.rc;
     }
-    if (!dmlc_read_file(path, &text, &len, &why)) {
+    j.max_memory = opt && opt->max_memory ? opt->max_memory : DMLC_DEFAULT_MAX_MEMORY;
+    j.max_work = opt && opt->max_work ? opt->max_work : DMLC_DEFAULT_MAX_WORK;
+    if (!dmlc_read_regular_file(path, j.max_memory, &text, &len, &why)) { /* INPUT-3 */
         char e[128];
+        size_t skip = strlen("cannot read ") + strlen(path) + 2; /* the reason alone */
         dmlc_strerror(why.errnum, e, sizeof e);
-        dmlc_jfail_bare(&j, "cannot read: %s", e);
+        dmlc_jfail_bare(&j, "cannot read: %s",
+                        why.errnum ? e : strlen(why.message) > skip ? why.message + skip : why.message);
         if (why.errnum == ENOMEM || why.errnum == EIO) /* the machine failed, not the input */
             j.rc = DMLC_CASE_INTERNAL;
     } else if ((root = dmlc_jparse(&j, text, len)) != NULL) {

@@ -20,6 +20,34 @@ static void tensor_path(dmlc_jctx *j, const dmlc_case_tensor *t)
         dmlc_jindex(j, (uint64_t)t->member_index);
 }
 
+/*
+ * TENSOR-5: a zero stride keeps DMLCalcBufferTensorSize small whatever the
+ * Sizes, so the element count, and its bytes, are checked on their own.
+ */
+static bool count_overflows(dmlc_jctx *j, const dmlc_case_tensor *t, const char *what)
+{
+    char dims[DMLR_MAX_RANK * 12];
+    dmlr_format_sizes(dims, sizeof dims, t->desc->DimensionCount, t->sizes);
+    tensor_path(j, t);
+    dmlc_jkey(j, "Sizes");
+    return dmlc_jfail(j, "%s (Sizes %s, %s, %u-byte elements) does not fit in 64 bits (TENSOR-5)",
+                      what, dims, t->desc->Strides ? "given Strides" : "packed", t->esize);
+}
+
+/* INPUT-5: the buffer and the packed logical elements (an input's placing scratch, an
+ * output's expected values), and a step per element. */
+static bool charge_tensor(dmlc_jctx *j, dmlc_case_tensor *t)
+{
+    char what[160];
+    uint64_t packed = t->count * t->esize;
+    snprintf(what, sizeof what, "a buffer of %llu bytes and %llu logical %u-byte elements",
+             (unsigned long long)t->bytes, (unsigned long long)t->count, t->esize);
+    tensor_path(j, t);
+    if (packed > UINT64_MAX - t->bytes) /* TENSOR-5 */
+        return dmlc_jfail(j, "%s: more than 2^64 bytes of data", what);
+    return dmlc_case_charge(j, t->bytes + packed, t->count, what);
+}
+
 static bool size_tensor(dmlc_jctx *j, dmlc_case_tensor *t)
 {
     const dmlr_tensor_desc *d = t->desc;
@@ -39,21 +67,21 @@ static bool size_tensor(dmlc_jctx *j, dmlc_case_tensor *t)
         return dmlc_jfail(j, "%llu is less than %llu, the DMLCalcBufferTensorSize of these Sizes and "
                      "Strides", (unsigned long long)t->bytes, (unsigned long long)need);
     }
-    if (t->bytes > DMLC_CASE_MAX_BUFFER || t->bytes > SIZE_MAX) {
-        tensor_path(j, t);
-        return dmlc_jfail(j, "needs a buffer of %llu bytes, more than dmlref loads (%llu)",
-                     (unsigned long long)t->bytes, (unsigned long long)DMLC_CASE_MAX_BUFFER);
-    }
     t->esize = dmlr_data_type_size(d->DataType);
     t->rank = d->DimensionCount;
     t->count = 1;
-    for (uint32_t k = t->rank; k-- > 0;) { /* no overflow: DMLCalcBufferTensorSize passed */
+    for (uint32_t k = 0; k < t->rank; k++)
         t->sizes[k] = d->Sizes[k];
+    for (uint32_t k = t->rank; k-- > 0;) {
         t->strides[k] = d->Strides ? d->Strides[k] : stride;
-        stride *= t->sizes[k];
+        stride *= t->sizes[k]; /* wraps only with Strides given, when it is not used */
+        if (t->sizes[k] && t->count > UINT64_MAX / t->sizes[k])
+            return count_overflows(j, t, "the product of Sizes");
         t->count *= t->sizes[k];
     }
-    return true;
+    if (t->count > UINT64_MAX / t->esize)
+        return count_overflows(j, t, "the bytes of the logical elements");
+    return charge_tensor(j, t);
 }
 
 bool dmlc_case_size_tensors(dmlc_jctx *j)

@@ -4,10 +4,12 @@
  * .npy sidecar checked against its SHA-256 before it is trusted, or (inputs)
  * a recipe (case_large.c).
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "case_json.h"
 #include "dmlcase.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,17 +58,53 @@ static bool parse_nested(dmlc_jctx *j, const cJSON *arr, const dmlc_case_tensor 
     return true;
 }
 
-/* The sidecar's path: relative to the case file's directory. */
+/*
+ * INPUT-4: a sidecar lies under the case file's directory: its name is
+ * relative, with no "." or ".." component, and where it really is (symlinks
+ * resolved) is inside that directory too.  So a case file can make dmlref read,
+ * or print the SHA-256 of, only files that travel with it.
+ */
+static bool sidecar_name_ok(dmlc_jctx *j, const char *npy)
+{
+    if (!*npy || npy[0] == '/')
+        return dmlc_jfail(j, "\"%s\" is not a path relative to the case file's directory", npy);
+    for (const char *c = npy; *c;) {
+        size_t n = strcspn(c, "/");
+        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            return dmlc_jfail(j, "\"%s\" has an empty, \".\" or \"..\" component: a sidecar "
+                              "lies under the case file's directory", npy);
+        c += n + (c[n] == '/');
+    }
+    return true;
+}
+
 static char *sidecar_path(const char *file, const char *npy)
 {
     const char *slash = strrchr(file, '/');
-    size_t dir = npy[0] == '/' || !slash ? 0 : (size_t)(slash - file) + 1;
+    size_t dir = slash ? (size_t)(slash - file) + 1 : 0;
     char *p = malloc(dir + strlen(npy) + 1);
     if (p) {
         memcpy(p, file, dir);
         strcpy(p + dir, npy);
     }
     return p;
+}
+
+/* Where path really is lies inside the directory of file; errno when path cannot be resolved. */
+static int inside_case_dir(const char *file, const char *path, bool *inside)
+{
+    const char *slash = strrchr(file, '/');
+    char *dir = slash ? strndup(file, (size_t)(slash - file) + 1) : strdup(".");
+    char *real_dir = dir ? realpath(dir, NULL) : NULL, *real = realpath(path, NULL);
+    int e = !dir ? ENOMEM : !real_dir || !real ? errno : 0;
+    if (!e) {
+        size_t n = strlen(real_dir);
+        *inside = strncmp(real, real_dir, n) == 0 && (real[n] == '/' || real_dir[n - 1] == '/');
+    }
+    free(real);
+    free(real_dir);
+    free(dir);
+    return e;
 }
 
 static bool is_sha256(const char *s)
@@ -105,7 +143,7 @@ static bool parse_sidecar(dmlc_jctx *j, const cJSON *obj, const dmlc_case_tensor
     void *bytes;
     dmlc_npy npy;
     dmlc_error why;
-    bool ok;
+    bool ok, inside = false;
     if (!dmlc_jmembers(j, obj, members, 2))
         return false;
     dmlc_jkey(j, "sha256");
@@ -117,9 +155,21 @@ static bool parse_sidecar(dmlc_jctx *j, const cJSON *obj, const dmlc_case_tensor
     dmlc_jkey(j, "npy");
     if (!dmlc_jstring(j, cJSON_GetObjectItemCaseSensitive(obj, "npy"), &npy_name))
         return false;
+    if (!sidecar_name_ok(j, npy_name))
+        return false;
     if (!(path = sidecar_path(j->file, npy_name)))
         return dmlc_joom(j);
-    if (!dmlc_read_file(path, &bytes, &len, &why)) {
+    int e = inside_case_dir(j->file, path, &inside);
+    if (e || !inside) {
+        if (e)
+            ok = e == ENOMEM ? dmlc_joom(j) : (dmlc_fail_errno(&why, e, "cannot read %s", path),
+                                              dmlc_jfail(j, "%s", why.message));
+        else
+            ok = dmlc_jfail(j, "%s leads out of the case file's directory", path);
+        free(path);
+        return ok;
+    }
+    if (!dmlc_read_regular_file(path, j->max_memory, &bytes, &len, &why)) { /* INPUT-3 */
         ok = why.errnum == ENOMEM ? dmlc_joom(j) : dmlc_jfail(j, "%s", why.message);
         free(path);
         return ok;

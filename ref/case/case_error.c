@@ -13,15 +13,19 @@ static bool vfail(dmlc_error *err, dmlc_case_rc rc, int errnum, const char *fmt,
 {
     if (!err)
         return false;
+    char text[8 * DMLC_CASE_MSG_MAX];
+    int n = vsnprintf(text, sizeof text, fmt, ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
     err->rc = rc;
     err->errnum = errnum;
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    if (errnum) {
-        size_t n = strlen(err->message);
+    if (errnum && len + 140 < sizeof text) {
         char why[128];
         dmlc_strerror(errnum, why, sizeof why);
-        snprintf(err->message + n, sizeof err->message - n, ": %s", why);
+        len += (size_t)snprintf(text + len, sizeof text - len, ": %s", why);
     }
+    /* INPUT-6: whatever a case file or a backend put into the text, one clean line. */
+    dmlc_sanitize(text, len, n > 0 && (size_t)n > len ? (uint64_t)n - len : 0, err->message,
+                  sizeof err->message);
     return false;
 }
 

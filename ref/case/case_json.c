@@ -114,13 +114,6 @@ const char *dmlc_jkind(const cJSON *v)
 
 /* ---- parsing with number texts ----------------------------------------- */
 
-/* cJSON copies at most 63 characters of a number before strtod. */
-enum { CJSON_NUMBER_MAX = 63 };
-
-typedef struct token {
-    size_t at, len;
-} token;
-
 static void line_col(const char *text, size_t at, unsigned *line, unsigned *col)
 {
     *line = 1;
@@ -130,49 +123,8 @@ static void line_col(const char *text, size_t at, unsigned *line, unsigned *col)
             ++*line, *col = 0;
 }
 
-/* Number tokens outside strings, in document order. */
-static bool scan_numbers(dmlc_jctx *j, const char *text, size_t len, token **out, size_t *count)
-{
-    size_t n = 0, cap = 0;
-    token *t = NULL;
-    for (size_t p = 0; p < len;) {
-        if (text[p] == '"') {
-            for (p++; p < len && text[p] != '"'; p++)
-                p += text[p] == '\\';
-            p++;
-        } else if (text[p] == '-' || (text[p] >= '0' && text[p] <= '9')) {
-            size_t start = p;
-            while (p < len && text[p] && strchr("0123456789+-.eE", text[p]))
-                p++;
-            if (p - start > CJSON_NUMBER_MAX) {
-                unsigned line, col;
-                line_col(text, start, &line, &col);
-                free(t);
-                return dmlc_jfail_bare(j, "line %u, column %u: a number of %zu characters, more than "
-                                  "cJSON reads (%d): write a \"0x...\" bit pattern", line, col,
-                                  p - start, CJSON_NUMBER_MAX);
-            }
-            if (n == cap) {
-                token *g = realloc(t, (cap = cap ? 2 * cap : 256) * sizeof *t);
-                if (!g) {
-                    free(t);
-                    return dmlc_joom(j);
-                }
-                t = g;
-            }
-            t[n].at = start;
-            t[n++].len = p - start;
-        } else {
-            p++;
-        }
-    }
-    *out = t;
-    *count = n;
-    return true;
-}
-
 /* Pre-order is document order, and numbers are leaves: the k-th number is the k-th token. */
-static bool attach(cJSON *v, const char *text, const token *t, size_t count, size_t *k)
+static bool attach(cJSON *v, const char *text, const dmlc_jtoken *t, size_t count, size_t *k)
 {
     for (; v; v = v->next) {
         if (cJSON_IsNumber(v)) {
@@ -194,15 +146,21 @@ static bool attach(cJSON *v, const char *text, const token *t, size_t count, siz
 cJSON *dmlc_jparse(dmlc_jctx *j, const char *text, size_t len)
 {
     const char *end = NULL;
-    token *t = NULL;
-    size_t count = 0, k = 0;
+    dmlc_jtoken *t = NULL;
+    size_t count = 0, k = 0, values = 0;
     cJSON *root;
     if (memchr(text, '\0', len)) { /* cJSON would stop there and ignore the rest */
         dmlc_jfail_bare(j, "malformed JSON: a NUL byte in the text");
         return NULL;
     }
-    if (!scan_numbers(j, text, len, &t, &count))
+    if (!dmlc_json_check(j, text, len, &t, &count, &values))
         return NULL;
+    /* INPUT-5: the text and a node per value (with its number text or key) */
+    if (!dmlc_case_charge(j, len + values * (sizeof(cJSON) + 32), len,
+                          "the JSON text and its parsed values")) {
+        free(t);
+        return NULL;
+    }
     /* With its NUL: cJSON's require_null_terminated looks for it within the length. */
     root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true);
     if (!root) {
@@ -276,9 +234,14 @@ bool dmlc_juint(dmlc_jctx *j, const cJSON *v, dmlr_data_type dt, uint64_t *out)
     bool ok;
     if (cJSON_IsNumber(v))
         ok = dmlc_value_from_number(v->valuestring, dt, elem, &why);
-    else if (cJSON_IsString(v) && dt == DMLR_UINT64)
-        ok = dmlc_value_from_string(v->valuestring, dt, elem, &why);
-    else
+    else if (cJSON_IsString(v) && dt == DMLR_UINT64) {
+        /* INPUT-2: a count or an index is decimal; "0x14" is no TotalTensorSizeInBytes. */
+        const char *s = v->valuestring;
+        if (!*s || s[strspn(s, "0123456789")])
+            return dmlc_jfail(j, "expected an integer (a number, or a string of decimal digits), "
+                              "got the string \"%s\"", s);
+        ok = dmlc_value_from_string(s, dt, elem, &why);
+    } else
         return dmlc_jfail(j, "expected an integer, got %s", dmlc_jkind(v));
     if (!ok)
         return dmlc_jfail(j, "%s", why.message);

@@ -24,6 +24,8 @@ typedef struct dmlc_jctx {
     dmlc_case_tensor *tensors; /* c->tensors, writable */
     char path[512];            /* "$.desc.InputTensor.Sizes[1]" */
     size_t len;
+    uint64_t max_memory, max_work; /* INPUT-5: the limits */
+    uint64_t memory, work;         /* what the case needs so far */
 } dmlc_jctx;
 
 #if defined(__GNUC__)
@@ -47,6 +49,26 @@ void dmlc_jback(dmlc_jctx *j, size_t len);
 /* "a string", "an array", "true", ... for "expected X, got Y". */
 const char *dmlc_jkind(const cJSON *v);
 
+/* A number's source text in the JSON text. */
+typedef struct dmlc_jtoken {
+    size_t at, len;
+} dmlc_jtoken;
+
+/* INPUT-1: arrays and objects nest at most this deep in a case file. */
+#define DMLC_JSON_MAX_DEPTH 64
+/* cJSON copies at most 63 characters of a number before strtod. */
+#define DMLC_JSON_NUMBER_MAX 63
+
+/*
+ * json_check.c, INPUT-1: is text strict JSON (RFC 8259), UTF-8 without a BOM,
+ * nested at most DMLC_JSON_MAX_DEPTH deep, with no control character in a
+ * string, raw or escaped (\u0000 included)?  If not, fail with "line L,
+ * column C: malformed JSON: WHAT was found there".  If so, *tokens (malloc)
+ * gets the number tokens in document order and *values the count of values.
+ */
+bool dmlc_json_check(dmlc_jctx *j, const char *text, size_t len, dmlc_jtoken **tokens,
+                     size_t *count, size_t *values);
+
 /*
  * Parse JSON text (NUL-terminated) with cJSON.  Every number node gets its
  * source text in valuestring, so values are judged exactly, never through a
@@ -67,6 +89,14 @@ bool dmlc_jstring(dmlc_jctx *j, const cJSON *v, const char **out);
 bool dmlc_juint(dmlc_jctx *j, const cJSON *v, dmlr_data_type dt, uint64_t *out);
 /* One data value of type dt into elem. */
 bool dmlc_jvalue(dmlc_jctx *j, const cJSON *v, dmlr_data_type dt, void *elem);
+
+/*
+ * INPUT-5: add bytes of data and steps of work to what the case needs, before
+ * anything is allocated or generated; past a limit, fail at the current path
+ * with "WHAT: the case would need N bytes of data, more than the limit of M
+ * (--max-memory)" (or element steps, --max-work).  what says what is charged.
+ */
+bool dmlc_case_charge(dmlc_jctx *j, uint64_t bytes, uint64_t steps, const char *what);
 
 void *dmlc_alloc(dmlc_jctx *j, size_t bytes); /* zeroed; dmlc_joom on failure */
 char *dmlc_strdup(dmlc_jctx *j, const char *s);

@@ -110,6 +110,7 @@ bool dmlc_case_parse_generate(dmlc_jctx *j, const cJSON *obj, dmlc_case_tensor *
     char text[128];
     dmlc_error why;
     dmlc_recipe r;
+    uint64_t scratch, steps;
     size_t back = j->len;
     if (t->is_output)
         return dmlc_jfail(j, "a \"generate\" entry makes inputs only; give the expected values, a "
@@ -122,6 +123,13 @@ bool dmlc_case_parse_generate(dmlc_jctx *j, const cJSON *obj, dmlc_case_tensor *
         return false;
     if (!dmlc_recipe_check(&r, t->desc->DataType, t->count, &why))
         return dmlc_jfail(j, "%s", why.message);
+    if (!dmlc_recipe_cost(&r, t->count, &scratch, &steps)) /* TENSOR-5 */
+        return dmlc_jfail(j, "the %s recipe's scratch or steps do not fit in 64 bits",
+                          dmlc_recipe_name(r.kind));
+    snprintf(text, sizeof text, "the %s recipe (%" PRIu64 " bytes of scratch, %" PRIu64 " steps)",
+             dmlc_recipe_name(r.kind), scratch, steps);
+    if (!dmlc_case_charge(j, scratch, steps, text)) /* INPUT-5, before any recipe work */
+        return false;
     if (!dmlc_recipe_fill(&r, t->desc->DataType, t->count, packed))
         return dmlc_joom(j);
     snprintf(text, sizeof text, "%s, seed 0x%016" PRIx64, dmlc_recipe_name(r.kind), r.seed);

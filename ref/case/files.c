@@ -9,17 +9,17 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <nettle/sha2.h>
 
-static int read_file(const char *path, void **bytes, size_t *len);
 static int write_file(const char *path, const void *bytes, size_t len);
 
 bool dmlc_read_file(const char *path, void **bytes, size_t *len, dmlc_error *err)
 {
-    int e = read_file(path, bytes, len);
-    return e ? dmlc_fail_errno(err, e, "cannot read %s", path) : true;
+    return dmlc_read_regular_file(path, DMLC_DEFAULT_MAX_MEMORY, bytes, len, err);
 }
 
 bool dmlc_write_file(const char *path, const void *bytes, size_t len, dmlc_error *err)
@@ -28,55 +28,81 @@ bool dmlc_write_file(const char *path, const void *bytes, size_t len, dmlc_error
     return e ? dmlc_fail_errno(err, e, "cannot write %s", path) : true;
 }
 
-static int read_file(const char *path, void **bytes, size_t *len)
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/*
+ * INPUT-3: only a regular file of at most max bytes is read, and that is
+ * decided before the first byte: O_NONBLOCK so that opening a FIFO cannot
+ * wait for a writer, fstat on what was opened (a symlink to /dev/zero is a
+ * character device there), and a read that stops at max + 1 bytes in case
+ * the file grows meanwhile.
+ */
+bool dmlc_read_regular_file(const char *path, uint64_t max, void **bytes, size_t *len,
+                            dmlc_error *err)
 {
     struct stat st;
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    size_t cap = 0, n = 0;
-    int err = 0;
+    unsigned char *buf;
+    size_t n = 0, cap;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = 0;
     *bytes = NULL;
     *len = 0;
-    if (!f)
-        return errno;
-    if (fstat(fileno(f), &st) != 0)
-        err = errno;
-    else if (S_ISDIR(st.st_mode))
-        err = EISDIR;
-    if (err) {
-        fclose(f);
-        return err;
+    if (fd < 0)
+        return dmlc_fail_errno(err, errno, "cannot read %s", path);
+    if (fstat(fd, &st) != 0) {
+        e = errno;
+        close(fd);
+        return dmlc_fail_errno(err, e, "cannot read %s", path);
     }
-    /* Grow as we go: the size from fstat is only a hint (pipes, files being written). */
-    cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
-    buf = malloc(cap);
-    while (buf) {
-        if (n + 1 == cap) {
-            unsigned char *p = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (!p)
-                break;
-            buf = p;
-            cap *= 2;
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        if (S_ISDIR(st.st_mode)) /* the errno callers already know */
+            return dmlc_fail_errno(err, EISDIR, "cannot read %s", path);
+        return dmlc_fail(err, DMLC_CASE_BAD_INPUT, "cannot read %s: %s, not a regular file", path,
+                         file_kind(st.st_mode));
+    }
+    if ((uint64_t)st.st_size > max || max >= SIZE_MAX) {
+        close(fd);
+        return dmlc_fail(err, DMLC_CASE_BAD_INPUT,
+                         "cannot read %s: %llu bytes, more than the limit of %llu (--max-memory)",
+                         path, (unsigned long long)st.st_size, (unsigned long long)max);
+    }
+    cap = (size_t)st.st_size + 1;
+    if (!(buf = malloc(cap + 1))) {
+        close(fd);
+        return dmlc_fail_errno(err, ENOMEM, "cannot read %s", path);
+    }
+    for (;;) { /* until the end, or one byte past the size fstat gave (the file grew) */
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            e = errno ? errno : EIO;
+            break;
         }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                err = errno ? errno : EIO;
+        if (got == 0)
+            break;
+        n += (size_t)got;
+        if (n == cap) {
+            e = EFBIG;
             break;
         }
     }
-    if (!buf || (n + 1 == cap && !err && !feof(f)))
-        err = ENOMEM;
-    fclose(f);
-    if (err) {
+    close(fd);
+    if (e) {
         free(buf);
-        return err;
+        if (e == EFBIG)
+            return dmlc_fail(err, DMLC_CASE_BAD_INPUT, "cannot read %s: it grew while being read",
+                             path);
+        return dmlc_fail_errno(err, e, "cannot read %s", path);
     }
     buf[n] = '\0';
     *bytes = buf;
     *len = n;
-    return 0;
+    return true;
 }
 
 static int write_file(const char *path, const void *bytes, size_t len)

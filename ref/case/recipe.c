@@ -132,6 +132,8 @@ bool dmlc_recipe_check(const dmlc_recipe *r, dmlr_data_type dt, uint64_t count, 
     }
     if (r->block < 1 || r->block > r->range)
         return fail(err, "block must be 1 to range");
+    if (r->range > UINT64_MAX / sizeof(uint64_t)) /* TENSOR-5: the scratch's bytes overflow */
+        return fail(err, "range needs a scratch array of more than 2^64 bytes");
     if (count % r->block) {
         snprintf(msg, sizeof msg,
                  "%" PRIu64 " elements are not a whole number of blocks of %" PRIu64, count,
@@ -148,6 +150,22 @@ bool dmlc_recipe_check(const dmlc_recipe *r, dmlr_data_type dt, uint64_t count, 
         return dmlc_fail(err, DMLC_CASE_BAD_INPUT, "low %s + range - 1 is out of range for %s", a,
                          dmlr_data_type_name(dt));
     }
+    return true;
+}
+
+bool dmlc_recipe_cost(const dmlc_recipe *r, uint64_t count, uint64_t *scratch, uint64_t *steps)
+{
+    *scratch = 0;
+    *steps = count;
+    if (r->kind != DMLC_RECIPE_PERMUTATION)
+        return true;
+    /* INPUT-5: every block resets all `range` entries, then shuffles `block` of them. */
+    uint64_t blocks = r->block ? count / r->block : 0, per = r->range + r->block;
+    if (r->range > UINT64_MAX / sizeof(uint64_t) || per < r->range ||
+        (blocks && per > UINT64_MAX / blocks))
+        return false;
+    *scratch = r->range * sizeof(uint64_t);
+    *steps = blocks * per;
     return true;
 }
 
@@ -182,7 +200,8 @@ bool dmlc_recipe_fill(const dmlc_recipe *r, dmlr_data_type dt, uint64_t count, v
         }
         return true;
     }
-    uint64_t *a = malloc((size_t)r->range * sizeof *a), state = r->seed;
+    uint64_t *a = r->range <= SIZE_MAX / sizeof *a ? malloc((size_t)r->range * sizeof *a) : NULL;
+    uint64_t state = r->seed;
     if (!a)
         return false;
     for (uint64_t b = 0; b < count / r->block; b++) {

@@ -6,6 +6,7 @@
 #ifndef CLI_CLI_H
 #define CLI_CLI_H
 
+#include "dmlcase.h"
 #include "dmlref.h"
 
 #include <stdbool.h>
@@ -33,6 +34,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/*
+ * --max-memory N and --max-work N (INPUT-5) into *opt: 1 when argv[*i] was
+ * one of them (advancing *i past a separate value), 0 when it was another
+ * argument, 2 after printing a usage error.
+ */
+int cli_limit_option(const char *cmd, int argc, char **argv, int *i, dmlc_load_options *opt);
+/* The help lines of those two options. */
+extern const char cli_limit_help[];
 
 /* --feature-level X: 0 with a usage error printed when X is not a level. */
 dmlr_feature_level cli_level(const char *cmd, const char *value);

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 static const char check_help[] =
-    "usage: dmlref check PATH... [--feature-level X] [--quiet]\n"
+    "usage: dmlref check PATH... [--feature-level X] [--quiet] [--max-memory N] [--max-work N]\n"
     "\n"
     "Run every case with the reference and compare its outputs with the expected\n"
     "values bit for bit (\"check\": \"exact\"), skipping implementation_defined\n"
@@ -28,14 +28,17 @@ static const char check_help[] =
     "\n"
     "  --feature-level X  the target level (default: each case's feature_level, else 6_4)\n"
     "  --quiet            leave out PASS and SKIP lines\n"
+    "%s"
     "\n";
 
 static const char validate_help[] =
-    "usage: dmlref validate CASE.json [--feature-level X]\n"
+    "usage: dmlref validate CASE.json [--feature-level X] [--max-memory N] [--max-work N]\n"
     "\n"
     "Load the case and validate its operator desc with dmlr_validate at level X\n"
     "(default: the case's feature_level, else 6_4).  Prints \"valid\", or the\n"
     "library's message on one line naming the file (exit status 2).\n"
+    "\n"
+    "%s"
     "\n";
 
 enum { SHOW_MISMATCHES = 10 };
@@ -70,7 +73,8 @@ static result check_negative(const dmlc_case *c, dmlr_feature_level level, bool 
     return R_FAIL;
 }
 
-static result check_one(const char *file, dmlr_feature_level override, bool quiet)
+static result check_one(const char *file, const dmlc_load_options *opt,
+                        dmlr_feature_level override, bool quiet)
 {
     char msg[DMLC_CASE_MSG_MAX];
     dmlc_mismatch first[SHOW_MISMATCHES];
@@ -78,7 +82,7 @@ static result check_one(const char *file, dmlr_feature_level override, bool quie
     dmlc_case_run run;
     dmlc_case *c;
     dmlc_error err;
-    dmlc_case_rc rc = dmlc_case_load(file, &c, &err);
+    dmlc_case_rc rc = dmlc_case_load_opts(file, opt, &c, &err);
     dmlr_feature_level level;
     result r;
     if (rc == DMLC_CASE_OK) {
@@ -129,16 +133,19 @@ int cli_check(int argc, char **argv)
     dmlr_feature_level level = 0;
     bool quiet = false;
     dmlc_paths files = {NULL, 0, 0};
+    dmlc_load_options opt = {0, 0};
     size_t counts[5] = {0}, paths = 0;
     int rc;
     for (int i = 1; i < argc; i++) {
         int r;
         if (cli_is_help(argv[i])) {
-            fputs(check_help, stdout);
+            printf(check_help, cli_limit_help);
             fputs(cli_exit_codes, stdout);
             return 0;
         }
-        if ((r = cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
+        if ((r = cli_limit_option("check", argc, argv, &i, &opt)) == 2)
+            return 2;
+        if (r == 0 && (r = cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
             return cli_usage_error("check", "%s needs a value", argv[i]);
         if (r == 0 && strcmp(argv[i], "--quiet") == 0)
             quiet = true;
@@ -154,7 +161,8 @@ int cli_check(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         struct stat st;
         size_t first = files.count;
-        if (strcmp(argv[i], "--feature-level") == 0) {
+        if (strcmp(argv[i], "--feature-level") == 0 || strcmp(argv[i], "--max-memory") == 0 ||
+            strcmp(argv[i], "--max-work") == 0) {
             i++;
             continue;
         }
@@ -166,10 +174,11 @@ int cli_check(int argc, char **argv)
         } else if (!dmlc_find_case_files(argv[i], &files, unreadable, &counts[R_ERROR], NULL)) {
             goto oom;
         }
-        qsort(files.items + first, files.count - first, sizeof *files.items, by_name);
+        if (files.count > first) /* qsort needs a non-null base, even for 0 items */
+            qsort(files.items + first, files.count - first, sizeof *files.items, by_name);
     }
     for (size_t i = 0; i < files.count; i++)
-        counts[check_one(files.items[i], level, quiet)]++;
+        counts[check_one(files.items[i], &opt, level, quiet)]++;
     printf("%zu cases: %zu passed, %zu failed, %zu errors", files.count, counts[R_PASS],
            counts[R_FAIL], counts[R_ERROR] + counts[R_INTERNAL]);
     if (counts[R_SKIP])
@@ -195,17 +204,20 @@ int cli_validate(int argc, char **argv)
     const char *file = NULL, *fl = NULL;
     dmlr_feature_level level = 0;
     dmlr_error err = {DMLR_STATUS_OK, ""};
+    dmlc_load_options opt = {0, 0};
     dmlc_error why;
     dmlc_case *c;
     dmlc_case_rc rc;
     for (int i = 1; i < argc; i++) {
         int r;
         if (cli_is_help(argv[i])) {
-            fputs(validate_help, stdout);
+            printf(validate_help, cli_limit_help);
             fputs(cli_exit_codes, stdout);
             return 0;
         }
-        if ((r = cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
+        if ((r = cli_limit_option("validate", argc, argv, &i, &opt)) == 2)
+            return 2;
+        if (r == 0 && (r = cli_option(argc, argv, &i, "--feature-level", &fl)) < 0)
             return cli_usage_error("validate", "%s needs a value", argv[i]);
         else if (r == 0 && argv[i][0] == '-' && argv[i][1])
             return cli_usage_error("validate", "unknown option %s", argv[i]);
@@ -218,7 +230,7 @@ int cli_validate(int argc, char **argv)
         return cli_usage_error("validate", "no case file given");
     if (fl && !(level = cli_level("validate", fl)))
         return 2;
-    if ((rc = dmlc_case_load(file, &c, &why)) != DMLC_CASE_OK) {
+    if ((rc = dmlc_case_load_opts(file, &opt, &c, &why)) != DMLC_CASE_OK) {
         fprintf(stderr, "%s\n", why.message);
         return rc;
     }

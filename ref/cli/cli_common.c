@@ -17,6 +17,32 @@ const char cli_exit_codes[] =
     "     rejects, an unknown option\n"
     "  3  internal error: I/O error or out of memory\n";
 
+const char cli_limit_help[] =
+    "  --max-memory N     refuse a case that needs more than N bytes of data (buffers,\n"
+    "                     logical elements, recipe scratch; default 1G; K, M, G, T suffixes)\n"
+    "  --max-work N       refuse a case whose data takes more than N element steps to\n"
+    "                     load (recipes included; default 4G)\n";
+
+int cli_limit_option(const char *cmd, int argc, char **argv, int *i, dmlc_load_options *opt)
+{
+    const char *v;
+    int r;
+    uint64_t *field = &opt->max_memory;
+    if ((r = cli_option(argc, argv, i, "--max-memory", &v)) == 0) {
+        field = &opt->max_work;
+        r = cli_option(argc, argv, i, "--max-work", &v);
+    }
+    if (r == 0)
+        return 0;
+    if (r < 0)
+        return cli_usage_error(cmd, "%s needs a value", argv[*i]);
+    if (!dmlc_parse_limit(v, field))
+        return cli_usage_error(cmd, "%s: '%s' is not a size (a positive integer, optionally with "
+                               "K, M, G or T)", field == &opt->max_memory ? "--max-memory"
+                                                                          : "--max-work", v);
+    return 1;
+}
+
 bool cli_is_help(const char *arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
@@ -42,13 +68,18 @@ int cli_option(int argc, char **argv, int *i, const char *name, const char **val
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char text[1024], line[1024];
+    int n;
     va_list ap;
-    fflush(stdout);
-    fprintf(stderr, "dmlref %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    n = vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see dmlref %s --help)\n", cmd);
+    n = n < 0 ? 0 : n;
+    /* INPUT-6: an argument may hold anything; the message stays one line. */
+    dmlc_sanitize(text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1,
+                  (size_t)n < sizeof text ? 0 : (uint64_t)n - (sizeof text - 1), line, sizeof line);
+    fflush(stdout);
+    fprintf(stderr, "dmlref %s: %s (see dmlref %s --help)\n", cmd, line, cmd);
     return 2;
 }
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 static const char help[] =
-    "usage: dmlref run CASE.json [--out DIR] [--feature-level X]\n"
+    "usage: dmlref run CASE.json [--out DIR] [--feature-level X] [--max-memory N] [--max-work N]\n"
     "\n"
     "Execute the case with the reference (dmlr_execute) at feature level X (default:\n"
     "the case's feature_level, else 6_4) and write into DIR (default:\n"
@@ -25,6 +25,8 @@ static const char help[] =
     "                 the SHA-256 of the .npy; whether the outputs match the case's\n"
     "                 expected values is recorded, but run does not judge (see check)\n"
     "Nothing is written unless everything succeeds.\n"
+    "\n"
+    "%s"
     "\n";
 
 enum { MAX_FILES = DMLR_MAX_BINDINGS + 1, MAX_DIRS = 64 };
@@ -185,14 +187,19 @@ int cli_run(int argc, char **argv)
     dmlc_case *c;
     dmlc_case_run run;
     dmlc_case_rc rc;
+    dmlc_load_options opt = {0, 0};
     plan p;
     for (int i = 1; i < argc; i++) {
         int r;
         if (cli_is_help(argv[i])) {
-            fputs(help, stdout);
+            printf(help, cli_limit_help);
             fputs(cli_exit_codes, stdout);
             return 0;
         }
+        if ((r = cli_limit_option("run", argc, argv, &i, &opt)) == 2)
+            return 2;
+        if (r == 1)
+            continue;
         if ((r = cli_option(argc, argv, &i, "--out", &out)) ||
             (r = cli_option(argc, argv, &i, "--feature-level", &fl))) {
             if (r < 0)
@@ -207,9 +214,11 @@ int cli_run(int argc, char **argv)
     }
     if (!file)
         return cli_usage_error("run", "no case file given");
+    if (out && !*out)
+        return cli_usage_error("run", "--out needs a directory, not an empty string");
     if (fl && !(level = cli_level("run", fl)))
         return 2;
-    if ((rc = dmlc_case_load(file, &c, &why)) != DMLC_CASE_OK) {
+    if ((rc = dmlc_case_load_opts(file, &opt, &c, &why)) != DMLC_CASE_OK) {
         fprintf(stderr, "%s\n", why.message);
         return rc;
     }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: dmlref show CASE.json\n"
+    "usage: dmlref show CASE.json [--max-memory N] [--max-work N]\n"
     "\n"
     "Print the case the way DirectML's operator pages print their examples: the\n"
     "operator and its attributes, then every tensor as\n"
@@ -21,6 +21,8 @@ static const char help[] =
     "numbers, else bit patterns (0x7fc00000).  Tensors of more than 10000 elements\n"
     "show their header only; an output given by its SHA-256 shows the digest and its\n"
     "sampled elements.\n"
+    "\n"
+    "%s"
     "\n";
 
 enum { SHOW_MAX_ELEMENTS = 10000 };
@@ -182,12 +184,18 @@ int cli_show(int argc, char **argv)
     dmlc_case *c;
     dmlc_case_rc rc;
     bool ok = true;
+    dmlc_load_options opt = {0, 0};
     for (int i = 1; i < argc; i++) {
+        int r;
         if (cli_is_help(argv[i])) {
-            fputs(help, stdout);
+            printf(help, cli_limit_help);
             fputs(cli_exit_codes, stdout);
             return 0;
         }
+        if ((r = cli_limit_option("show", argc, argv, &i, &opt)) == 2)
+            return 2;
+        if (r == 1)
+            continue;
         if (argv[i][0] == '-' && argv[i][1])
             return cli_usage_error("show", "unknown option %s", argv[i]);
         if (file)
@@ -196,7 +204,7 @@ int cli_show(int argc, char **argv)
     }
     if (!file)
         return cli_usage_error("show", "no case file given");
-    if ((rc = dmlc_case_load(file, &c, &why)) != DMLC_CASE_OK) {
+    if ((rc = dmlc_case_load_opts(file, &opt, &c, &why)) != DMLC_CASE_OK) {
         fprintf(stderr, "%s\n", why.message);
         return rc;
     }

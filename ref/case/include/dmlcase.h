@@ -59,6 +59,52 @@ bool dmlc_fail_errno(dmlc_error *err, int errnum, const char *fmt, ...)
 #endif
     ;
 
+/*
+ * INPUT-6: copy len bytes of text (from a case file, a backend, anyone) into
+ * out (cap bytes, always NUL-terminated) as ONE line of valid UTF-8: line
+ * breaks, tabs and other control characters become \n, \r, \t, \xHH (C1
+ * controls and U+2028/9 \uHHHH), bytes that are not UTF-8 \xHH; what does not
+ * fit is cut at a character boundary and counted, with `more` bytes the
+ * caller already cut: "... (1234 more bytes)".  Returns strlen(out).  Every
+ * dmlc_error message passes through it.
+ */
+size_t dmlc_sanitize(const char *text, size_t len, uint64_t more, char *out, size_t cap);
+
+/* The length of the valid UTF-8 sequence at s (avail bytes there; RFC 3629), its code
+ * point in *cp; 0 when s does not start one. */
+size_t dmlc_utf8_sequence(const unsigned char *s, size_t avail, uint32_t *cp);
+
+
+/* ==== limits ============================================================== */
+/*
+ * INPUT-5: what loading a case may cost, checked before anything is
+ * allocated or generated.  Memory counts the data bytes a case needs: every
+ * tensor's buffer, its logical elements packed (an input's placing scratch,
+ * an output's expected values; a broadcast input's logical expansion
+ * included) and a permutation recipe's scratch.  Work counts element steps:
+ * every tensor's logical elements, and each recipe's own steps (a
+ * permutation: (count / block) * (range + block)).  A case over either limit
+ * is bad input: one line naming the tensor, the amount and the limit.  The
+ * defaults load every golden with room to spare; --max-memory and --max-work
+ * of dmlref and dmlcts raise them.  A file read by the case layer is capped
+ * at max_memory bytes too.
+ */
+#define DMLC_DEFAULT_MAX_MEMORY (UINT64_C(1) << 30) /* 1 GiB */
+#define DMLC_DEFAULT_MAX_WORK (UINT64_C(1) << 32)   /* 4 Gi element steps */
+
+typedef struct dmlc_load_options {
+    uint64_t max_memory; /* bytes; 0: DMLC_DEFAULT_MAX_MEMORY */
+    uint64_t max_work;   /* element steps; 0: DMLC_DEFAULT_MAX_WORK */
+} dmlc_load_options;
+
+/*
+ * A --max-memory or --max-work value: a decimal integer of at least 1 with an
+ * optional binary suffix K, M, G or T (2^10 ...), "4G" = 4294967296.  False
+ * for anything else (signs, spaces, hex, overflow).
+ */
+bool dmlc_parse_limit(const char *text, uint64_t *out);
+
+
 /* ==== files =============================================================== */
 /*
  * Whole-file I/O and SHA-256 for the CLI and the case loader; nothing here
@@ -66,10 +112,19 @@ bool dmlc_fail_errno(dmlc_error *err, int errnum, const char *fmt, ...)
  */
 
 /*
- * Read a whole file.  *bytes gets len + 1 bytes (malloc) with a NUL after
- * the contents, so JSON text can be parsed in place.  Fails with "cannot read
- * PATH: why" (errnum EISDIR for a directory, ENOMEM when out of memory).
+ * INPUT-3: read a whole REGULAR file of at most max bytes.  *bytes gets
+ * len + 1 bytes (malloc) with a NUL after the contents, so JSON text can be
+ * parsed in place.  Anything else (a FIFO, a device, a socket, a link to one,
+ * a larger file) is refused before the first byte is read, so nothing can
+ * block or read forever: "cannot read PATH: a FIFO, not a regular file",
+ * "cannot read PATH: N bytes, more than the limit of M" (rc BAD_INPUT,
+ * errnum 0).  Other failures: "cannot read PATH: why" (errnum EISDIR for a
+ * directory, ENOMEM when out of memory).  The case loader reads case files
+ * and sidecars with it, dmlcts the cmd protocol's output files.
  */
+bool dmlc_read_regular_file(const char *path, uint64_t max, void **bytes, size_t *len,
+                            dmlc_error *err);
+/* The same with max = DMLC_DEFAULT_MAX_MEMORY. */
 bool dmlc_read_file(const char *path, void **bytes, size_t *len, dmlc_error *err);
 
 /* Create or truncate path and write len bytes; fails with "cannot write PATH: why". */
@@ -271,6 +326,14 @@ bool dmlc_recipe_check(const dmlc_recipe *r, dmlr_data_type dt, uint64_t count,
                        dmlc_error *err);
 
 /*
+ * What filling `count` elements costs (INPUT-5), for a recipe that passed
+ * dmlc_recipe_check: *scratch bytes besides the output (a permutation's
+ * range 64-bit values) and *steps (count; a permutation (count / block) *
+ * (range + block)).  False when either does not fit in 64 bits.
+ */
+bool dmlc_recipe_cost(const dmlc_recipe *r, uint64_t count, uint64_t *scratch, uint64_t *steps);
+
+/*
  * Fill packed with `count` elements of dt (host byte order) as the recipe
  * says.  The recipe must pass dmlc_recipe_check.  PERMUTATION needs a scratch
  * array of `range` 64-bit values: false when it cannot be allocated.
@@ -350,8 +413,6 @@ uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_opera
  */
 
 #define DMLC_CASE_FORMAT "dmlref-case-1"
-/* Buffers above this are refused as bad input rather than attempted. */
-#define DMLC_CASE_MAX_BUFFER (UINT64_C(1) << 32)
 
 
 /*
@@ -476,6 +537,9 @@ typedef struct dmlc_case {
  * file, and the result (err->rc) is DMLC_CASE_BAD_INPUT or DMLC_CASE_INTERNAL.
  */
 dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, dmlc_error *err);
+/* The same within the limits of opt (NULL: the defaults; INPUT-5). */
+dmlc_case_rc dmlc_case_load_opts(const char *path, const dmlc_load_options *opt, dmlc_case **out,
+                                 dmlc_error *err);
 void dmlc_case_free(dmlc_case *c);
 
 /*

@@ -14,7 +14,7 @@
 START_TEST(malformed_json_is_reported_with_its_line_and_column)
 {
     write_case("case.json", "{" HEAD ",\n 'name': }");
-    assert_bad("line 2, column 10: malformed JSON");
+    assert_bad("line 2, column 10: malformed JSON: '}' where a value should be"); /* INPUT-1 */
 }
 END_TEST
 

@@ -160,5 +160,31 @@ expect 3 "run into an unwritable place" "$B" run "$G" --out /proc/dmlref-test-cl
 one_line "run into an unwritable place"
 nothing_written "run into an unwritable place"
 
+# ---- hostile input (issue 15) -------------------------------------------------
+expect 2 "run --out= (empty)" "$B" run "$G" --out=
+one_line "run --out= (empty)"
+has "$T/err" "--out needs a directory" "run --out= (empty)"
+nothing_written "run --out= (empty)"
+mkdir "$T/empty"
+expect 2 "check an empty directory" "$B" check "$T/empty" # no qsort(NULL, 0) (UBSan)
+has "$T/err" "no case files found" "check an empty directory"
+for cmd in run check validate show; do
+    expect 2 "$cmd --max-memory 0" "$B" $cmd "$G" --max-memory 0
+    one_line "$cmd --max-memory 0"
+    expect 2 "$cmd --max-work=1X" "$B" $cmd "$G" --max-work=1X
+    one_line "$cmd --max-work=1X"
+    expect 2 "$cmd under a tiny --max-memory" "$B" $cmd "$G" --max-memory 100
+    has "$T/err" "more than the limit of 100 (--max-memory)" "$cmd under a tiny --max-memory"
+done
+expect 0 "check with raised limits" "$B" check "$G" --max-memory=8G --max-work 64G
+mkfifo "$T/cases/fifo.json"
+expect 2 "show a FIFO" "$B" show "$T/cases/fifo.json" # INPUT-3: refused, never opened for a writer
+has "$T/err" "a FIFO, not a regular file" "show a FIFO"
+rm "$T/cases/fifo.json"
+printf '{"format":"dmlref-case-1","name":"n","min_feature_level":"1_0","type":"GATHER\n\u001b[31mFAIL"}' \
+    >"$T/forged.json"
+expect 2 "a forged second line" "$B" validate "$T/forged.json" # INPUT-1, INPUT-6
+one_line "a forged second line"
+
 echo "test-cli: $checks checks, $failed failed"
 [ "$failed" -eq 0 ]
