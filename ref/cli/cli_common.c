@@ -21,7 +21,7 @@ const char cli_limit_help[] =
     "  --max-memory N     refuse a case that needs more than N bytes of data (buffers,\n"
     "                     logical elements, recipe scratch; default 1G; K, M, G, T suffixes)\n"
     "  --max-work N       refuse a case whose data takes more than N element steps to\n"
-    "                     load (recipes included; default 4G)\n";
+    "                     load (recipes included; default 1G)\n";
 
 int cli_limit_option(const char *cmd, int argc, char **argv, int *i, dmlc_load_options *opt)
 {

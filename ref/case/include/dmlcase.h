@@ -90,7 +90,7 @@ size_t dmlc_utf8_sequence(const unsigned char *s, size_t avail, uint32_t *cp);
  * at max_memory bytes too.
  */
 #define DMLC_DEFAULT_MAX_MEMORY (UINT64_C(1) << 30) /* 1 GiB */
-#define DMLC_DEFAULT_MAX_WORK (UINT64_C(1) << 32)   /* 4 Gi element steps */
+#define DMLC_DEFAULT_MAX_WORK (UINT64_C(1) << 30)   /* 1 Gi element steps */
 
 typedef struct dmlc_load_options {
     uint64_t max_memory; /* bytes; 0: DMLC_DEFAULT_MAX_MEMORY */

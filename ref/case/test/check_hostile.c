@@ -153,7 +153,7 @@ START_TEST(a_permutation_whose_scratch_wraps_or_whose_cost_is_huge_is_refused)
                    "(--max-memory)");
     write_permutation("0", "16777216", "1", "65536", "UINT32");
     assert_bad_has("case.json", NULL, "the permutation recipe (134217728 bytes of scratch, "
-                   "1099511693312 steps)", "more than the limit of 4294967296 (--max-work)");
+                   "1099511693312 steps)", "more than the limit of 1073741824 (--max-work)");
 }
 END_TEST
 
