@@ -153,8 +153,11 @@ static bool baseline_line(dmlcts_options *o, const char *path, unsigned no, char
     }
     e = &b->e[b->n];
     if (!dmlcts_status_from_name(status, &e->status)) {
-        fprintf(stderr, "dmlcts: --baseline %s:%u: \"%.64s\" is not a status (PASS FAIL "
-                "NOT_SUPPORTED SKIPPED CRASH TIMEOUT OOB_WRITE ERROR FLAKE)\n", path, no, status);
+        fprintf(stderr, "dmlcts: --baseline %s:%u: \"%.64s\" is not a status (", path, no,
+                status);
+        for (int k = 0; k < DMLCTS_STATUS_COUNT; k++)
+            fprintf(stderr, "%s%s", k ? " " : "", dmlcts_status_name((dmlcts_status)k));
+        fprintf(stderr, ")\n");
         return false;
     }
     if (!(e->name = strdup(name)))

@@ -50,21 +50,22 @@ static unsigned shade(const dmlcts_mismatch_map *m, uint32_t t, uint32_t y, uint
 static void svg(FILE *f, const dmlcts_mismatch_map *m)
 {
     uint32_t T = m->bins[0], R = m->bins[1], C = m->bins[2];
-    uint32_t across = T * C + (T - 1) * GAP, s = SVG_WIDTH / across;
+    uint32_t across = T * C + (T - 1) * GAP, s = SVG_WIDTH / across, h;
     uint32_t top = T > 1 ? 14 : 0;
-    if (s > 16)
-        s = 16;
+    if (s > 24)
+        s = 24;
     if (s < 1)
         s = 1;
+    h = R * s < 24 ? (24 + R - 1) / R : s; /* a long 1-D output still shows as a band */
     fprintf(f, "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
             "height=\"%u\" role=\"img\"><title>where the mismatches of ", across * s,
-            R * s + top);
+            R * h + top);
     dmlcts_html_text(f, m->tensor);
     fprintf(f, " lie</title>\n");
     for (uint32_t t = 0; t < T; t++) {
         uint32_t x0 = t * (C + GAP) * s;
         fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"#dcedc8\" "
-                "stroke=\"#9e9e9e\" stroke-width=\"0.5\"/>", x0, top, C * s, R * s);
+                "stroke=\"#9e9e9e\" stroke-width=\"0.5\"/>", x0, top, C * s, R * h);
         if (T > 1) {
             uint64_t lo, hi;
             dmlcts_map_bin(m, 0, t, &lo, &hi);
@@ -80,7 +81,7 @@ static void svg(FILE *f, const dmlcts_mismatch_map *m)
                 if (k)
                     fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
                             "fill=\"#b71c1c\" fill-opacity=\"%.2f\"/>", x0 + x * s,
-                            top + y * s, run * s, s, 0.3 + 0.1 * (k - 1));
+                            top + y * h, run * s, h, 0.3 + 0.1 * (k - 1));
                 x += run;
             }
         fprintf(f, "\n");
@@ -128,6 +129,12 @@ void dmlcts_html_failure(FILE *f, const dmlcts_options *o, const dmlcts_result *
                 "<th>got</th><th>bits</th><th>ULPs</th></tr>\n");
         for (uint32_t i = 0; i < r->shown; i++) {
             const dmlcts_mismatch_info *m = &r->first[i];
+            if (!m->expected[0]) { /* a digest output: the whole line says it */
+                fprintf(f, "<tr><td colspan=\"6\">");
+                dmlcts_html_text(f, m->text);
+                fprintf(f, "</td></tr>\n");
+                continue;
+            }
             fprintf(f, "<tr><td>");
             dmlcts_html_text(f, m->tensor);
             fprintf(f, "[");

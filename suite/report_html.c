@@ -60,11 +60,13 @@ static const char style[] =
     "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
     "text-align:left;vertical-align:top}th{background:#f2f2f2}"
     "code,.mono{font-family:ui-monospace,monospace;font-size:12px}"
-    ".meta td:first-child{font-weight:600}.grid td{text-align:center;min-width:5.5em;"
+    ".meta td:first-child{font-weight:600}.grid td{text-align:center;min-width:4.5em;"
     "cursor:pointer}.grid td.op{text-align:left;font-weight:600;cursor:default}"
     ".st-PASS{background:#c8e6c9}.st-SKIPPED,.st-NOT_SUPPORTED{background:#eceff1}"
     ".st-FLAKE{background:#fff3b0}.st-FAIL,.st-OOB_WRITE{background:#ffab91}"
-    ".st-CRASH,.st-TIMEOUT,.st-ERROR{background:#ef9a9a}.grid .none{background:#fff}"
+    ".st-CRASH,.st-TIMEOUT,.st-ERROR,.st-CASE_ERROR{background:#ef9a9a}"
+    ".scroll{overflow-x:auto}#cases{width:100%}#cases td:nth-child(2),#cases td:nth-child(5){overflow-wrap:anywhere}"
+    "#cases td:nth-child(1),#cases td:nth-child(3),#cases td:nth-child(4){white-space:nowrap}.grid .none{background:#fff}"
     ".small{font-size:11px;color:#555}details{margin:.4em 0;border:1px solid #ddd;"
     "padding:.3em .6em}summary{cursor:pointer}.legend span{display:inline-block;"
     "padding:0 .5em;margin-right:.3em;border:1px solid #ccc}#filters{margin:.5em 0}"
@@ -101,7 +103,7 @@ static const char script[] =
 
 void dmlcts_html_end(FILE *f)
 {
-    fprintf(f, "<p class=\"small\" id=\"js-status\">script ok</p>\n"
+    fprintf(f, "<p class=\"small\" id=\"js-status\">(scripts off)</p>\n"
             "<script>document.getElementById('js-status').textContent=window.dmlctsErrors?"
             "'script error':'script ok';</script>\n</body></html>\n");
 }
@@ -174,7 +176,7 @@ static void grid(FILE *f, const dmlcts_result *res, size_t n, const char **ops, 
             "cases.<br>");
     for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
         fprintf(f, "<span class=\"st-%s\">%s</span>", dmlcts_status_name(s), dmlcts_status_name(s));
-    fprintf(f, "</p>\n<table class=\"grid\" id=\"grid\"><tr><th>operator</th>");
+    fprintf(f, "</p>\n<div class=\"scroll\"><table class=\"grid\" id=\"grid\"><tr><th>operator</th>");
     for (size_t b = 0; b < ndts; b++) {
         fprintf(f, "<th>");
         dmlcts_html_text(f, dts[b]);
@@ -210,7 +212,7 @@ static void grid(FILE *f, const dmlcts_result *res, size_t n, const char **ops, 
         }
         fprintf(f, "</tr>\n");
     }
-    fprintf(f, "</table>\n");
+    fprintf(f, "</table></div>\n");
     free(cnt);
 }
 
@@ -224,9 +226,10 @@ static bool detailed(const dmlcts_result *r)
     return (dmlcts_status_failing(r->status) || r->status == DMLCTS_FLAKE) && !r->negative;
 }
 
-static void table(FILE *f, const dmlcts_result *res, size_t n, const char **ops, size_t nops)
+static void table(FILE *f, const dmlcts_result *res, size_t n, const char **ops, size_t nops,
+                  const bool *has_details)
 {
-    size_t rows = 0, details = 0, present[DMLCTS_STATUS_COUNT] = {0};
+    size_t rows = 0, present[DMLCTS_STATUS_COUNT] = {0};
     for (size_t i = 0; i < n; i++)
         present[res[i].status] += listed(&res[i]);
     fprintf(f, "<h2 id=\"failures\">Cases that did not pass</h2>\n<div id=\"filters\">"
@@ -243,9 +246,11 @@ static void table(FILE *f, const dmlcts_result *res, size_t n, const char **ops,
     fprintf(f, "</select> <span class=\"small\" id=\"f-count\"></span></div>\n<table id=\"cases\">"
             "<tr><th>status</th><th>case</th><th>operator</th><th>data type</th>"
             "<th>message</th></tr>\n");
+    /* The worst first; within a status, run order. */
+    for (int rank = 4 + DMLCTS_STATUS_COUNT; rank >= 0; rank--)
     for (size_t i = 0; i < n && rows < HTML_MAX_ROWS; i++) {
         const dmlcts_result *r = &res[i];
-        if (!listed(r))
+        if (!listed(r) || dmlcts_status_rank(r->status) != rank)
             continue;
         rows++;
         fprintf(f, "<tr data-status=\"%s\" data-op=\"", dmlcts_status_name(r->status));
@@ -254,10 +259,10 @@ static void table(FILE *f, const dmlcts_result *res, size_t n, const char **ops,
                 dmlcts_status_name(r->status), r->waived ? " (waived)" : "",
                 r->unexpected_pass ? " (waived, passed)" : "",
                 r->deviation ? " (not the baseline's)" : "");
-        if (detailed(r) && details++ < HTML_MAX_DETAILS)
+        if (has_details[i])
             fprintf(f, "<a href=\"#case-%zu\">", i);
         dmlcts_html_text(f, r->name);
-        fprintf(f, "%s</td><td>", detailed(r) && details <= HTML_MAX_DETAILS ? "</a>" : "");
+        fprintf(f, "%s</td><td>", has_details[i] ? "</a>" : "");
         dmlcts_html_text(f, r->op);
         fprintf(f, "</td><td>");
         dmlcts_html_text(f, r->dtype);
@@ -275,18 +280,21 @@ bool dmlcts_write_html(const dmlcts_options *o, const dmlcts_result *res, size_t
 {
     FILE *f = fopen(o->html, "w");
     const char **ops = calloc(n + 1, sizeof *ops), **dts = calloc(n + 1, sizeof *dts);
+    bool *has = calloc(n + 1, sizeof *has);
     size_t nops, ndts, details = 0;
-    bool ok = f && ops && dts;
+    bool ok = f && ops && dts && has;
     if (ok) {
+        for (size_t i = 0; i < n; i++)
+            has[i] = detailed(&res[i]) && details++ < HTML_MAX_DETAILS;
         nops = distinct(res, n, offsetof(dmlcts_result, op), ops);
         ndts = distinct(res, n, offsetof(dmlcts_result, dtype), dts);
         dmlcts_html_begin(f, "dmlcts report");
         header(f, o, res, n, rc);
         grid(f, res, n, ops, nops, dts, ndts);
-        table(f, res, n, ops, nops);
+        table(f, res, n, ops, nops, has);
         fprintf(f, "<h2>Failures in detail</h2>\n");
         for (size_t i = 0; i < n; i++)
-            if (detailed(&res[i]) && details++ < HTML_MAX_DETAILS)
+            if (has[i])
                 dmlcts_html_failure(f, o, &res[i], i);
         if (details > HTML_MAX_DETAILS)
             fprintf(f, "<p class=\"small\">%zu more failures are in the table above without "
@@ -298,5 +306,6 @@ bool dmlcts_write_html(const dmlcts_options *o, const dmlcts_result *res, size_t
     }
     free(ops);
     free(dts);
+    free(has);
     return f ? fclose(f) == 0 && ok : false;
 }
