@@ -307,6 +307,10 @@ static void keep_mismatch(const dmlc_case *c, const dmlc_mismatch *m, dmlcts_mis
     out->rank = t->rank;
     memcpy(out->coord, m->coord, sizeof out->coord);
     out->element = m->element;
+    if (m->digest) { /* no element: the line names both hashes; values stay empty */
+        dmlc_mismatch_format(c, m, out->text, sizeof out->text);
+        return;
+    }
     dmlc_value_set_bits(dt, e, m->expected);
     dmlc_value_set_bits(dt, g, m->got);
     dmlc_value_display(dt, e, out->expected, sizeof out->expected);
