@@ -32,10 +32,12 @@ uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *views,
                                 uint64_t *ocoord);
 
 /*
- * SCATTER's indexed run `a` (lo and hi unused) over every thread at once,
- * partitioning the updates by output range (scatter_bucket.c).  Returns false,
- * having written nothing, when it cannot (no OpenMP, no scratch memory).
+ * SCATTER's lines, each of n updates (the run a0 moved by the nest's offsets:
+ * indices 0, updates 1, output 2; lo and hi unused), one after another, each
+ * over every thread at once with its updates partitioned by output range
+ * (scatter_bucket.c).  Returns false, having written nothing, when that does
+ * not pay or cannot be done (fewer than 3 threads, no OpenMP, no scratch).
  */
-bool dmlr_scatter_line_bucketed(const dmlr_indexed *a, uint64_t n);
+bool dmlr_scatter_lines_bucketed(const dmlr_nest *lines, const dmlr_indexed *a0, uint64_t n);
 
 #endif

@@ -104,31 +104,44 @@ static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, 
 #pragma omp barrier
 }
 
-bool dmlr_scatter_line_bucketed(const dmlr_indexed *a, uint64_t n)
+#ifndef DMLR_SCATTER_BUCKET_THREADS
+#define DMLR_SCATTER_BUCKET_THREADS 3
+#endif
+/* From this many threads on: with 2, reading the line twice is cheaper than three passes. */
+enum { MIN_THREADS = DMLR_SCATTER_BUCKET_THREADS };
+
+bool dmlr_scatter_lines_bucketed(const dmlr_nest *lines, const dmlr_indexed *a0, uint64_t n)
 {
     uint64_t threads = dmlr_max_threads() < MAX_PARTS ? dmlr_max_threads() : MAX_PARTS;
+    if (threads < MIN_THREADS)
+        return false;
     uint64_t shift = 0; /* ranges of a power of two: a shift, not a division, per update */
-    while (((a->dim - 1) >> shift) + 1 > threads)
+    while (((a0->dim - 1) >> shift) + 1 > threads)
         shift++;
-    uint64_t parts = ((a->dim - 1) >> shift) + 1;
-    bucket_job j = {a, n, shift, parts, calloc(threads * parts, sizeof(uint64_t)),
-                    malloc(BLOCK * sizeof(uint64_t)), malloc((size_t)BLOCK * a->esize)};
+    uint64_t parts = ((a0->dim - 1) >> shift) + 1, coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS];
+    dmlr_indexed a = *a0;
+    bucket_job j = {&a, n, shift, parts, calloc(threads * parts, sizeof(uint64_t)),
+                    malloc(BLOCK * sizeof(uint64_t)), malloc((size_t)BLOCK * a0->esize)};
     bool ok = j.slot && j.pos && j.val;
-    if (ok) {
+    dmlr_nest_seek(lines, lines->rank, 0, coord, off);
+    for (uint64_t l = 0; ok && l < lines->count; l++) {
+        a = *a0;
+        a.dst += off[2], a.src += off[1], a.idx += off[0];
 #pragma omp parallel num_threads((int)threads)
         {
             uint64_t t = (uint64_t)omp_get_thread_num(), nt = (uint64_t)omp_get_num_threads();
             for (uint64_t b0 = 0; b0 < n; b0 += BLOCK)
                 round_of(&j, b0, n - b0 < BLOCK ? n - b0 : BLOCK, t, nt);
         }
+        dmlr_nest_next(lines, lines->rank, coord, off);
     }
     free(j.slot), free(j.pos), free(j.val);
     return ok;
 }
 #else
-bool dmlr_scatter_line_bucketed(const dmlr_indexed *a, uint64_t n)
+bool dmlr_scatter_lines_bucketed(const dmlr_nest *lines, const dmlr_indexed *a0, uint64_t n)
 {
-    (void)a, (void)n;
+    (void)lines, (void)a0, (void)n;
     return false; /* one thread: the plain line loop is already the best order */
 }
 #endif

@@ -98,18 +98,14 @@ uint32_t dmlr_scatter_elements_locate(const void *desc, const dmlr_view *v,
 DMLR_INDEXED_KERNELS(scatter, SCATTER_FN)
 
 enum { CHUNK = 1 << 14 }; /* index elements per parallel chunk, about */
-#ifndef DMLR_SCATTER_BUCKET_THREADS
-#define DMLR_SCATTER_BUCKET_THREADS 3
-#endif
-/* From this many threads, a few long lines go through scatter_bucket.c. */
-enum { BUCKET_THREADS = DMLR_SCATTER_BUCKET_THREADS };
 
 /*
  * Items: a line of the indices (all coordinates but Axis), or, when there are
  * fewer lines than threads, a line and one of `parts` ranges of output
  * positions along Axis.  Every item reads its whole line in order and writes
  * only the positions it owns, so each output element still takes its updates
- * in row-major order, from one item: the same bytes for any split.
+ * in row-major order, from one item: the same bytes for any split.  From 3
+ * threads, fewer lines than threads go through scatter_bucket.c instead.
  */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
@@ -135,17 +131,8 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     dmlr_indexed a0 = {buf[3], out->strides[axis] * out->esize, buf[2],
                        up->strides[axis] * up->esize, buf[1], ix->strides[axis] * ix->esize,
                        dim, 0, dim, ix->dtype, out->esize};
-    if (lines < threads && threads >= BUCKET_THREADS && DMLR_PARALLEL_WORTH(len)) {
-        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS];
-        dmlr_nest_seek(&n, n.rank, 0, coord, off);
-        for (uint64_t l = 0; l < lines; l++, dmlr_nest_next(&n, n.rank, coord, off)) {
-            dmlr_indexed a = a0; /* SCATTER-6: a line over every thread, in order */
-            a.dst += off[2], a.src += off[1], a.idx += off[0];
-            if (!dmlr_scatter_line_bucketed(&a, len))
-                dmlr_indexed_pick(scatter_kernels, &a)(&a, len);
-        }
-        return;
-    }
+    if (lines < threads && DMLR_PARALLEL_WORTH(len) && dmlr_scatter_lines_bucketed(&n, &a0, len))
+        return; /* SCATTER-5, SCATTER-6: each line over every thread, in order */
     uint64_t parts = lines >= threads ? 1 : (threads + lines - 1) / lines;
     parts = parts < dim ? parts : dim;
     uint64_t items = lines * parts, per = len >= CHUNK ? 1 : CHUNK / len;
