@@ -4,7 +4,9 @@
  * writes one batch for another machine and `dmlcts check --results` judges
  * what it wrote back.  The program is its own isolation: a batch that
  * crashes, hangs or answers nothing is split and its cases run one by one,
- * so each case still gets its own verdict.
+ * so each case still gets its own verdict.  With -j N, N batches are in
+ * flight at once (cmd_proc.c polls them), each in a slot with its own
+ * --worker-env.
  */
 #include "cmd.h"
 
@@ -137,64 +139,6 @@ done:
     free(outs);
 }
 
-typedef enum ran {
-    RAN_EXITED,
-    RAN_SIGNALED,
-    RAN_SHELL_SIGNALED, /* a shell said 128 + signal */
-    RAN_TIMED_OUT,
-    RAN_NOT_STARTED
-} ran;
-
-/* sh -c 'COMMAND "$1"' sh DIR, in its own process group, killed at the deadline. */
-static ran run_command(const dmlcts_options *o, const char *dir, double seconds, int *how)
-{
-    size_t n = strlen(o->backend_arg) + 8;
-    char *script = malloc(n);
-    double end = dmlcts_now() + seconds;
-    pid_t pid;
-    struct timespec nap = {0, 1000000};
-    if (!script)
-        return RAN_NOT_STARTED;
-    snprintf(script, n, "%s \"$1\"", o->backend_arg);
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(2, 1); /* the program's prints go to stderr, not into the report */
-        signal(SIGPIPE, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", script, "sh", dir, (char *)NULL);
-        _exit(127);
-    }
-    free(script);
-    if (pid < 0)
-        return RAN_NOT_STARTED;
-    setpgid(pid, pid); /* both sides, so the kill below never misses */
-    for (;;) {
-        pid_t w = waitpid(pid, how, WNOHANG);
-        if (w == pid) {
-            /* A shell reports its child's death by signal S as status 128 + S. */
-            if (WIFEXITED(*how) && WEXITSTATUS(*how) > 128 && WEXITSTATUS(*how) < 128 + 65) {
-                int sig = WEXITSTATUS(*how) - 128;
-                *how = sig;
-                return RAN_SHELL_SIGNALED;
-            }
-            return WIFSIGNALED(*how) ? RAN_SIGNALED : RAN_EXITED;
-        }
-        if (w < 0 && errno != EINTR)
-            return RAN_EXITED;
-        if (dmlcts_now() > end) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            while (waitpid(pid, how, 0) < 0 && errno == EINTR)
-                ;
-            return RAN_TIMED_OUT;
-        }
-        nanosleep(&nap, NULL);
-        if (nap.tv_nsec < 20000000)
-            nap.tv_nsec *= 2; /* 1 ms, doubling to 20 ms: quick cases answer quickly */
-    }
-}
-
 /* Remove a batch directory's files (only the ones the protocol names). */
 static void clean_dir(const char *dir, const dmlcts_batch_case *bc, size_t n)
 {
@@ -222,77 +166,182 @@ const cJSON *dmlcts_cmd_find(const cJSON *root, const char *key, const char *val
     return NULL;
 }
 
-static void run_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
+/* A batch handed to the program: its directory, its process. */
+typedef struct dmlcts_cmd_job {
+    dmlcts_batch_case *bc; /* -j N: the slot's own copy; NULL when the slot is free */
+    size_t n;
+    unsigned slot;         /* the worker number for --worker-env */
+    char dir[4096], msg[1024];
+    double t0;
+    dmlcts_proc proc;
+    dmlcts_ran rn;
+} dmlcts_cmd_job;
+
+static void job_start(dmlcts_cmd_run *cr, dmlcts_cmd_job *j, dmlcts_batch_case *bc, size_t n)
 {
     const dmlcts_options *o = cr->o;
-    char dir[4096], msg[1024], path[4200];
-    double t0 = dmlcts_now();
-    int how = 0;
-    ran rn;
+    j->bc = bc;
+    j->n = n;
+    j->t0 = dmlcts_now();
+    j->msg[0] = '\0';
+    j->rn = DMLCTS_RAN_NOT_STARTED;
+    snprintf(j->dir, sizeof j->dir, "%s/dmlcts-XXXXXX", o->work_dir);
+    if (!mkdtemp(j->dir))
+        snprintf(j->msg, sizeof j->msg, "cannot create a batch directory under %s: %s",
+                 o->work_dir, strerror(errno));
+    else if (!dmlcts_cmd_write_request(j->dir, bc, n, j->msg, sizeof j->msg))
+        ;
+    else if (!dmlcts_proc_start(o, j->dir, j->slot, o->timeout * (double)n, &j->proc))
+        snprintf(j->msg, sizeof j->msg, "cannot start the command: %s", strerror(errno));
+    else
+        j->rn = DMLCTS_RAN_RUNNING;
+}
+
+static void run_batch_in(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n, unsigned slot);
+
+/* The program has ended (or never started): judge each case, or split the batch. */
+static void job_finish(dmlcts_cmd_run *cr, dmlcts_cmd_job *j)
+{
+    const dmlcts_options *o = cr->o;
+    dmlcts_batch_case *bc = j->bc;
+    size_t n = j->n;
+    char path[4200], *msg = j->msg;
+    int how = j->proc.how;
+    dmlcts_ran rn = j->rn;
     cJSON *resp = NULL;
-    snprintf(dir, sizeof dir, "%s/dmlcts-XXXXXX", o->work_dir);
-    if (!mkdtemp(dir)) {
-        snprintf(msg, sizeof msg, "cannot create a batch directory under %s: %s", o->work_dir,
-                 strerror(errno));
-        rn = RAN_NOT_STARTED;
-    } else if (!dmlcts_cmd_write_request(dir, bc, n, msg, sizeof msg)) {
-        rn = RAN_NOT_STARTED;
-    } else {
-        rn = run_command(o, dir, o->timeout * (double)n, &how);
-        snprintf(path, sizeof path, "%s/response.json", dir);
-        if (rn == RAN_SHELL_SIGNALED && access(path, F_OK) == 0)
-            rn = RAN_EXITED; /* it answered: an exit status like any other */
-        if (rn == RAN_EXITED && !(resp = dmlcts_cmd_read_json(path, msg, sizeof msg))) {
+    if (rn != DMLCTS_RAN_NOT_STARTED) {
+        snprintf(path, sizeof path, "%s/response.json", j->dir);
+        if (rn == DMLCTS_RAN_SHELL_SIGNALED && access(path, F_OK) == 0)
+            rn = DMLCTS_RAN_EXITED; /* it answered: an exit status like any other */
+        if (rn == DMLCTS_RAN_EXITED && !(resp = dmlcts_cmd_read_json(path, msg, sizeof j->msg))) {
             size_t m = strlen(msg);
-            snprintf(msg + m, sizeof msg - m, " (the command exited with status %d)",
+            snprintf(msg + m, sizeof j->msg - m, " (the command exited with status %d)",
                      WIFEXITED(how) ? WEXITSTATUS(how) : -1);
         }
     }
     /* 126/127: the shell could not run COMMAND at all; splitting would only repeat that. */
-    if (rn == RAN_EXITED && !resp && WIFEXITED(how) &&
+    if (rn == DMLCTS_RAN_EXITED && !resp && WIFEXITED(how) &&
         (WEXITSTATUS(how) == 126 || WEXITSTATUS(how) == 127))
-        snprintf(msg, sizeof msg, "the command could not be run (/bin/sh exit status %d): %s",
+        snprintf(msg, sizeof j->msg, "the command could not be run (/bin/sh exit status %d): %s",
                  WEXITSTATUS(how), o->backend_arg);
-    else if (rn != RAN_NOT_STARTED && !resp && n > 1) {
-        /* Whose fault?  One at a time tells. */
+    else if (rn != DMLCTS_RAN_NOT_STARTED && !resp && n > 1) {
+        /* Whose fault?  One at a time tells (in this slot, while the others run on). */
         if (!o->keep_work)
-            clean_dir(dir, bc, n);
+            clean_dir(j->dir, bc, n);
         for (size_t i = 0; i < n; i++)
-            run_batch(cr, &bc[i], 1);
+            run_batch_in(cr, &bc[i], 1, j->slot);
         return;
     }
     for (size_t i = 0; i < n; i++) {
         dmlcts_result *r = &(*cr->res)[bc[i].result];
         if (resp) {
-            dmlcts_cmd_judge(o, dir, &bc[i], dmlcts_cmd_find(resp, "id", bc[i].id), r);
-        } else if (rn == RAN_SIGNALED || rn == RAN_SHELL_SIGNALED) {
-            int sig = rn == RAN_SIGNALED ? WTERMSIG(how) : how;
+            dmlcts_cmd_judge(o, j->dir, &bc[i], dmlcts_cmd_find(resp, "id", bc[i].id), r);
+        } else if (rn == DMLCTS_RAN_SIGNALED || rn == DMLCTS_RAN_SHELL_SIGNALED) {
             r->status = DMLCTS_CRASH;
-            dmlcts_set_message(r, "the command died of signal %d (%s) running this case", sig,
-                               strsignal(sig));
-        } else if (rn == RAN_TIMED_OUT) {
+            dmlcts_set_message(r, "the command died of signal %d (%s) running this case", how,
+                               strsignal(how));
+        } else if (rn == DMLCTS_RAN_TIMED_OUT) {
             r->status = DMLCTS_TIMEOUT;
             dmlcts_set_message(r, "no answer within %g s; the command was killed", o->timeout);
         } else {
             r->status = DMLCTS_ERROR;
             dmlcts_set_message(r, "%s", msg);
         }
-        r->ms = (dmlcts_now() - t0) * 1000.0 / (double)n;
+        r->ms = (dmlcts_now() - j->t0) * 1000.0 / (double)n;
         r->done = true;
-        dmlcts_cmd_progress(cr, r);
     }
+    dmlcts_cmd_progress(cr);
     cJSON_Delete(resp);
     if (o->keep_work)
-        fprintf(stderr, "dmlcts: kept the batch directory %s\n", dir);
+        fprintf(stderr, "dmlcts: kept the batch directory %s\n", j->dir);
     else
-        clean_dir(dir, bc, n);
+        clean_dir(j->dir, bc, n);
 }
 
-void dmlcts_cmd_progress(dmlcts_cmd_run *cr, dmlcts_result *r)
+/* 1 ms, doubling to 20 ms: quick batches answer quickly, long ones cost no CPU. */
+static void nap(long *ns)
+{
+    struct timespec t = {0, *ns};
+    nanosleep(&t, NULL);
+    if (*ns < 20000000)
+        *ns *= 2;
+}
+
+static void run_batch_in(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n, unsigned slot)
+{
+    dmlcts_cmd_job j;
+    long ns = 1000000;
+    memset(&j, 0, sizeof j);
+    j.slot = slot;
+    job_start(cr, &j, bc, n);
+    while (j.rn == DMLCTS_RAN_RUNNING && (j.rn = dmlcts_proc_poll(&j.proc)) == DMLCTS_RAN_RUNNING)
+        nap(&ns);
+    job_finish(cr, &j);
+}
+
+static void run_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
+{
+    run_batch_in(cr, bc, n, 0);
+}
+
+/*
+ * -j N: up to N batches in flight, each slot its own program run.  Results
+ * go to their own places in the results and are shown in order, so the
+ * reports read as with one slot.  Wait until some slot is free (all: drain).
+ */
+static void harvest(dmlcts_cmd_run *cr, bool all)
+{
+    long ns = 1000000;
+    for (;;) {
+        bool busy = false, free_slot = false;
+        for (unsigned i = 0; i < cr->o->jobs; i++) {
+            dmlcts_cmd_job *j = &cr->jobs[i];
+            if (!j->bc) {
+                free_slot = true;
+                continue;
+            }
+            if (j->rn == DMLCTS_RAN_RUNNING && (j->rn = dmlcts_proc_poll(&j->proc)) ==
+                                                   DMLCTS_RAN_RUNNING) {
+                busy = true;
+                continue;
+            }
+            job_finish(cr, j);
+            for (size_t k = 0; k < j->n; k++)
+                dmlc_case_free(j->bc[k].c);
+            free(j->bc);
+            j->bc = NULL;
+            free_slot = true;
+            ns = 1000000;
+        }
+        if (all ? !busy : free_slot)
+            return;
+        nap(&ns);
+    }
+}
+
+static void run_batch_parallel(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
+{
+    dmlcts_batch_case *own = malloc(n * sizeof *own);
+    unsigned i = 0;
+    if (!own) { /* no copy, no slot of its own: run it here and now */
+        run_batch(cr, bc, n);
+        return;
+    }
+    memcpy(own, bc, n * sizeof *own);
+    for (size_t k = 0; k < n; k++)
+        bc[k].c = NULL; /* the slot frees them */
+    harvest(cr, false);
+    while (cr->jobs[i].bc)
+        i++;
+    cr->jobs[i].slot = i;
+    job_start(cr, &cr->jobs[i], own, n);
+}
+
+void dmlcts_cmd_progress(dmlcts_cmd_run *cr)
 {
     if (cr->silent)
         return;
-    dmlcts_progress_case(cr->o, &cr->progress, r);
+    dmlcts_progress_landed(cr->o, &cr->progress, *cr->res, *cr->count);
 }
 
 int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
@@ -303,6 +352,7 @@ int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
     dmlcts_batch_case *bc = calloc(max + 1, sizeof *bc);
     if (!bc)
         return 2;
+    cr->count = count;
     if (!cr->silent)
         dmlcts_progress_start(o, &cr->progress, o->paths.count);
     for (size_t i = 0; i <= o->paths.count; i++) {
@@ -323,7 +373,7 @@ int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
             *r = tmp;
             if (!c) {
                 r->done = true;
-                dmlcts_cmd_progress(cr, r);
+                dmlcts_cmd_progress(cr);
                 continue;
             }
             bc[n].c = c;
@@ -339,6 +389,8 @@ int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
             n = 0;
         }
     }
+    if (cr->jobs)
+        harvest(cr, true);
     if (!cr->silent)
         dmlcts_progress_end(o, &cr->progress);
     free(bc);
@@ -348,8 +400,17 @@ int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
 int dmlcts_run_cmd(const dmlcts_options *o, dmlcts_result **res, size_t *count)
 {
     dmlcts_cmd_run cr;
+    int rc;
     memset(&cr, 0, sizeof cr);
     cr.o = o;
     cr.res = res;
-    return dmlcts_cmd_walk(&cr, count, run_batch);
+    if (o->jobs <= 1)
+        return dmlcts_cmd_walk(&cr, count, run_batch);
+    if (!(cr.jobs = calloc(o->jobs, sizeof *cr.jobs))) {
+        fprintf(stderr, "dmlcts: out of memory\n");
+        return 2;
+    }
+    rc = dmlcts_cmd_walk(&cr, count, run_batch_parallel);
+    free(cr.jobs);
+    return rc;
 }

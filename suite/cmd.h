@@ -14,6 +14,7 @@
 #include "dmlcts.h"
 
 #include <cJSON.h>
+#include <sys/types.h>
 
 #define DMLCTS_REQUEST_FORMAT "dmlcts-request-1"
 #define DMLCTS_RESPONSE_FORMAT "dmlcts-response-1"
@@ -57,10 +58,36 @@ void dmlcts_cmd_judge(const dmlcts_options *o, const char *dir, const dmlcts_bat
 /* The entry of root's "cases" whose member key is the string value; NULL if none. */
 const cJSON *dmlcts_cmd_find(const cJSON *root, const char *key, const char *value);
 
+/* ---- cmd_proc.c: one run of the program, polled ---- */
+typedef enum dmlcts_ran {
+    DMLCTS_RAN_RUNNING,
+    DMLCTS_RAN_EXITED,
+    DMLCTS_RAN_SIGNALED,       /* how: the signal */
+    DMLCTS_RAN_SHELL_SIGNALED, /* a shell said 128 + signal; how: the signal */
+    DMLCTS_RAN_TIMED_OUT,      /* killed at the deadline */
+    DMLCTS_RAN_NOT_STARTED
+} dmlcts_ran;
+
+typedef struct dmlcts_proc {
+    pid_t pid;       /* 0 once reaped */
+    double deadline;
+    int how;         /* wait status (EXITED), or the signal */
+} dmlcts_proc;
+
+/* sh -c 'COMMAND "$1"' sh DIR as worker `slot`, killed at now + seconds; false: no process. */
+bool dmlcts_proc_start(const dmlcts_options *o, const char *dir, unsigned slot, double seconds,
+                       dmlcts_proc *p);
+/* RUNNING, or how it ended (reaped; past the deadline it is killed first). */
+dmlcts_ran dmlcts_proc_poll(dmlcts_proc *p);
+
+struct dmlcts_cmd_job;
+
 /* One pass over the selection for the file-protocol modes. */
 typedef struct dmlcts_cmd_run {
     const dmlcts_options *o;
     dmlcts_result **res;
+    size_t *count;          /* results so far */
+    struct dmlcts_cmd_job *jobs; /* run with -j N: the N batch slots */
     dmlcts_progress progress;
     bool silent;            /* export: no per-case lines */
     cJSON *request, *response; /* check: DIR's files */
@@ -73,7 +100,7 @@ typedef struct dmlcts_cmd_run {
  */
 int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
                     void (*batch)(dmlcts_cmd_run *, dmlcts_batch_case *, size_t));
-/* A result is final: progress line (unless silent). */
-void dmlcts_cmd_progress(dmlcts_cmd_run *cr, dmlcts_result *r);
+/* A result is final: progress lines, in order (unless silent). */
+void dmlcts_cmd_progress(dmlcts_cmd_run *cr);
 
 #endif

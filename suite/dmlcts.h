@@ -10,7 +10,11 @@
  *   worker_host.c  the harness's side of a worker (worker.h)
  *   pool.c         the run loop: cases to workers, crashes, timeouts
  *   judge.c        guard bands, untouched inputs, the output verdict
- *   cmd.c          the cmd: backend (cmd.h: the file protocol)
+ *   cmd.c          the cmd: backend (cmd.h: the file protocol), -j N batches
+ *   cmd_proc.c     one run of the cmd: program, polled
+ *   worker_env.c   --worker-env: what worker i's environment gets
+ *   shard.c        --shard K/N and auto; what a report records for merge
+ *   merge.c        dmlcts merge: shard reports into one
  *   cmd_json.c     request.json, .npy buffers, response files
  *   export.c       dmlcts export / dmlcts check --results
  *   report.c       progress, failures, summary table
@@ -141,6 +145,7 @@ typedef struct dmlcts_options {
     const char *backend_arg;  /* the .so path or the command */
     double timeout;           /* seconds per case */
     unsigned jobs;
+    dmlc_paths worker_env;    /* --worker-env NAME=VALUE, "{i}": the worker's number */
     bool in_process;          /* the backend runs in a thread of dmlcts (no fork) */
     const char *filter;
     dmlc_paths ops, dtypes; /* canonical names */
@@ -194,6 +199,12 @@ bool dmlcts_load_waivers(dmlcts_options *o);
  */
 bool dmlcts_regular_file(const char *path, uint64_t max, uint64_t *size, char *msg, size_t cap);
 bool dmlcts_waived(const dmlcts_options *o, const char *name);
+
+/* ---- worker_env.c -------------------------------------------------------- */
+/* --worker-env NAME=VALUE checked and kept; false after one line on stderr. */
+bool dmlcts_worker_env_option(const char *spec, dmlcts_options *o);
+/* In worker `index` (a child, or dmlcts itself in process): setenv each one. */
+bool dmlcts_worker_env_apply(const dmlcts_options *o, unsigned index);
 
 /* ---- shard.c / merge.c --------------------------------------------------- */
 /* --shard K/N or auto (the scheduler's variables); false after one line on stderr. */
@@ -299,6 +310,7 @@ typedef struct dmlcts_progress {
     size_t total;      /* case files to look at */
     size_t seen;
     size_t counts[DMLCTS_STATUS_COUNT];
+    size_t next;       /* results before it have been shown (dmlcts_progress_landed) */
 } dmlcts_progress;
 
 void dmlcts_progress_start(const dmlcts_options *o, dmlcts_progress *p, size_t total);
@@ -307,6 +319,14 @@ void dmlcts_progress_start(const dmlcts_options *o, dmlcts_progress *p, size_t t
  * it here), or NULL when it was filtered out.
  */
 void dmlcts_progress_case(const dmlcts_options *o, dmlcts_progress *p, dmlcts_result *r);
+/*
+ * Workers finish out of order; what is shown does not: every result from
+ * p->next on that is done goes through dmlcts_progress_case, stopping at
+ * the first still running.  With one worker it is the same as calling
+ * dmlcts_progress_case as each lands.
+ */
+void dmlcts_progress_landed(const dmlcts_options *o, dmlcts_progress *p, dmlcts_result *res,
+                            size_t count);
 void dmlcts_progress_end(const dmlcts_options *o, dmlcts_progress *p);
 /* A failure's notes, mismatches and reproducer, each line after prefix. */
 void dmlcts_print_details(const dmlcts_options *o, const dmlcts_result *r, const char *prefix,

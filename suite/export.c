@@ -79,7 +79,7 @@ static void check_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
                              dmlcts_cmd_find(cr->response, "id", bc[i].id), r);
         }
         r->done = true;
-        dmlcts_cmd_progress(cr, r);
+        dmlcts_cmd_progress(cr);
     }
 }
 

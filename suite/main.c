@@ -32,7 +32,10 @@ static const char usage[] =
     "  --backend plugin:LIB.so  a shared library with the C ABI of suite/dmlcts_backend.h\n"
     "  --backend cmd:COMMAND    a program driven through batch directories (docs/cmd-protocol.md)\n"
     "  --timeout SECONDS        per case (default 60); past it: TIMEOUT, the worker is killed\n"
-    "  -j, --jobs N             worker processes (ref, plugin; default 1)\n"
+    "  -j, --jobs N             worker processes (ref, plugin), batches in flight (cmd);\n"
+    "                           default 1; verdicts and their order do not change\n"
+    "  --worker-env NAME=VALUE  set in worker i's environment, {i} replaced by i (0..N-1):\n"
+    "                           --worker-env 'CUDA_VISIBLE_DEVICES={i}' (repeatable)\n"
     "  --in-process             ref, plugin: run the backend in a thread of dmlcts, not a\n"
     "                           forked worker, for tools that do not follow fork\n"
     "                           (compute-sanitizer, cuda-gdb); no timeout, -j 1, and a\n"
@@ -175,6 +178,9 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
         } else if (OPT("--jobs") || OPT("-j")) {
             if (r > 0 && (!parse_uint(v, 64, &o->jobs) || !o->jobs))
                 return usage_error("-j %s: expected 1 to 64", v);
+        } else if (OPT("--worker-env")) {
+            if (r > 0 && !dmlcts_worker_env_option(v, o))
+                return 2;
         } else if (OPT("--batch")) {
             if (r > 0 && (!parse_uint(v, 1000000, &o->batch) || !o->batch))
                 return usage_error("--batch %s: expected a positive count", v);
@@ -400,5 +406,6 @@ out:
     free(o.path_index);
     dmlcts_baseline_free(&o);
     free((char *)o.command);
+    dmlc_paths_free(&o.worker_env);
     return rc;
 }

@@ -40,7 +40,7 @@ static void land(pool *p, unsigned i)
     dmlcts_result *r = &(*p->res)[f->result];
     r->ms = (dmlcts_now() - f->start) * 1000.0;
     r->done = true;
-    dmlcts_progress_case(p->o, &p->progress, r);
+    dmlcts_progress_landed(p->o, &p->progress, *p->res, *p->count);
     dmlc_case_free(f->c);
     free(f->slots);
     memset(f, 0, sizeof *f);
@@ -177,8 +177,10 @@ int dmlcts_run_pool(const dmlcts_options *o, dmlcts_result **res, size_t *count)
         fprintf(stderr, "dmlcts: out of memory\n");
         return 2;
     }
-    for (unsigned i = 0; i < p.n; i++)
+    for (unsigned i = 0; i < p.n; i++) {
         p.w[i].mem_fd = -1;
+        p.w[i].index = i;
+    }
     for (unsigned i = 0; i < p.n; i++) {
         dmlcts_backend_info info;
         if (!dmlcts_worker_start(o, &p.w[i], &info, msg, sizeof msg)) {
@@ -217,13 +219,13 @@ int dmlcts_run_pool(const dmlcts_options *o, dmlcts_result **res, size_t *count)
             *r = tmp;
             if (!c) {
                 r->done = true;
-                dmlcts_progress_case(o, &p.progress, r);
+                dmlcts_progress_landed(o, &p.progress, *res, *count);
                 i--;
             } else if (p.broken[0]) {
                 r->status = DMLCTS_ERROR;
                 dmlcts_set_message(r, "not run: %s", p.broken);
                 r->done = true;
-                dmlcts_progress_case(o, &p.progress, r);
+                dmlcts_progress_landed(o, &p.progress, *res, *count);
                 dmlc_case_free(c);
                 i--;
             } else {

@@ -89,6 +89,13 @@ void dmlcts_progress_case(const dmlcts_options *o, dmlcts_progress *p, dmlcts_re
     }
 }
 
+void dmlcts_progress_landed(const dmlcts_options *o, dmlcts_progress *p, dmlcts_result *res,
+                            size_t count)
+{
+    while (p->next < count && res[p->next].done)
+        dmlcts_progress_case(o, p, &res[p->next++]);
+}
+
 void dmlcts_progress_end(const dmlcts_options *o, dmlcts_progress *p)
 {
     if (o->progress && !o->tap && !o->silent) {

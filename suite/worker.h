@@ -26,6 +26,7 @@ typedef struct dmlcts_worker {
     pid_t pid;           /* 0: no worker process */
     unsigned starts;     /* processes (or threads) started, restarts included */
     double start_seconds, start_max; /* their total and longest start-to-ready time */
+    unsigned index;      /* its number, 0..-j N-1: --worker-env's {i}; kept across restarts */
     bool in_thread;      /* --in-process: the worker is `thread` */
     pthread_t thread;
     int to_fd, from_fd;  /* requests out, answers in */

@@ -210,6 +210,7 @@ static bool start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info
         return false;
     }
     if (o->in_process) {
+        dmlcts_worker_env_apply(o, 0); /* the one worker is dmlcts itself */
         w->to_fd = req[1];
         w->from_fd = ans[0];
         if (!start_thread(o, w, req[0], ans[1])) {
@@ -229,6 +230,9 @@ static bool start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info
         if (w->pid == 0) {
             close(req[1]);
             close(ans[0]);
+            /* Before exec: the backend's process starts with worker i's variables. */
+            if (!dmlcts_worker_env_apply(o, w->index))
+                _exit(126); /* no init answer: "the backend did not start" */
             if (!*exe) /* no /proc: a plain fork (see worker.h for what it risks) */
                 dmlcts_worker_main(o, req[0], ans[1], w->mem_fd);
             execv(exe, e.argv);
