@@ -77,7 +77,7 @@ grep -Eq '^dmlcts: [1-9][0-9]* passed, 1 failed' "$T/cmd.3.out" && ok || bad "cm
 # N cases go to workers 0..N-1 in turn, so with the crash mutant's target set
 # to "example{i}", worker 1 crashes on example1, worker 2 on example2, and
 # worker 0 (target "example0") runs example3.
-"$CTS" --no-progress -j 3 --worker-env 'DMLCTS_MUTANT_TARGET=gather.example{i}' \
+"$CTS" --no-progress --no-rerun -j 3 --worker-env 'DMLCTS_MUTANT_TARGET=gather.example{i}' \
     --backend "plugin:$LIB/dmlcts_mutant_crash.so" goldens/doc/gather.example3.json \
     goldens/doc/gather.example1.json goldens/doc/gather.example2.json >"$T/slot.out" 2>&1
 grep -q '^PASS doc/gather.example3$' "$T/slot.out" && grep -q '^CRASH doc/gather.example1: ' "$T/slot.out" &&
