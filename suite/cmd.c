@@ -139,20 +139,11 @@ done:
     free(outs);
 }
 
-/* Remove a batch directory's files (only the ones the protocol names). */
-static void clean_dir(const char *dir, const dmlcts_batch_case *bc, size_t n)
+/* Remove a batch directory with whatever the program left in it. */
+static void clean_dir(const char *dir)
 {
-    char path[4096];
-    for (size_t i = 0; i < n; i++)
-        for (uint32_t k = 0; k < bc[i].c->tensor_count; k++) {
-            dmlcts_cmd_file(path, sizeof path, dir, bc[i].id, &bc[i].c->tensors[k]);
-            unlink(path);
-        }
-    snprintf(path, sizeof path, "%s/request.json", dir);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/response.json", dir);
-    unlink(path);
-    rmdir(dir);
+    dmlcts_remove_tree(dir);
+    dmlcts_cleanup_dir(dir, false);
 }
 
 const cJSON *dmlcts_cmd_find(const cJSON *root, const char *key, const char *value)
@@ -186,7 +177,7 @@ static void job_start(dmlcts_cmd_run *cr, dmlcts_cmd_job *j, dmlcts_batch_case *
     j->msg[0] = '\0';
     j->rn = DMLCTS_RAN_NOT_STARTED;
     snprintf(j->dir, sizeof j->dir, "%s/dmlcts-XXXXXX", o->work_dir);
-    if (!mkdtemp(j->dir))
+    if (!dmlcts_cleanup_mkdtemp(j->dir, o->keep_work))
         snprintf(j->msg, sizeof j->msg, "cannot create a batch directory under %s: %s",
                  o->work_dir, strerror(errno));
     else if (!dmlcts_cmd_write_request(j->dir, bc, n, j->msg, sizeof j->msg))
@@ -227,7 +218,7 @@ static void job_finish(dmlcts_cmd_run *cr, dmlcts_cmd_job *j)
     else if (rn != DMLCTS_RAN_NOT_STARTED && !resp && n > 1) {
         /* Whose fault?  One at a time tells (in this slot, while the others run on). */
         if (!o->keep_work)
-            clean_dir(j->dir, bc, n);
+            clean_dir(j->dir);
         for (size_t i = 0; i < n; i++)
             run_batch_in(cr, &bc[i], 1, j->slot);
         return;
@@ -255,7 +246,7 @@ static void job_finish(dmlcts_cmd_run *cr, dmlcts_cmd_job *j)
     if (o->keep_work)
         fprintf(stderr, "dmlcts: kept the batch directory %s\n", j->dir);
     else
-        clean_dir(j->dir, bc, n);
+        clean_dir(j->dir);
 }
 
 /* 1 ms, doubling to 20 ms: quick batches answer quickly, long ones cost no CPU. */

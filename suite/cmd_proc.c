@@ -28,6 +28,7 @@ bool dmlcts_proc_start(const dmlcts_options *o, const char *dir, unsigned slot, 
     p->how = 0;
     p->pid = fork();
     if (p->pid == 0) {
+        dmlcts_cleanup_forget(); /* the harness's to clean, not this child's */
         setpgid(0, 0);
         dup2(2, 1); /* the program's prints go to stderr, not into the report */
         signal(SIGPIPE, SIG_DFL);
@@ -42,6 +43,7 @@ bool dmlcts_proc_start(const dmlcts_options *o, const char *dir, unsigned slot, 
         return false;
     }
     setpgid(p->pid, p->pid); /* both sides, so the kill below never misses */
+    dmlcts_cleanup_pid(-p->pid, true); /* killed with its group if dmlcts stops */
     return true;
 }
 
@@ -49,6 +51,7 @@ dmlcts_ran dmlcts_proc_poll(dmlcts_proc *p)
 {
     pid_t w = waitpid(p->pid, &p->how, WNOHANG);
     if (w == p->pid) {
+        dmlcts_cleanup_pid(-p->pid, false);
         p->pid = 0;
         /* A shell reports its child's death by signal S as status 128 + S. */
         if (WIFEXITED(p->how) && WEXITSTATUS(p->how) > 128 && WEXITSTATUS(p->how) < 128 + 65) {
@@ -62,6 +65,7 @@ dmlcts_ran dmlcts_proc_poll(dmlcts_proc *p)
         return DMLCTS_RAN_EXITED;
     }
     if (w < 0 && errno != EINTR) {
+        dmlcts_cleanup_pid(-p->pid, false);
         p->pid = 0;
         return DMLCTS_RAN_EXITED;
     }
@@ -70,6 +74,7 @@ dmlcts_ran dmlcts_proc_poll(dmlcts_proc *p)
         kill(p->pid, SIGKILL);
         while (waitpid(p->pid, &p->how, 0) < 0 && errno == EINTR)
             ;
+        dmlcts_cleanup_pid(-p->pid, false);
         p->pid = 0;
         return DMLCTS_RAN_TIMED_OUT;
     }

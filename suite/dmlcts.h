@@ -44,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /*
  * Statuses, in report order: the name, whether it fails the run (exit code
@@ -304,6 +305,20 @@ int dmlcts_check_results(const dmlcts_options *o, dmlcts_result **res, size_t *c
 
 /* ---- results array ---------------------------------------------------------- */
 dmlcts_result *dmlcts_result_append(dmlcts_result **res, size_t *count, size_t *cap);
+
+/* ---- cleanup.c ------------------------------------------------------------- */
+/* Handlers for SIGINT, SIGTERM, SIGHUP (unless ignored) and atexit: kill and remove what is registered. */
+void dmlcts_cleanup_install(void);
+/* A batch directory to remove if dmlcts stops now: add, or drop (it is gone). */
+void dmlcts_cleanup_dir(const char *dir, bool add);
+/* A process (pid > 0) or process group (-pgid) to kill if dmlcts stops now; add or drop. */
+void dmlcts_cleanup_pid(pid_t pid, bool add);
+/* mkdtemp, the directory registered for removal (unless keep) before any signal can come. */
+char *dmlcts_cleanup_mkdtemp(char *template, bool keep);
+/* In a forked child: the registry is the parent's; forget it. */
+void dmlcts_cleanup_forget(void);
+/* Remove dir and everything under it (symbolic links are removed, not followed). */
+void dmlcts_remove_tree(const char *dir);
 
 /* ---- report.c -------------------------------------------------------------- */
 typedef struct dmlcts_progress {

@@ -349,6 +349,7 @@ int main(int argc, char **argv)
     }
     /* A worker or a program that dies mid-pipe must not kill the harness. */
     signal(SIGPIPE, SIG_IGN);
+    dmlcts_cleanup_install(); /* no batch directory or process outlives dmlcts */
     if (o.backend == DMLCTS_CMD || o.mode != DMLCTS_RUN) {
         /* No process to ask: the program answers NOT_SUPPORTED per case itself. */
         snprintf(dmlcts_info.name, sizeof dmlcts_info.name, "%.63s",

@@ -95,6 +95,7 @@ static void reap(dmlcts_worker *w, char *msg, size_t cap)
     } else {
         while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
             ;
+        dmlcts_cleanup_pid(w->pid, false);
         if (msg)
             describe_exit(status, msg, cap);
     }
@@ -228,6 +229,7 @@ static bool start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info
         fflush(NULL); /* the child must not inherit unwritten output */
         w->pid = fork();
         if (w->pid == 0) {
+            dmlcts_cleanup_forget();
             close(req[1]);
             close(ans[0]);
             /* Before exec: the backend's process starts with worker i's variables. */
@@ -242,6 +244,8 @@ static bool start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info
         close(ans[1]);
         w->to_fd = req[1];
         w->from_fd = ans[0];
+        if (w->pid > 0)
+            dmlcts_cleanup_pid(w->pid, true);
         if (w->pid < 0) {
             snprintf(msg, cap, "cannot fork the worker: %s", strerror(errno));
             close(w->to_fd);

@@ -260,5 +260,49 @@ verdicts=$(grep -E '^(PASS|CRASH|TIMEOUT) ' "$T/omp_restart.out" | head -n 3 | c
 $PY -c 'import json, sys; w = json.load(open(sys.argv[1]))["workers"]; assert w["starts"] == 2, w' \
     "$T/omp.json" && ok || bad "omp_restart: --json workers.starts is not 2"
 
+# Signals: the batch directory (and what the program left in it) is removed and
+# the program's process group killed; dmlcts ends of the signal it got.
+cat >"$T/slow.sh" <<'EOF'
+#!/bin/sh
+mkdir "$1/scratch" && echo x >"$1/scratch/left-behind"
+sleep 60 &
+echo $! >"$SLOW_PID"
+wait
+EOF
+# SIGINT is ignored by background jobs of a script; the wrapper restores it.
+for sig in TERM HUP INT; do
+    mkdir "$T/work_$sig"
+    SLOW_PID="$T/slow_$sig.pid" $PY -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$CTS" --no-progress --work-dir "$T/work_$sig" \
+        --backend "cmd:sh $T/slow.sh" goldens/doc >/dev/null 2>&1 &
+    cts=$!
+    for _ in $(seq 100); do [ -s "$T/slow_$sig.pid" ] && break; sleep 0.1; done
+    kill -s "$sig" "$cts"
+    wait "$cts"
+    rc=$?
+    [ "$rc" -gt 128 ] && [ "$(kill -l "$((rc - 128))")" = "$sig" ] && ok ||
+        bad "signal $sig: dmlcts exited $rc, expected death by SIG$sig"
+    [ -z "$(ls -A "$T/work_$sig")" ] && ok || bad "signal $sig: left $(ls -A "$T/work_$sig") in the work directory"
+    # Dead or a zombie waiting for its new parent to reap it, within 2 s.
+    sleeper=$(cat "$T/slow_$sig.pid" 2>/dev/null || echo 0)
+    for _ in $(seq 20); do
+        state=$(ps -o stat= -p "$sleeper" 2>/dev/null)
+        [ -z "$state" ] || [ "${state#Z}" != "$state" ] && break
+        sleep 0.1
+    done
+    [ -z "$state" ] || [ "${state#Z}" != "$state" ] && ok ||
+        bad "signal $sig: the backend's sleep (pid $sleeper, $state) outlived dmlcts"
+done
+# The normal path too removes what the program left in its batch directory.
+mkdir "$T/work_ok"
+cat >"$T/litter.sh" <<EOF
+#!/bin/sh
+mkdir "\$1/scratch" && echo x >"\$1/scratch/left-behind"
+exec $CLIENT "\$1"
+EOF
+run litter 0 --work-dir "$T/work_ok" --backend "cmd:sh $T/litter.sh" goldens/doc
+[ -z "$(ls -A "$T/work_ok")" ] && ok || bad "litter: left $(ls -A "$T/work_ok") in the work directory"
+
 echo "test-dmlcts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
