@@ -42,9 +42,9 @@ bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size
 cJSON *dmlcts_cmd_read_json(const char *path, char *msg, size_t cap);
 /*
  * Read one buffer's .npy as raw bytes (malloc) into *data, *len bytes; false
- * with msg when missing, not a regular file, more than max data bytes (plus
- * a header) long, or not a .npy of one of the 11 element types.  *file_size
- * gets the file's size once known (0 before), so a caller can tell "too long".
+ * with msg when missing, not a regular file (dmlc_read_regular_file), more
+ * than max data bytes (plus a header) long, or not a .npy of one of the 11
+ * element types.  *file_size gets a too-long regular file's size (else 0).
  */
 bool dmlcts_cmd_read_npy(const char *path, uint64_t max, void **data, size_t *len,
                          uint64_t *file_size, char *msg, size_t cap);

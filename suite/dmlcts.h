@@ -158,6 +158,7 @@ typedef struct dmlcts_options {
     size_t *path_index;         /* per paths item: its index before sharding */
     const char *waiver_file;
     dmlc_paths waivers;
+    dmlc_load_options load;   /* --max-memory, --max-work (INPUT-5) */
     const char *junit, *json, *html, *results_csv;
     const char *baseline_file, *flakes_file;
     dmlcts_baseline *baseline;   /* loaded --baseline and --flakes, or NULL */
@@ -192,13 +193,6 @@ extern dmlcts_start_stats dmlcts_starts;
 bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n);
 bool dmlcts_load_waivers(dmlcts_options *o);
 #define DMLCTS_WAIVER_MAX (UINT64_C(16) << 20) /* bytes of an --expected-failures file */
-/*
- * Is path a regular file of at most max bytes?  Checked through an
- * O_NONBLOCK open and fstat, before anything reads it, so a FIFO, a device
- * or a link to /dev/zero is refused instead of blocking or reading without
- * end.  False: msg holds one line ("PATH is a FIFO, not a regular file...").
- */
-bool dmlcts_regular_file(const char *path, uint64_t max, uint64_t *size, char *msg, size_t cap);
 bool dmlcts_waived(const dmlcts_options *o, const char *name);
 
 /* ---- worker_env.c -------------------------------------------------------- */
@@ -224,9 +218,22 @@ typedef enum dmlcts_prep {
     DMLCTS_PREP_RUN       /* *c is loaded and must be executed at *level */
 } dmlcts_prep;
 
+/*
+ * Load a case file within o's limits and --timeout (load.c); *late: it ran
+ * past the timeout (err says so; the load finishes unseen on its own thread).
+ */
+dmlc_case_rc dmlcts_load_case(const dmlcts_options *o, const char *file, dmlc_case **out,
+                              dmlc_error *err, bool *late);
 dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case **c,
                            dmlr_feature_level *level, dmlcts_result *r);
 void dmlcts_result_free(dmlcts_result *r);
+/*
+ * Messages and notes are sanitised as they are set (INPUT-6: one line of
+ * valid UTF-8, capped at DMLCTS_MESSAGE_MAX bytes with the rest counted);
+ * dmlcts_clean_dup does the same to a name or path (malloc; NULL: no memory).
+ */
+#define DMLCTS_MESSAGE_MAX 4096
+char *dmlcts_clean_dup(const char *text);
 void dmlcts_set_message(dmlcts_result *r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

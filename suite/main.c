@@ -48,6 +48,10 @@ static const char usage[] =
     "  --op NAME[,NAME]         operators:" DMLCTS_OPERATOR_NAMES "\n"
     "  --dtype NAME[,NAME]      cases with a tensor of one of these data types\n"
     "  --feature-level X        the target level; cases needing more are NOT_SUPPORTED\n"
+    "  --max-memory N           a case needing more data bytes is a CASE_ERROR (default 1G;\n"
+    "                           K, M, G, T suffixes)\n"
+    "  --max-work N             a case needing more element steps to load is a CASE_ERROR\n"
+    "                           (default 1G)\n"
     "  --shard K/N              the K-th of N shards (files by index in sorted order, mod N)\n"
     "  --shard auto             K and N from Slurm, a Kubernetes Indexed Job or CI (docs/fleet.md)\n"
     "  --expected-failures FILE waivers: case names or globs, one per line, # comments\n"
@@ -141,7 +145,7 @@ static bool names(const char *list, dmlc_paths *out, bool ops)
 static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
 {
     int i = 1;
-    const char *v, *timeout = NULL, *fl = NULL;
+    const char *v, *timeout = NULL, *fl = NULL, *max_memory = NULL, *max_work = NULL;
     bool show_given = false, no_progress = false;
     o->argv0 = argv[0];
     o->backend_spec = "ref";
@@ -196,6 +200,15 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
                 return 2;
         } else if (OPT("--feature-level")) {
             fl = v;
+        } else if (OPT("--max-memory") || OPT("--max-work")) {
+            bool mem = strncmp(a, "--max-memory", 12) == 0;
+            if (r > 0 && !dmlc_parse_limit(v, mem ? &o->load.max_memory : &o->load.max_work))
+                return usage_error(mem ? "--max-memory %s: expected a size (a positive integer, "
+                                         "optionally with K, M, G or T)"
+                                       : "--max-work %s: expected a count (a positive integer, "
+                                         "optionally with K, M, G or T)", v);
+            if (r > 0)
+                *(mem ? &max_memory : &max_work) = v;
         } else if (OPT("--shard")) {
             if (r > 0 && !dmlcts_shard_option(v, o))
                 return 2;
@@ -299,6 +312,14 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
     if (timeout) {
         dmlc_paths_push(&o->repro, "--timeout");
         dmlc_paths_push(&o->repro, timeout);
+    }
+    if (max_memory) { /* whether a case loads at all */
+        dmlc_paths_push(&o->repro, "--max-memory");
+        dmlc_paths_push(&o->repro, max_memory);
+    }
+    if (max_work) {
+        dmlc_paths_push(&o->repro, "--max-work");
+        dmlc_paths_push(&o->repro, max_work);
     }
     return 0;
 }

@@ -41,17 +41,48 @@ const char *dmlcts_status_heading(dmlcts_status s)
     return s < DMLCTS_STATUS_COUNT ? status_headings[s] : "?";
 }
 
+/*
+ * INPUT-6: what a report prints comes from case files and backends: one
+ * line of valid UTF-8, at most DMLCTS_MESSAGE_MAX bytes, the rest counted
+ * ("... (N more bytes)").  A backend's 1 MiB message costs 4 KiB a case.
+ */
 static char *vformat(const char *fmt, va_list ap)
 {
     va_list copy;
     int n;
-    char *s;
+    size_t have;
+    char *raw, *s;
     va_copy(copy, ap);
     n = vsnprintf(NULL, 0, fmt, copy);
     va_end(copy);
-    if (n < 0 || !(s = malloc((size_t)n + 1)))
+    if (n < 0)
         return NULL;
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    /* Never more of the raw text than the sanitiser could keep (4 bytes of escape per byte). */
+    have = (size_t)n < 4 * DMLCTS_MESSAGE_MAX ? (size_t)n : 4 * DMLCTS_MESSAGE_MAX;
+    if (!(raw = malloc(have + 1)))
+        return NULL;
+    vsnprintf(raw, have + 1, fmt, ap);
+    have = strlen(raw); /* a %s argument may hold a NUL */
+    s = malloc(DMLCTS_MESSAGE_MAX);
+    if (s) {
+        char *fit;
+        dmlc_sanitize(raw, have, (uint64_t)n - have, s, DMLCTS_MESSAGE_MAX);
+        if ((fit = realloc(s, strlen(s) + 1)))
+            s = fit;
+    }
+    free(raw);
+    return s;
+}
+
+char *dmlcts_clean_dup(const char *text)
+{
+    size_t n = strlen(text), cap = n < DMLCTS_MESSAGE_MAX ? 4 * n + 64 : 4 * DMLCTS_MESSAGE_MAX;
+    char *s = malloc(cap), *fit;
+    if (!s)
+        return NULL;
+    dmlc_sanitize(text, n, 0, s, cap);
+    if ((fit = realloc(s, strlen(s) + 1)))
+        s = fit;
     return s;
 }
 
@@ -177,20 +208,21 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case 
 {
     dmlc_error why;
     dmlc_case *c = NULL;
-    dmlc_case_rc rc = DMLC_CASE_BAD_INPUT;
+    bool late;
+    /* INPUT-3, INPUT-5: a FIFO, a device or a case over the limits is refused before reading. */
+    dmlc_case_rc rc = dmlcts_load_case(o, file, &c, &why, &late);
     dmlr_feature_level lv;
     *out = NULL;
     memset(r, 0, sizeof *r);
     r->file = strdup(file);
-    if (dmlcts_regular_file(file, UINT64_MAX, NULL, why.message, sizeof why.message))
-        rc = dmlc_case_load(file, &c, &why);
     if (rc != DMLC_CASE_OK) {
         /* Unfiltered: a broken file must show even when --filter would skip it. */
-        r->name = strdup(file);
+        r->name = dmlcts_clean_dup(file);
         snprintf(r->op, sizeof r->op, "-");
         snprintf(r->dtype, sizeof r->dtype, "-");
         r->status = DMLCTS_CASE_ERROR;
-        dmlcts_set_message(r, "the case file does not load: %s", why.message);
+        dmlcts_set_message(r, "the case file does not load%s: %s", late ? " in time" : "",
+                           why.message);
         return DMLCTS_PREP_DONE;
     }
     if (!selected(o, c)) {
@@ -198,7 +230,7 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case 
         dmlcts_result_free(r);
         return DMLCTS_PREP_FILTERED;
     }
-    r->name = strdup(c->name);
+    r->name = dmlcts_clean_dup(c->name);
     snprintf(r->op, sizeof r->op, "%s", c->info->name);
     snprintf(r->dtype, sizeof r->dtype, "%s",
              c->tensor_count ? dtname(c->tensors[0].desc->DataType) : "-");

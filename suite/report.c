@@ -144,8 +144,10 @@ void dmlcts_reproducer(const dmlcts_options *o, const dmlcts_result *r, char *bu
         n += quote(buf + n, cap - n, o->repro.items[i]);
     }
     if (n + 1 < cap) {
+        char *file = dmlcts_clean_dup(r->file); /* a control byte in a path must not reach a terminal */
         buf[n++] = ' ';
-        n += quote(buf + n, cap - n, r->file);
+        n += quote(buf + n, cap - n, file ? file : "?");
+        free(file);
     }
     if (n < cap)
         snprintf(buf + n, cap - n, " -v");

@@ -70,10 +70,13 @@ bool dmlcts_write_junit(const dmlcts_options *o, const dmlcts_result *res, size_
     for (size_t i = 0; i < n; i++) {
         const dmlcts_result *r = &res[i];
         const char *st = dmlcts_status_name(r->status);
+        char *file;
         fprintf(f, "    <testcase classname=\"dmlcts.%s.%s\" name=\"", r->op, r->dtype);
         xml_text(f, r->name);
         fprintf(f, "\" file=\"");
-        xml_text(f, r->file);
+        file = dmlcts_clean_dup(r->file); /* a path is bytes; XML needs UTF-8 */
+        xml_text(f, file ? file : "?");
+        free(file);
         fprintf(f, "\" time=\"%.6f\"", r->ms / 1000.0);
         if (r->status == DMLCTS_PASS) {
             fprintf(f, "/>\n");
@@ -166,8 +169,10 @@ static cJSON *one_case(const dmlcts_options *o, const dmlcts_result *r)
 {
     cJSON *j = cJSON_CreateObject(), *mm = cJSON_CreateArray();
     char repro[2048];
+    char *file = dmlcts_clean_dup(r->file); /* a path is bytes; JSON needs UTF-8 */
     cJSON_AddStringToObject(j, "name", r->name);
-    cJSON_AddStringToObject(j, "file", r->file);
+    cJSON_AddStringToObject(j, "file", file ? file : "?");
+    free(file);
     cJSON_AddStringToObject(j, "operator", r->op);
     cJSON_AddStringToObject(j, "data_type", r->dtype);
     cJSON_AddStringToObject(j, "status", dmlcts_status_name(r->status));

@@ -13,7 +13,6 @@
 #include "dmlcts.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <glob.h>
 #include <stdio.h>
@@ -21,42 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static const char *file_kind(mode_t m)
-{
-    return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
-         : S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a directory" : "not a regular file";
-}
-
-bool dmlcts_regular_file(const char *path, uint64_t max, uint64_t *size, char *msg, size_t cap)
-{
-    struct stat st;
-    /* O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), e;
-    if (fd < 0) {
-        snprintf(msg, cap, "cannot read %s: %s", path, strerror(errno));
-        return false;
-    }
-    e = fstat(fd, &st) != 0 ? errno : 0;
-    close(fd);
-    if (e) {
-        snprintf(msg, cap, "cannot read %s: %s", path, strerror(e));
-        return false;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(msg, cap, "%s is %s, not a regular file: refused before reading", path,
-                 file_kind(st.st_mode));
-        return false;
-    }
-    if ((uint64_t)st.st_size > max) {
-        snprintf(msg, cap, "%s holds %llu bytes, more than the %llu this reads", path,
-                 (unsigned long long)st.st_size, (unsigned long long)max);
-        return false;
-    }
-    if (size)
-        *size = (uint64_t)st.st_size;
-    return true;
-}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -167,49 +130,52 @@ bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n)
 /* One waiver per line: a case name or a glob on names; '#' starts a comment. */
 bool dmlcts_load_waivers(dmlcts_options *o)
 {
-    FILE *f;
-    char line[4096];
+    void *text;
+    size_t len;
     unsigned no = 0;
+    dmlc_error why;
+    bool ok = true;
     if (!o->waiver_file)
         return true;
-    if (!dmlcts_regular_file(o->waiver_file, DMLCTS_WAIVER_MAX, NULL, line, sizeof line)) {
-        fprintf(stderr, "dmlcts: --expected-failures: %s\n", line);
+    /* INPUT-3: a regular file of bounded size (a directory, a FIFO: a usage error). */
+    if (!dmlc_read_regular_file(o->waiver_file, DMLCTS_WAIVER_MAX, &text, &len, &why)) {
+        fprintf(stderr, "dmlcts: --expected-failures: %s\n", why.message);
         return false;
     }
-    if (!(f = fopen(o->waiver_file, "r"))) {
-        fprintf(stderr, "dmlcts: --expected-failures %s: %s\n", o->waiver_file, strerror(errno));
+    if (memchr(text, '\0', len)) {
+        fprintf(stderr, "dmlcts: --expected-failures %s: a NUL byte: not a text file\n",
+                o->waiver_file);
+        free(text);
         return false;
     }
-    while (fgets(line, sizeof line, f)) {
+    for (char *line = text, *next, *nl; ok && line < (char *)text + len; line = next) {
         char *s = line, *e;
         no++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            fprintf(stderr, "dmlcts: %s:%u: line too long\n", o->waiver_file, no);
-            fclose(f);
-            return false;
-        }
+        nl = strchr(line, '\n');
+        next = nl ? nl + 1 : line + strlen(line);
+        if (nl)
+            *nl = '\0';
         if ((e = strchr(s, '#')))
             *e = '\0';
         while (*s == ' ' || *s == '\t')
             s++;
         e = s + strlen(s);
-        while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+        while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
             *--e = '\0';
         if (!*s)
             continue;
         if (strpbrk(s, " \t")) {
+            char shown[256];
+            dmlc_sanitize(s, strlen(s), 0, shown, sizeof shown);
             fprintf(stderr, "dmlcts: %s:%u: one case name or glob per line, got \"%s\"\n",
-                    o->waiver_file, no, s);
-            fclose(f);
-            return false;
-        }
-        if (!dmlc_paths_push(&o->waivers, s)) {
-            fclose(f);
-            return false;
+                    o->waiver_file, no, shown);
+            ok = false;
+        } else {
+            ok = dmlc_paths_push(&o->waivers, s);
         }
     }
-    fclose(f);
-    return true;
+    free(text);
+    return ok;
 }
 
 bool dmlcts_waived(const dmlcts_options *o, const char *name)

@@ -228,8 +228,8 @@ timeout 120 "$CTS" --no-progress "$T/hostile/fifo.json" "$T/hostile/zero.json" g
     >"$T/special.out" 2>"$T/special.err"
 rc=$?
 [ "$rc" -eq 2 ] && ok || bad "special: exit $rc, expected 2 (124: it blocked)"
-has special "^CASE_ERROR .*/fifo.json: the case file does not load: .*fifo.json is a FIFO, not a regular file"
-has special "^CASE_ERROR .*/zero.json: the case file does not load: .*zero.json is a character device"
+has special "^CASE_ERROR .*/fifo.json: the case file does not load: .*fifo.json: cannot read: a FIFO, not a regular file"
+has special "^CASE_ERROR .*/zero.json: the case file does not load: .*zero.json: cannot read: a character device, not a regular file"
 has special "^dmlcts: $small_doc passed, 2 failed, 0 skipped$"
 # Special files as a cmd backend's output files: the first case's output a FIFO,
 # the second's a link to /dev/zero; neither blocks nor is read.
@@ -243,8 +243,8 @@ timeout 120 "$CTS" --no-progress --backend "cmd:sh $T/special.sh" goldens/doc \
     >"$T/cmd_special.out" 2>"$T/cmd_special.err"
 rc=$?
 [ "$rc" -eq 1 ] && ok || bad "cmd_special: exit $rc, expected 1 (124: it blocked)"
-has cmd_special "^ERROR [^ ]*: the backend said OK but: .*c000000.OutputTensor.npy is a FIFO"
-has cmd_special "^ERROR [^ ]*: the backend said OK but: .*c000001.OutputTensor.npy is a character device"
+has cmd_special "^ERROR [^ ]*: the backend said OK but: .*c000000.OutputTensor.npy: cannot read: a FIFO, not a regular file"
+has cmd_special "^ERROR [^ ]*: the backend said OK but: .*c000001.OutputTensor.npy: cannot read: a character device, not a regular file"
 has cmd_special "^dmlcts: $((small_doc - 2)) passed, 2 failed, 0 skipped$"
 
 # A restarted worker inherits no OpenMP state: loading the large generated
@@ -260,6 +260,54 @@ verdicts=$(grep -E '^(PASS|CRASH|TIMEOUT) ' "$T/omp_restart.out" | head -n 3 | c
 [ "$verdicts" = "PASS CRASH PASS " ] && ok || bad "omp_restart: verdicts $verdicts, expected PASS CRASH PASS"
 $PY -c 'import json, sys; w = json.load(open(sys.argv[1]))["workers"]; assert w["starts"] == 2, w' \
     "$T/omp.json" && ok || bad "omp_restart: --json workers.starts is not 2"
+
+# dmlcts survives any case file: the issue's reproductions (ref/case/test/hostile)
+# beside good cases in one directory are each a CASE_ERROR with its own line;
+# the good cases are judged; the reports stay well-formed (valid UTF-8 too).
+mkdir "$T/mixed"
+cp ref/case/test/hostile/*.json goldens/doc/*.json "$T/mixed/"
+nhostile=$(ls ref/case/test/hostile/*.json | wc -l)
+run mixed 2 --json "$T/mixed.json" --junit "$T/mixed.xml" "$T/mixed"
+[ "$(grep -c '^CASE_ERROR .*/d[0-9]*-.*\.json: the case file does not load: ' "$T/mixed.out")" -ge "$nhostile" ] &&
+    ok || bad "mixed: not every reproduction is a CASE_ERROR line"
+has mixed "^dmlcts: $small_doc passed, $nhostile failed, 0 skipped$"
+$PY - "$T/mixed.json" "$T/mixed.xml" "$nhostile" <<'EOF' && ok || bad "mixed: JSON / JUnit reports"
+import json, sys, xml.etree.ElementTree as ET
+j = json.load(open(sys.argv[1], encoding="utf-8"))  # strict: invalid UTF-8 raises
+ET.parse(sys.argv[2])
+assert j["totals"]["CASE_ERROR"] == int(sys.argv[3]), j["totals"]
+assert all("\n" not in c["message"] for c in j["cases"] if c["message"])
+EOF
+# A case inside the limits that loads slowly counts against its --timeout.
+run slow_load 2 --timeout 0.01 goldens/gen/split/f32.r2.packed.axlast.unequal.random.large.000.json
+has slow_load "^CASE_ERROR .*: the case file does not load in time: .*loading took more than --timeout \(0.01 s\)"
+# Backend messages: one line, valid UTF-8, at most a few KB with the rest counted,
+# in every report, whatever the backend sends (here 1 MiB a case with a forged line).
+cat >"$T/flood.py" <<'EOF'
+import json, sys
+d = sys.argv[1]
+req = json.load(open(d + "/request.json"))
+junk = b"\nFORGED 0 passed\x1b[31m \xff\xfe" + b"A" * (1 << 20)
+with open(d + "/response.json", "wb") as f:
+    f.write(b'{"format": "dmlcts-response-1", "cases": [')
+    for i, c in enumerate(req["cases"]):
+        f.write(b"," if i else b"")
+        f.write(b'{"id": "' + c["id"].encode() + b'", "status": "ERROR", "message": "')
+        f.write(junk.replace(b"\n", b"\\n").replace(b"\x1b", b"\\u001b") + b'"}')
+    f.write(b"]}")
+EOF
+run flood 1 --backend "cmd:$PY $T/flood.py" --tap --json "$T/flood.json" --junit "$T/flood.xml" goldens/doc
+hasnt flood "^FORGED"
+long=$(awk 'length($0) > 4200' "$T/flood.out" | wc -l)
+[ "$long" -eq 0 ] && ok || bad "flood: $long report line(s) longer than 4200 bytes"
+has flood "^# ERROR: the backend returned an error: .*FORGED 0 passed\\\\x1b\[31m \\\\xff\\\\xfeAAAA.* \.\.\. \([0-9]+ more bytes\)$"
+[ "$(wc -c <"$T/flood.json")" -lt 1000000 ] && ok || bad "flood: the JSON report is $(wc -c <"$T/flood.json") bytes"
+$PY - "$T/flood.json" "$T/flood.xml" <<'EOF' && ok || bad "flood: JSON / JUnit reports"
+import json, sys, xml.etree.ElementTree as ET
+j = json.load(open(sys.argv[1], encoding="utf-8"))
+ET.parse(sys.argv[2])
+assert all(len(c["message"].encode()) <= 4096 and "\n" not in c["message"] for c in j["cases"])
+EOF
 
 # Signals: the batch directory (and what the program left in it) is removed and
 # the program's process group killed; dmlcts ends of the signal it got.
