@@ -273,6 +273,10 @@ bool dmlg_scatter_marks(dmlg_case *gc);
 /* The four tensors of SCATTER and SCATTER_ND: input, indices, updates, output (gen_tensor.c). */
 void dmlg_scatter_tensors(dmlg_case *gc, dmlr_data_type dt, dmlr_data_type it, uint32_t rank,
                           const uint32_t *in, const uint32_t *ix, const uint32_t *up);
+/* GATHER_ND and GATHER_ND1 (op_gather_nd.c): the builder (nd1: the ND1 desc, its batch
+ * parameter) and the marks (GATHER_ND-8). */
+bool dmlg_gather_nd_build(struct dmlg_case *gc, bool nd1);
+bool dmlg_gather_nd_marks(struct dmlg_case *gc);
 /* Recipes of large cases (GOLDENS-6): random bits; indices distinct per block. */
 dmlc_recipe dmlg_recipe_bits(dmlg_case *gc);
 dmlc_recipe dmlg_recipe_distinct(dmlg_case *gc, uint64_t range, uint64_t block);

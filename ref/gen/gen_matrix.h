@@ -32,6 +32,22 @@
      "NaN payloads, subnormals, smallest normal, largest finite; integer: the extremes)",  \
      {"random", "special"}}
 
+/* GATHER_ND and GATHER_ND1: the counts and the tuple size, and what they exclude. */
+#define P_ND_INDIMS {"indims", "InputDimensionCount: 1, about half, all", {"in1", "inmid", "inall"}}
+#define P_ND_IXDIMS                                                                       \
+    {"ixdims", "IndicesDimensionCount: 1 (a single tuple), 2, all", {"ix1", "ix2", "ixall"}}
+#define P_ND_TUPLE                                                                        \
+    {"tuple", "index tuple size k: 1, between, all the input dimensions left", {"k1", "kpart", "kfull"}}
+#define ND_EXCLUSIONS                                                                     \
+    NEGIDX_EXCLUSIONS,                                                                    \
+    {"indims=inmid", "rank=r1", "no half below rank 3"},                                  \
+    {"indims=inmid", "rank=r2", "no half below rank 3"},                                  \
+    {"ixdims=ix2", "rank=r1", "IndicesDimensionCount 2 needs 2-D indices"},               \
+    {"tuple=kpart", "indims=in1", "a partial tuple needs InputDimensionCount >= 2"},      \
+    {"tuple=kpart", "rank=r1", "a partial tuple needs InputDimensionCount >= 2"},         \
+    {"index=dup", "ixdims=ix1", "one tuple cannot repeat itself"},                        \
+    {"index=dup", "rank=r1", "rank 1 has one tuple"}
+
 /* Pairs every operator with an Axis shares. */
 #define AXIS_EXCLUSIONS                                                              \
     {"axis=axmid", "rank=r1", "no middle dimension below rank 3"},                   \

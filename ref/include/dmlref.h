@@ -11,6 +11,9 @@
  *   dmlr_scatter_nd_operator_desc        DML_SCATTER_ND_OPERATOR_DESC
  *   dmlr_split_operator_desc             DML_SPLIT_OPERATOR_DESC
  *   dmlr_cumulative_product_operator_desc DML_CUMULATIVE_PRODUCT_OPERATOR_DESC
+ *   dmlr_gather_elements_operator_desc   DML_GATHER_ELEMENTS_OPERATOR_DESC
+ *   dmlr_gather_nd_operator_desc         DML_GATHER_ND_OPERATOR_DESC
+ *   dmlr_gather_nd1_operator_desc        DML_GATHER_ND1_OPERATOR_DESC
  *   dmlr_operator_desc                   DML_OPERATOR_DESC
  *
  * Member names and order are DirectML's, so a backend copies members one by
@@ -215,7 +218,10 @@ dmlr_status dmlr_tensor_pack(const dmlr_tensor_desc *t, const void *buffer, void
     X(SCATTER, 94, dmlr_scatter_operator_desc, scatter)                                \
     X(SCATTER_ND, 109, dmlr_scatter_nd_operator_desc, scatter_nd)                      \
     X(SPLIT, 62, dmlr_split_operator_desc, split)                                      \
-    X(CUMULATIVE_PRODUCT, 145, dmlr_cumulative_product_operator_desc, cumulative_product)
+    X(CUMULATIVE_PRODUCT, 145, dmlr_cumulative_product_operator_desc, cumulative_product) \
+    X(GATHER_ELEMENTS, 107, dmlr_gather_elements_operator_desc, gather_elements)        \
+    X(GATHER_ND, 108, dmlr_gather_nd_operator_desc, gather_nd)                          \
+    X(GATHER_ND1, 140, dmlr_gather_nd1_operator_desc, gather_nd1)
 
 typedef enum dmlr_operator_type {
     DMLR_OPERATOR_INVALID = 0,
@@ -274,6 +280,30 @@ typedef struct dmlr_cumulative_product_operator_desc {
     dmlr_axis_direction AxisDirection;
     bool HasExclusiveProduct;
 } dmlr_cumulative_product_operator_desc;
+
+typedef struct dmlr_gather_elements_operator_desc {
+    const dmlr_tensor_desc *InputTensor;
+    const dmlr_tensor_desc *IndicesTensor;
+    const dmlr_tensor_desc *OutputTensor;
+    uint32_t Axis;
+} dmlr_gather_elements_operator_desc;
+
+typedef struct dmlr_gather_nd_operator_desc {
+    const dmlr_tensor_desc *InputTensor;
+    const dmlr_tensor_desc *IndicesTensor;
+    const dmlr_tensor_desc *OutputTensor;
+    uint32_t InputDimensionCount;
+    uint32_t IndicesDimensionCount;
+} dmlr_gather_nd_operator_desc;
+
+typedef struct dmlr_gather_nd1_operator_desc {
+    const dmlr_tensor_desc *InputTensor;
+    const dmlr_tensor_desc *IndicesTensor;
+    const dmlr_tensor_desc *OutputTensor;
+    uint32_t InputDimensionCount;
+    uint32_t IndicesDimensionCount;
+    uint32_t BatchDimensionCount;
+} dmlr_gather_nd1_operator_desc;
 
 typedef struct dmlr_operator_desc {
     dmlr_operator_type Type;

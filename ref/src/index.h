@@ -3,9 +3,10 @@
  * tensor becomes a position along a dimension of size dim under the policy
  * its operator's page names:
  *
- *   DMLR_INDEX_WRAP_CLAMP  (GATHER-7, GATHER-8) values in [-dim, -1] count
- *                          from the end; anything still outside [0, dim) is
- *                          clamped into it, and cases mark the element
+ *   DMLR_INDEX_WRAP_CLAMP  (GATHER-7/8, GATHER_ELEMENTS-6/7, GATHER_ND-7/8)
+ *                          values in [-dim, -1] count from the end;
+ *                          anything still outside [0, dim) is clamped
+ *                          into it, and cases mark the element
  *                          implementation-defined.
  *   DMLR_INDEX_WRAP_DROP   (SCATTER-5, SCATTER_ND-7) the same wrap; anything
  *                          still outside [0, dim) drops the write.
@@ -67,6 +68,7 @@ typedef struct dmlr_indexed {
     uint64_t dim, lo, hi;     /* the axis size; SCATTER: the positions [lo, hi) this run owns */
     dmlr_data_type index_type;
     uint32_t esize;
+    uint64_t axis_step;       /* GATHER_ELEMENTS: per position along the axis (src moves per k) */
 } dmlr_indexed;
 
 typedef void (*dmlr_indexed_fn)(const dmlr_indexed *a, uint64_t n);

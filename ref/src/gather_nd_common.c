@@ -1,0 +1,184 @@
+/*
+ * gather_nd_common.c -- the validation and the kernel of GATHER_ND and
+ * GATHER_ND1 (see gather_nd.h).
+ *
+ *   output[b, q, t] = input[b, indices[b, q, 0..k-1], t]
+ *
+ * D = DimensionCount, B = BatchDimensionCount, k = IndicesTensor.Sizes[D - 1];
+ * in the input's last InputDimensionCount dimensions: b (B), the k the tuple
+ * indexes, t (the rest); in the indices' last IndicesDimensionCount: b, q
+ * (the rest before the last), the tuple.  The output is [b, q, t]
+ * right-aligned in D (GATHER_ND-6).
+ *
+ * SPEC_NOTES.md: GATHER_ND-1 .. GATHER_ND-9, GATHER_ND1-2, GATHER_ND1-3.
+ */
+#include "gather_nd.h"
+
+#include "copy.h"
+#include "index.h"
+
+#include <stdio.h>
+
+/* For each output dim: the input and indices dims it walks (-1: none); the tuple's dims. */
+typedef struct nd_map {
+    uint32_t D, k, i0, x0, tuple0; /* tuple0: the input dim of tuple coordinate 0 */
+    int in_dim[DMLR_MAX_RANK], idx_dim[DMLR_MAX_RANK];
+    uint64_t expect[DMLR_MAX_RANK];
+    char source[DMLR_MAX_RANK][32];
+} nd_map;
+
+/* GATHER_ND-6, GATHER_ND1-3: [b, q, t] right-aligned; only leading 1s may be dropped. */
+static dmlr_status map_output(const char *op, dmlr_nd_counts c, const dmlr_view *in,
+                              const dmlr_view *ix, nd_map *m, dmlr_error *err)
+{
+    struct { int in_dim, idx_dim; uint64_t size; } cat[2 * DMLR_MAX_RANK];
+    uint32_t D = in->rank, n = 0;
+    m->D = D, m->k = (uint32_t)ix->sizes[D - 1];
+    m->i0 = D - c.input, m->x0 = D - c.indices, m->tuple0 = m->i0 + c.batch;
+    for (uint32_t j = 0; j < c.batch; j++) /* b: the indices' sizes, equal to the input's */
+        cat[n].in_dim = (int)(m->i0 + j), cat[n].idx_dim = (int)(m->x0 + j),
+        cat[n++].size = ix->sizes[m->x0 + j];
+    for (uint32_t d = m->x0 + c.batch; d + 1 < D; d++)
+        cat[n].in_dim = -1, cat[n].idx_dim = (int)d, cat[n++].size = ix->sizes[d];
+    for (uint32_t d = m->tuple0 + m->k; d < D; d++)
+        cat[n].in_dim = (int)d, cat[n].idx_dim = -1, cat[n++].size = in->sizes[d];
+    for (uint32_t d = 0; d < D; d++) {
+        m->in_dim[d] = m->idx_dim[d] = -1, m->expect[d] = 1;
+        snprintf(m->source[d], sizeof m->source[d], "a leading 1");
+    }
+    for (uint32_t e = 0; e < n; e++) {
+        bool from_input = cat[e].idx_dim < 0;
+        int src = from_input ? cat[e].in_dim : cat[e].idx_dim;
+        const char *tensor = from_input ? "InputTensor" : "IndicesTensor";
+        if (e + D < n) {
+            if (cat[e].size != 1) /* GATHER_ND-6 */
+                return dmlr_fail(err, DMLR_STATUS_INVALID_ARGUMENT,
+                                 "%s: %s.Sizes[%d] is %llu, expected 1: the output [indices "
+                                 "before their last dimension, input after the k=%u indexed "
+                                 "dimensions] has %u dimensions and only leading 1s can be "
+                                 "dropped to fit DimensionCount %u", op, tensor, src,
+                                 (unsigned long long)cat[e].size, m->k, n, D);
+            continue;
+        }
+        uint32_t pos = e + D - n;
+        m->in_dim[pos] = cat[e].in_dim, m->idx_dim[pos] = cat[e].idx_dim;
+        m->expect[pos] = cat[e].size;
+        snprintf(m->source[pos], sizeof m->source[pos], "%s.Sizes[%d]", tensor, src);
+    }
+    return DMLR_STATUS_OK;
+}
+
+dmlr_status dmlr_gather_nd_validate(const char *op, dmlr_nd_counts c, const dmlr_view *v,
+                                    dmlr_error *err)
+{
+    static const char *const names[3] = {"InputTensor", "IndicesTensor", "OutputTensor"};
+    const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
+    const dmlr_status bad = DMLR_STATUS_INVALID_ARGUMENT;
+    nd_map m;
+
+    for (int t = 1; t < 3; t++)
+        if (v[t].rank != in->rank) /* GATHER_ND-1 */
+            return dmlr_fail(err, bad, "%s: %s.DimensionCount is %u, expected %u "
+                             "(InputTensor.DimensionCount)", op, names[t], v[t].rank, in->rank);
+    if (out->dtype != in->dtype) /* GATHER_ND-2 */
+        return dmlr_fail(err, bad, "%s: OutputTensor.DataType is %s, expected %s "
+                         "(InputTensor.DataType)", op, dmlr_data_type_name(out->dtype),
+                         dmlr_data_type_name(in->dtype));
+    const uint32_t counts[2] = {c.input, c.indices};
+    for (int t = 0; t < 2; t++) {
+        const char *count = t ? "IndicesDimensionCount" : "InputDimensionCount";
+        if (counts[t] < 1 || counts[t] > v[t].rank) /* GATHER_ND-3 */
+            return dmlr_fail(err, bad, "%s: %s is %u, expected 1 to %u (%s.DimensionCount)", op,
+                             count, counts[t], v[t].rank, names[t]);
+        for (uint32_t d = 0; d + counts[t] < v[t].rank; d++)
+            if (v[t].sizes[d] != 1) /* GATHER_ND-4 */
+                return dmlr_fail(err, bad, "%s: %s.Sizes[%u] is %llu, expected 1 (only the "
+                                 "last %s=%u dimensions may exceed 1)", op, names[t], d,
+                                 (unsigned long long)v[t].sizes[d], count, counts[t]);
+    }
+    if (c.batch >= c.indices || c.batch >= c.input) /* GATHER_ND1-2 */
+        return dmlr_fail(err, bad, "%s: BatchDimensionCount is %u, expected 0 to %u (below "
+                         "InputDimensionCount=%u and IndicesDimensionCount=%u)", op, c.batch,
+                         (c.input < c.indices ? c.input : c.indices) - 1, c.input, c.indices);
+    uint64_t k = ix->sizes[ix->rank - 1];
+    if (k > c.input - c.batch) /* GATHER_ND-5 */
+        return dmlr_fail(err, bad, "%s: IndicesTensor.Sizes[%u] is %llu, expected 1 to %u (the "
+                         "index tuple size, at most InputDimensionCount - BatchDimensionCount)",
+                         op, ix->rank - 1, (unsigned long long)k, c.input - c.batch);
+    for (uint32_t j = 0; j < c.batch; j++) {
+        uint32_t di = in->rank - c.input + j, dx = ix->rank - c.indices + j;
+        if (ix->sizes[dx] != in->sizes[di]) /* GATHER_ND1-3 */
+            return dmlr_fail(err, bad, "%s: IndicesTensor.Sizes[%u] is %llu, expected %llu "
+                             "(batch dimension %u: InputTensor.Sizes[%u])", op, dx,
+                             (unsigned long long)ix->sizes[dx], (unsigned long long)in->sizes[di],
+                             j, di);
+    }
+    if (map_output(op, c, in, ix, &m, err)) /* GATHER_ND-6 */
+        return bad;
+    for (uint32_t d = 0; d < out->rank; d++)
+        if (out->sizes[d] != m.expect[d]) /* GATHER_ND-6 */
+            return dmlr_fail(err, bad, "%s: OutputTensor.Sizes[%u] is %llu, expected %llu (%s)",
+                             op, d, (unsigned long long)out->sizes[d],
+                             (unsigned long long)m.expect[d], m.source[d]);
+    return DMLR_STATUS_OK;
+}
+
+typedef struct nd_ctx {
+    unsigned char *dst;
+    const unsigned char *src, *idx;
+    uint64_t out_step, in_step, ix_step; /* along the innermost dimension */
+    uint64_t coord_step;                 /* bytes between a tuple's coordinates */
+    uint64_t dims[DMLR_MAX_RANK], steps[DMLR_MAX_RANK]; /* tuple coordinate j: size, bytes */
+    uint32_t k, esize;
+    dmlr_data_type index_type;
+} nd_ctx;
+
+/* The input byte offset a tuple adds (GATHER_ND-7, GATHER_ND-8: wrapped, then clamped). */
+static uint64_t tuple_offset(const nd_ctx *g, const unsigned char *x)
+{
+    uint64_t off = 0, pos;
+    for (uint32_t j = 0; j < g->k; j++, x += g->coord_step) {
+        dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, g->index_type), g->dims[j],
+                            &pos);
+        off += pos * g->steps[j];
+    }
+    return off;
+}
+
+static void nd_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
+{
+    const nd_ctx *g = ctx;
+    unsigned char *d = g->dst + off[0] + k0 * g->out_step;
+    const unsigned char *s = g->src + off[1] + k0 * g->in_step, *x = g->idx + off[2];
+    if (g->ix_step) { /* q or b innermost: a tuple per element */
+        x += k0 * g->ix_step;
+        for (uint64_t i = k0; i < k1; i++, d += g->out_step, s += g->in_step, x += g->ix_step)
+            dmlr_copy_elem(d, s + tuple_offset(g, x), g->esize); /* GATHER_ND-9 */
+        return;
+    }
+    /* t innermost: one tuple for the whole run, a block move (GATHER_ND-9) */
+    dmlr_copy_run(d, g->out_step, s + tuple_offset(g, x), g->in_step, k1 - k0, g->esize);
+}
+
+/* One nest over the output walks output (0), input (1: b and t) and indices (2: b and q). */
+void dmlr_gather_nd_compute(dmlr_nd_counts c, const dmlr_view *v, void *const *buf)
+{
+    const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
+    nd_map m;
+    dmlr_nest n;
+
+    map_output("", c, in, ix, &m, NULL); /* validated: cannot fail */
+    dmlr_nest_init(&n, out->rank, out->sizes, 3);
+    dmlr_nest_steps(&n, 0, out);
+    for (uint32_t d = 0; d < out->rank; d++) {
+        n.step[1][d] = m.in_dim[d] >= 0 ? in->strides[m.in_dim[d]] * in->esize : 0;
+        n.step[2][d] = m.idx_dim[d] >= 0 ? ix->strides[m.idx_dim[d]] * ix->esize : 0;
+    }
+    dmlr_nest_coalesce(&n);
+    uint32_t last = n.rank - 1;
+    nd_ctx g = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],
+                ix->strides[ix->rank - 1] * ix->esize, {0}, {0}, m.k, in->esize, ix->dtype};
+    for (uint32_t j = 0; j < m.k; j++)
+        g.dims[j] = in->sizes[m.tuple0 + j], g.steps[j] = in->strides[m.tuple0 + j] * in->esize;
+    dmlr_nest_walk(&n, nd_piece, &g);
+}

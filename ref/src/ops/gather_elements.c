@@ -1,0 +1,130 @@
+/*
+ * gather_elements.c -- DML_OPERATOR_GATHER_ELEMENTS (107).
+ *
+ *   output[c] = input[c with c[Axis] = indices[c]]
+ *
+ * c: every coordinate of OutputTensor (= IndicesTensor.Sizes); the indices
+ * agree with the input on every dimension but Axis.  Each output element
+ * reads its own index, so the work splits over output elements freely.
+ *
+ * SPEC_NOTES.md: GATHER_ELEMENTS-1 .. GATHER_ELEMENTS-8.
+ */
+#include "copy.h"
+#include "index.h"
+
+static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *err)
+{
+    const dmlr_gather_elements_operator_desc *g = desc;
+    const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
+    const dmlr_status bad = DMLR_STATUS_INVALID_ARGUMENT;
+
+    if (ix->rank != in->rank) /* GATHER_ELEMENTS-1 */
+        return dmlr_fail(err, bad, "GATHER_ELEMENTS: IndicesTensor.DimensionCount is %u, "
+                         "expected %u (InputTensor.DimensionCount)", ix->rank, in->rank);
+    if (out->rank != in->rank) /* GATHER_ELEMENTS-1 */
+        return dmlr_fail(err, bad, "GATHER_ELEMENTS: OutputTensor.DimensionCount is %u, "
+                         "expected %u (InputTensor.DimensionCount)", out->rank, in->rank);
+    if (out->dtype != in->dtype) /* GATHER_ELEMENTS-2 */
+        return dmlr_fail(err, bad, "GATHER_ELEMENTS: OutputTensor.DataType is %s, expected %s "
+                         "(InputTensor.DataType)", dmlr_data_type_name(out->dtype),
+                         dmlr_data_type_name(in->dtype));
+    if (g->Axis >= in->rank) /* GATHER_ELEMENTS-3 */
+        return dmlr_fail(err, bad, "GATHER_ELEMENTS: Axis is %u, expected 0 to %u "
+                         "(InputTensor.DimensionCount - 1)", g->Axis, in->rank - 1);
+    for (uint32_t d = 0; d < in->rank; d++)
+        if (d != g->Axis && ix->sizes[d] != in->sizes[d]) /* GATHER_ELEMENTS-4 */
+            return dmlr_fail(err, bad, "GATHER_ELEMENTS: IndicesTensor.Sizes[%u] is %llu, "
+                             "expected %llu (InputTensor.Sizes[%u]; only Axis %u may differ)", d,
+                             (unsigned long long)ix->sizes[d], (unsigned long long)in->sizes[d],
+                             d, g->Axis);
+    for (uint32_t d = 0; d < in->rank; d++)
+        if (out->sizes[d] != ix->sizes[d]) /* GATHER_ELEMENTS-5 */
+            return dmlr_fail(err, bad, "GATHER_ELEMENTS: OutputTensor.Sizes[%u] is %llu, "
+                             "expected %llu (IndicesTensor.Sizes[%u])", d,
+                             (unsigned long long)out->sizes[d], (unsigned long long)ix->sizes[d],
+                             d);
+    return DMLR_STATUS_OK;
+}
+
+/* An index per element; the source moves with the output on every dimension but Axis
+ * (src_step) and jumps by the index along it (axis_step).  Unit steps as constants where
+ * they are; locals, since the byte stores may alias anything reachable through `a`. */
+#define ELEMENTS_LOOP(N, DS, SS, XS)                                                    \
+    for (uint64_t k = 0, pos; k < n; k++, d += (DS), s += (SS), x += (XS)) {           \
+        dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos); \
+        memcpy(d, s + pos * as, N);                                                     \
+    }
+#define ELEMENTS_FN(IT, IB, N)                                                          \
+    static void elements_##IT##_##N(const dmlr_indexed *a, uint64_t n)                  \
+    {                                                                                   \
+        const dmlr_data_type it = DMLR_##IT;                                            \
+        unsigned char *d = a->dst;                                                      \
+        const unsigned char *s = a->src, *x = a->idx;                                   \
+        const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step;            \
+        const uint64_t dim = a->dim, as = a->axis_step;                                 \
+        if (ds == N && ss == N && xs == IB)                                             \
+            ELEMENTS_LOOP(N, N, N, IB)                                                  \
+        else                                                                            \
+            ELEMENTS_LOOP(N, ds, ss, xs)                                                \
+    }
+DMLR_INDEXED_KERNELS(elements, ELEMENTS_FN)
+
+typedef struct elements_ctx {
+    unsigned char *dst;
+    const unsigned char *src, *idx;
+    uint64_t out_step, in_step, ix_step, axis_step, dim; /* along the innermost dimension */
+    dmlr_data_type index_type;
+    uint32_t esize;
+} elements_ctx;
+
+static void elements_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
+{
+    const elements_ctx *g = ctx;
+    dmlr_indexed a = {g->dst + off[0] + k0 * g->out_step, g->out_step,
+                      g->src + off[1] + k0 * g->in_step, g->in_step,
+                      g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
+                      g->index_type, g->esize, g->axis_step};
+    dmlr_indexed_pick(elements_kernels, &a)(&a, k1 - k0); /* GATHER_ELEMENTS-6, -7, -8 */
+}
+
+/* One nest over the output walks output (0), input (1: every dimension but Axis, whose
+ * position comes from the index) and indices (2) at once. */
+static void compute(const void *desc, const dmlr_view *v, void *const *buf)
+{
+    const dmlr_gather_elements_operator_desc *g = desc;
+    const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
+    dmlr_nest n;
+
+    dmlr_nest_init(&n, out->rank, out->sizes, 3);
+    dmlr_nest_steps(&n, 0, out);
+    dmlr_nest_steps(&n, 1, in);
+    dmlr_nest_steps(&n, 2, ix);
+    n.step[1][g->Axis] = 0;
+    dmlr_nest_coalesce(&n);
+    uint32_t last = n.rank - 1;
+    elements_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last],
+                      n.step[2][last], in->strides[g->Axis] * in->esize, in->sizes[g->Axis],
+                      ix->dtype, in->esize};
+    dmlr_nest_walk(&n, elements_piece, &c);
+}
+
+#define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)
+static const dmlr_support_row support[] = {
+    {DMLR_FEATURE_LEVEL_2_1, 4, 4, TYPES_21, DMLR_INDEX_TYPES_10},
+    {DMLR_FEATURE_LEVEL_3_0, 1, 8, TYPES_21, DMLR_INDEX_TYPES_30},
+    {DMLR_FEATURE_LEVEL_4_1, 1, 8, TYPES_21 | DMLR_TYPES_64, DMLR_INDEX_TYPES_30},
+};
+
+#define F(name, kind) {#name, kind, offsetof(dmlr_gather_elements_operator_desc, name), 0}
+static const dmlr_field_info fields[] = {
+    F(InputTensor, DMLR_FIELD_INPUT_TENSOR),
+    F(IndicesTensor, DMLR_FIELD_INDICES_TENSOR),
+    F(OutputTensor, DMLR_FIELD_OUTPUT_TENSOR),
+    F(Axis, DMLR_FIELD_UINT),
+};
+
+const dmlr_operator_info dmlr_op_gather_elements = {
+    DMLR_OPERATOR_GATHER_ELEMENTS, "GATHER_ELEMENTS", NULL,
+    sizeof(dmlr_gather_elements_operator_desc), fields, sizeof fields / sizeof fields[0],
+    support, sizeof support / sizeof support[0], false, validate, compute,
+};
