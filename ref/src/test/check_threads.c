@@ -445,6 +445,113 @@ START_TEST(cumulative_product_is_bit_identical_at_1_2_3_and_8_threads)
 }
 END_TEST
 
+/* ---- GATHER_ELEMENTS -------------------------------------------------------- */
+
+static void gather_elements_case(const char *what, dmlr_data_type dt, dmlr_data_type it,
+                                 uint32_t D, const uint32_t *in_sizes, const uint32_t *ix_sizes,
+                                 uint32_t axis, tu_layout lin, tu_layout lix, tu_layout lout)
+{
+    tu_tensor in, ix, out;
+    tu_tensor_init(&in, dt, D, in_sizes, lin);
+    tu_tensor_init(&ix, it, D, ix_sizes, lix);
+    tu_tensor_init(&out, dt, D, ix_sizes, lout);
+    tu_fill(&in, 7);
+    fill_indices(&ix, &in_sizes[axis], 1, 8);
+    dmlr_gather_elements_operator_desc g = {&in.desc, &ix.desc, &out.desc, axis};
+    tcase c = {{DMLR_OPERATOR_GATHER_ELEMENTS, &g}, {&in, &ix}, {&out}, 2, 1, {blank_like(&out)}};
+    uint32_t es = dmlr_data_type_size(dt);
+    for (uint64_t i = 0; i < tu_count(&out); i++) { /* GATHER_ELEMENTS-6, -7: its own index */
+        uint32_t co[DMLR_MAX_RANK];
+        tu_unravel(&out, i, co);
+        co[axis] = (uint32_t)wrapped(tu_get_index(&ix, i), in_sizes[axis], true);
+        memcpy(c.expect[0] + tu_offset_of(&out, i), tu_elem(&in, tu_ravel(&in, co)), es);
+    }
+    check_case(&c, what);
+    free_case(&c);
+}
+
+START_TEST(gather_elements_is_bit_identical_at_1_2_3_and_8_threads)
+{
+    /* packed: the unit-step loop along a long last Axis */
+    gather_elements_case("gather_elements rows packed", DMLR_FLOAT32, DMLR_INT64, 2, S(64, 3000),
+                         S(64, 2000), 1, TU_PACKED, TU_PACKED, TU_PACKED);
+    /* Axis first: the index jumps by rows, the run walks columns */
+    gather_elements_case("gather_elements columns", DMLR_UINT8, DMLR_UINT32, 2, S(300, 400),
+                         S(500, 400), 0, TU_PADDED, TU_PERMUTED, TU_PADDED);
+    /* three dimensions, broadcast input, Axis in the middle */
+    gather_elements_case("gather_elements middle", DMLR_FLOAT16, DMLR_INT32, 3, S(40, 60, 33),
+                         S(40, 70, 33), 1, TU_BROADCAST, TU_PADDED, TU_PERMUTED);
+}
+END_TEST
+
+/* ---- GATHER_ND and GATHER_ND1 ----------------------------------------------- */
+
+/* [b, q, t] of a validated shape (no dropped entries in these cases). */
+static void naive_gather_nd1(const tu_tensor *in, const tu_tensor *ix, uint32_t in_dc,
+                             uint32_t ix_dc, uint32_t B, const tu_tensor *out,
+                             unsigned char *expect)
+{
+    uint32_t D = in->desc.DimensionCount, k = ix->sizes[D - 1], Q = ix_dc - 1 - B;
+    uint32_t T = in_dc - B - k, L = B + Q + T, i0 = D - in_dc, x0 = D - ix_dc;
+    uint32_t es = dmlr_data_type_size(in->desc.DataType);
+    for (uint64_t o = 0; o < tu_count(out); o++) {
+        uint32_t oc[DMLR_MAX_RANK], cat[2 * DMLR_MAX_RANK], xc[DMLR_MAX_RANK] = {0};
+        uint32_t ic[DMLR_MAX_RANK] = {0};
+        tu_unravel(out, o, oc);
+        for (uint32_t e = 0; e < L; e++)
+            cat[e] = e + D >= L ? oc[e + D - L] : 0;
+        for (uint32_t e = 0; e < B; e++)
+            xc[x0 + e] = ic[i0 + e] = cat[e];
+        for (uint32_t e = 0; e < Q; e++)
+            xc[x0 + B + e] = cat[B + e];
+        for (uint32_t e = 0; e < T; e++)
+            ic[i0 + B + k + e] = cat[B + Q + e];
+        for (uint32_t j = 0; j < k; j++) { /* GATHER_ND-7, -8: each coordinate clamped */
+            xc[D - 1] = j;
+            ic[i0 + B + j] =
+                (uint32_t)wrapped(tu_get_index(ix, tu_ravel(ix, xc)), in->sizes[i0 + B + j], true);
+        }
+        memcpy(expect + tu_offset_of(out, o), tu_elem(in, tu_ravel(in, ic)), es);
+    }
+}
+
+static void gather_nd_case(const char *what, bool nd1, dmlr_data_type dt, dmlr_data_type it,
+                           uint32_t D, const uint32_t *in_sizes, const uint32_t *ix_sizes,
+                           const uint32_t *out_sizes, uint32_t in_dc, uint32_t ix_dc, uint32_t B,
+                           tu_layout lin, tu_layout lix, tu_layout lout)
+{
+    tu_tensor in, ix, out;
+    tu_tensor_init(&in, dt, D, in_sizes, lin);
+    tu_tensor_init(&ix, it, D, ix_sizes, lix);
+    tu_tensor_init(&out, dt, D, out_sizes, lout);
+    tu_fill(&in, 9);
+    fill_indices(&ix, &in_sizes[D - in_dc + B], ix_sizes[D - 1], 10);
+    dmlr_gather_nd_operator_desc g = {&in.desc, &ix.desc, &out.desc, in_dc, ix_dc};
+    dmlr_gather_nd1_operator_desc g1 = {&in.desc, &ix.desc, &out.desc, in_dc, ix_dc, B};
+    tcase c = {{nd1 ? DMLR_OPERATOR_GATHER_ND1 : DMLR_OPERATOR_GATHER_ND, nd1 ? (void *)&g1 : &g},
+               {&in, &ix}, {&out}, 2, 1, {blank_like(&out)}};
+    naive_gather_nd1(&in, &ix, in_dc, ix_dc, B, &out, c.expect[0]);
+    check_case(&c, what);
+    free_case(&c);
+}
+
+START_TEST(gather_nd_and_nd1_are_bit_identical_at_1_2_3_and_8_threads)
+{
+    /* t innermost, packed: one tuple and one memcpy a slice; 3000 tuples of 2 */
+    gather_nd_case("gather_nd slices packed", false, DMLR_FLOAT32, DMLR_INT64, 3, S(30, 20, 64),
+                   S(1, 3000, 2), S(1, 3000, 64), 3, 2, 0, TU_PACKED, TU_PACKED, TU_PACKED);
+    /* full tuples: q innermost, a tuple per element, strided */
+    gather_nd_case("gather_nd elements", false, DMLR_UINT16, DMLR_UINT32, 2, S(300, 200),
+                   S(70000, 2), S(1, 70000), 2, 2, 0, TU_PADDED, TU_PERMUTED, TU_PADDED);
+    /* batches: 16 of 2000 tuples into 16 x {50, 40} */
+    gather_nd_case("gather_nd1 batches", true, DMLR_INT8, DMLR_INT32, 3, S(16, 50, 40),
+                   S(16, 2000, 1), S(16, 2000, 40), 3, 3, 1, TU_BROADCAST, TU_PADDED, TU_PERMUTED);
+    /* batch innermost with full tuples: b walks input and indices together */
+    gather_nd_case("gather_nd1 batch innermost", true, DMLR_FLOAT64, DMLR_UINT64, 2, S(40000, 3),
+                   S(40000, 1), S(1, 40000), 2, 2, 1, TU_PACKED, TU_PADDED, TU_PACKED);
+}
+END_TEST
+
 /* ---- validation stays sequential ------------------------------------------ */
 
 START_TEST(validation_reports_the_same_first_bad_element_at_any_thread_count)
@@ -479,6 +586,8 @@ static Suite *threads_suite(void)
     tcase_add_test(tc, scatter_nd_is_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, split_is_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, cumulative_product_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, gather_elements_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, gather_nd_and_nd1_are_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, validation_reports_the_same_first_bad_element_at_any_thread_count);
     suite_add_tcase(s, tc);
     return s;
