@@ -151,6 +151,32 @@ def cumulative_product(d, ins, outs):
     out[...] = res
 
 
+def gather_elements(d, ins, outs):
+    inp, idx = ins
+    axis = d["Axis"]
+    dim = inp.shape[axis]
+    # Out-of-range indices: implementation-defined; clamp them like the reference.
+    v = np.clip(wrap(index_values(np.asarray(idx)), dim), 0, dim - 1)
+    outs[0][...] = np.take_along_axis(np.asarray(inp), v, axis=axis)
+
+
+def gather_nd(d, ins, outs):
+    """GATHER_ND, and GATHER_ND1 with its BatchDimensionCount (GATHER_ND1-1)."""
+    inp, idx = ins
+    out = outs[0]
+    rank, k, b = inp.ndim, idx.shape[-1], d.get("BatchDimensionCount", 0)
+    src = np.asarray(inp[(0,) * (rank - d["InputDimensionCount"])])       # [b, tuple, t]
+    tuples = index_values(np.asarray(idx[(0,) * (rank - d["IndicesDimensionCount"])]))
+    lead = tuples.shape[:-1]                                               # [b, q]
+    coords = [np.arange(n).reshape((n,) + (1,) * (len(lead) - 1 - j))
+              for j, n in enumerate(lead[:b])]                             # GATHER_ND1-3
+    for j in range(k):  # each coordinate clamped on its own (GATHER_ND-8)
+        dim = src.shape[b + j]
+        coords.append(np.clip(wrap(tuples[..., j], dim), 0, dim - 1))
+    # [b, q, t], right-aligned in rank (GATHER_ND-6)
+    out[...] = src[tuple(coords)].reshape(out.shape)
+
+
 OPERATORS = {
     "DML_OPERATOR_GATHER": gather,
     "DML_OPERATOR_SCATTER": scatter,
@@ -158,6 +184,9 @@ OPERATORS = {
     "DML_OPERATOR_SCATTER_ND": scatter_nd,
     "DML_OPERATOR_SPLIT": split,
     "DML_OPERATOR_CUMULATIVE_PRODUCT": cumulative_product,
+    "DML_OPERATOR_GATHER_ELEMENTS": gather_elements,
+    "DML_OPERATOR_GATHER_ND": gather_nd,
+    "DML_OPERATOR_GATHER_ND1": gather_nd,
 }
 
 

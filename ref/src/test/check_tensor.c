@@ -342,7 +342,9 @@ START_TEST(operators_are_found_by_both_spellings)
     ck_assert_ptr_eq(dmlr_operator_find("GATHER"), dmlr_operator_by_type(DMLR_OPERATOR_GATHER));
     ck_assert_ptr_eq(dmlr_operator_find("DML_OPERATOR_GATHER"),
                      dmlr_operator_by_type(DMLR_OPERATOR_GATHER));
-    ck_assert_ptr_null(dmlr_operator_find("GATHER_ND"));
+    ck_assert_ptr_eq(dmlr_operator_find("DML_OPERATOR_GATHER_ND1"),
+                     dmlr_operator_by_type(DMLR_OPERATOR_GATHER_ND1));
+    ck_assert_ptr_null(dmlr_operator_find("GATHER_ND2"));
     ck_assert_ptr_null(dmlr_operator_find(NULL));
 }
 END_TEST
