@@ -48,6 +48,17 @@
     {"index=dup", "ixdims=ix1", "one tuple cannot repeat itself"},                        \
     {"index=dup", "rank=r1", "rank 1 has one tuple"}
 
+/* The negative rows of the dimension counts (SCATTER_ND-3, GATHER_ND-3) on a 3-D base. */
+#define ND_COUNT_ROWS(dir, rule)                                                          \
+    {dir, rule, NULL, "input-dimension-count-0", NULL, BAD, "InputDimensionCount is 0",   \
+     "InputDimensionCount=0", "InputDimensionCount 0"},                                   \
+    {dir, rule, NULL, "input-dimension-count-4", NULL, BAD, "InputDimensionCount is 4",   \
+     "InputDimensionCount=4", "InputDimensionCount above the rank"},                      \
+    {dir, rule, NULL, "indices-dimension-count-0", NULL, BAD, "IndicesDimensionCount is 0", \
+     "IndicesDimensionCount=0", "IndicesDimensionCount 0"},                               \
+    {dir, rule, NULL, "indices-dimension-count-4", NULL, BAD, "IndicesDimensionCount is 4", \
+     "IndicesDimensionCount=4", "IndicesDimensionCount above the rank"}
+
 /* Pairs every operator with an Axis shares. */
 #define AXIS_EXCLUSIONS                                                              \
     {"axis=axmid", "rank=r1", "no middle dimension below rank 3"},                   \

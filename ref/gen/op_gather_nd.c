@@ -208,15 +208,7 @@ static const dmlg_negative gather_nd_negatives[] = {
      "DimensionCount"},
     {"gather_nd", "GATHER_ND-2", NULL, "output-data-type", NULL, BAD,
      "OutputTensor.DataType is INT32", "t2.DataType=INT32", "OutputTensor.DataType differs"},
-    {"gather_nd", "GATHER_ND-3", NULL, "input-dimension-count-0", NULL, BAD,
-     "InputDimensionCount is 0", "InputDimensionCount=0", "InputDimensionCount 0"},
-    {"gather_nd", "GATHER_ND-3", NULL, "input-dimension-count-4", NULL, BAD,
-     "InputDimensionCount is 4", "InputDimensionCount=4", "InputDimensionCount above the rank"},
-    {"gather_nd", "GATHER_ND-3", NULL, "indices-dimension-count-0", NULL, BAD,
-     "IndicesDimensionCount is 0", "IndicesDimensionCount=0", "IndicesDimensionCount 0"},
-    {"gather_nd", "GATHER_ND-3", NULL, "indices-dimension-count-4", NULL, BAD,
-     "IndicesDimensionCount is 4", "IndicesDimensionCount=4", "IndicesDimensionCount above "
-     "the rank"},
+    ND_COUNT_ROWS("gather_nd", "GATHER_ND-3"),
     {"gather_nd", "GATHER_ND-4", NULL, "leading-input-size-2", NULL, BAD,
      "InputTensor.Sizes[0] is 2", "t0.Sizes=2,4,3", "a non-1 input dimension before "
      "InputDimensionCount"},

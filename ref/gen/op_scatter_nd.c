@@ -145,15 +145,7 @@ static const dmlg_negative scatter_nd_negatives[] = {
      "t3.Sizes=1,4,4", "OutputTensor.Sizes differ from InputTensor's"},
     {"scatter_nd", "SCATTER_ND-2", NULL, "updates-data-type", NULL, BAD,
      "UpdatesTensor.DataType is INT32", "t2.DataType=INT32", "UpdatesTensor.DataType differs"},
-    {"scatter_nd", "SCATTER_ND-3", NULL, "input-dimension-count-0", NULL, BAD,
-     "InputDimensionCount is 0", "InputDimensionCount=0", "InputDimensionCount 0"},
-    {"scatter_nd", "SCATTER_ND-3", NULL, "input-dimension-count-4", NULL, BAD,
-     "InputDimensionCount is 4", "InputDimensionCount=4", "InputDimensionCount above the rank"},
-    {"scatter_nd", "SCATTER_ND-3", NULL, "indices-dimension-count-0", NULL, BAD,
-     "IndicesDimensionCount is 0", "IndicesDimensionCount=0", "IndicesDimensionCount 0"},
-    {"scatter_nd", "SCATTER_ND-3", NULL, "indices-dimension-count-4", NULL, BAD,
-     "IndicesDimensionCount is 4", "IndicesDimensionCount=4", "IndicesDimensionCount above "
-     "the rank"},
+    ND_COUNT_ROWS("scatter_nd", "SCATTER_ND-3"),
     {"scatter_nd", "SCATTER_ND-4", NULL, "leading-input-size-2", NULL, BAD,
      "InputTensor.Sizes[0] is 2", "t0.Sizes=2,4,3 t3.Sizes=2,4,3", "a non-1 input dimension "
      "before InputDimensionCount"},

@@ -21,6 +21,12 @@ void dmlr_nest_steps(dmlr_nest *n, uint32_t op, const dmlr_view *v)
         n->step[op][d] = v->strides[d] * v->esize;
 }
 
+void dmlr_nest_steps_mapped(dmlr_nest *n, uint32_t op, const dmlr_view *v, const int *dim_of)
+{
+    for (uint32_t d = 0; d < n->rank; d++)
+        n->step[op][d] = dim_of[d] >= 0 ? v->strides[dim_of[d]] * v->esize : 0;
+}
+
 static bool mergeable(const dmlr_nest *n, uint32_t outer, uint32_t inner)
 {
     for (uint32_t op = 0; op < n->ops; op++)

@@ -32,6 +32,9 @@ typedef struct dmlr_nest {
 void dmlr_nest_init(dmlr_nest *n, uint32_t rank, const uint64_t *sizes, uint32_t ops);
 /* Operand op walks view v's dimensions one for one (bytes = strides * esize). */
 void dmlr_nest_steps(dmlr_nest *n, uint32_t op, const dmlr_view *v);
+/* Operand op walks view v's dimension dim_of[d] along nest dimension d (-1: stays put):
+ * the nest is an output's, v an input whose dimensions map onto some of it. */
+void dmlr_nest_steps_mapped(dmlr_nest *n, uint32_t op, const dmlr_view *v, const int *dim_of);
 /* Drops size-1 dimensions and merges neighbours (step[d] == step[d + 1] * size[d + 1]
  * for every operand); keeps at least one dimension. */
 void dmlr_nest_coalesce(dmlr_nest *n);

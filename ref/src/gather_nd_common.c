@@ -170,10 +170,8 @@ void dmlr_gather_nd_compute(dmlr_nd_counts c, const dmlr_view *v, void *const *b
     map_output("", c, in, ix, &m, NULL); /* validated: cannot fail */
     dmlr_nest_init(&n, out->rank, out->sizes, 3);
     dmlr_nest_steps(&n, 0, out);
-    for (uint32_t d = 0; d < out->rank; d++) {
-        n.step[1][d] = m.in_dim[d] >= 0 ? in->strides[m.in_dim[d]] * in->esize : 0;
-        n.step[2][d] = m.idx_dim[d] >= 0 ? ix->strides[m.idx_dim[d]] * ix->esize : 0;
-    }
+    dmlr_nest_steps_mapped(&n, 1, in, m.in_dim);
+    dmlr_nest_steps_mapped(&n, 2, ix, m.idx_dim);
     dmlr_nest_coalesce(&n);
     uint32_t last = n.rank - 1;
     nd_ctx g = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],

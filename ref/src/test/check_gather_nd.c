@@ -1,6 +1,7 @@
 /*
- * check_gather_nd.c -- GATHER_ND against a naive coordinate loop written
- * here, the page's examples, and every GATHER_ND-n rule with its message.
+ * check_gather_nd.c -- GATHER_ND against the naive coordinate loop of the
+ * tests (testutil: GATHER_ND1's with no batch dimension), the page's
+ * examples, and every GATHER_ND-n rule with its message.
  */
 #include "testutil.h"
 
@@ -13,52 +14,11 @@ typedef struct nd_case {
     uint32_t in[DMLR_MAX_RANK], ix[DMLR_MAX_RANK], out[DMLR_MAX_RANK];
 } nd_case;
 
-/*
- * Output sizes: [indices dims D-ix_dc .. D-2, input dims D-in_dc+k .. D-1],
- * right-aligned in D; false when an entry that must be dropped is not 1.
- */
+/* Output sizes: [indices dims D-ix_dc .. D-2, input dims D-in_dc+k .. D-1], right-aligned
+ * (testutil: the naive GATHER_ND1 model with no batch dimension). */
 static bool naive_output_sizes(nd_case *c)
 {
-    uint32_t cat[2 * DMLR_MAX_RANK], n = 0, D = c->D, k = c->ix[D - 1];
-    for (uint32_t d = D - c->ix_dc; d + 1 < D; d++) cat[n++] = c->ix[d];
-    for (uint32_t d = D - c->in_dc + k; d < D; d++) cat[n++] = c->in[d];
-    for (uint32_t d = 0; d < D; d++) c->out[d] = 1;
-    for (uint32_t e = 0; e < n; e++) {
-        int pos = (int)e + (int)D - (int)n;
-        if (pos < 0 && cat[e] != 1) return false;
-        if (pos >= 0) c->out[pos] = cat[e];
-    }
-    return true;
-}
-
-/* GATHER_ND-7, GATHER_ND-8: negatives from the end of their dimension, then clamp. */
-static uint32_t naive_wrap(int64_t v, uint32_t dim)
-{
-    if (v < 0 && v >= -(int64_t)dim) v += dim;
-    if (v < 0) return 0;
-    if (v >= dim) return dim - 1;
-    return (uint32_t)v;
-}
-
-static void naive_gather_nd(const nd_case *c, const tu_tensor *in, const tu_tensor *ix,
-                            const tu_tensor *out, unsigned char *expect)
-{
-    uint32_t D = c->D, k = c->ix[D - 1], Q = c->ix_dc - 1, T = c->in_dc - k, L = Q + T;
-    uint32_t i0 = D - c->in_dc, esize = dmlr_data_type_size(in->desc.DataType);
-    for (uint64_t o = 0; o < tu_count(out); o++) {
-        uint32_t oc[DMLR_MAX_RANK], cat[2 * DMLR_MAX_RANK], xc[DMLR_MAX_RANK] = {0};
-        uint32_t ic[DMLR_MAX_RANK] = {0};
-        tu_unravel(out, o, oc);
-        for (uint32_t e = 0; e < L; e++) /* dropped leading entries are 1s: coordinate 0 */
-            cat[e] = e + D >= L ? oc[e + D - L] : 0;
-        for (uint32_t e = 0; e < Q; e++) xc[D - c->ix_dc + e] = cat[e];
-        for (uint32_t e = 0; e < T; e++) ic[i0 + k + e] = cat[Q + e];
-        for (uint32_t j = 0; j < k; j++) {
-            xc[D - 1] = j;
-            ic[i0 + j] = naive_wrap(tu_get_index(ix, tu_ravel(ix, xc)), c->in[i0 + j]);
-        }
-        memcpy(expect + tu_offset_of(out, o), tu_elem(in, tu_ravel(in, ic)), esize);
-    }
+    return tu_nd_sizes(c->D, c->in, c->ix, c->in_dc, c->ix_dc, 0, c->out);
 }
 
 /* ---- running through the library --------------------------------------- */
@@ -72,22 +32,6 @@ static dmlr_status run_nd(tu_tensor *in, tu_tensor *ix, tu_tensor *out, uint32_t
     return dmlr_execute(&op, ins, 2, fl, outs, 1, err);
 }
 
-/* Tuple coordinate j in [-dim, dim - 1] of its dimension; one in 16 out of range. */
-static void fill_indices(const nd_case *c, tu_tensor *ix, uint64_t seed)
-{
-    bool is_signed = ix->desc.DataType == DMLR_INT32 || ix->desc.DataType == DMLR_INT64;
-    uint32_t k = c->ix[c->D - 1];
-    for (uint64_t i = 0; i < tu_count(ix); i++) {
-        uint64_t r = tu_rand(&seed), dim = c->in[c->D - c->in_dc + i % k];
-        int64_t v = (int64_t)(r % (2 * dim)) - (int64_t)dim;
-        if (!is_signed && v < 0) v += (int64_t)dim;
-        if (r % 16 == 0) v = (r & 16) && is_signed ? -(int64_t)dim - 1 : (int64_t)dim + (int64_t)(r % 3);
-        tu_set_index(ix, i, v);
-    }
-    if (ix->desc.DataType == DMLR_UINT64 && tu_count(ix) > 1)
-        tu_set_index(ix, 1, -1); /* GATHER_ND-8: 2^64 - 1 is clamped high, not -1 */
-}
-
 static bool run_case(nd_case *c, dmlr_data_type dt, dmlr_data_type it, tu_layout lin,
                      tu_layout lix, tu_layout lout, uint64_t seed)
 {
@@ -97,11 +41,11 @@ static bool run_case(nd_case *c, dmlr_data_type dt, dmlr_data_type it, tu_layout
     tu_tensor_init(&ix, it, c->D, c->ix, lix);
     tu_tensor_init(&out, dt, c->D, c->out, lout);
     tu_fill(&in, seed);
-    fill_indices(c, &ix, seed + 1);
+    tu_fill_tuples(&ix, &c->in[c->D - c->in_dc], seed + 1); /* GATHER_ND-7, -8 */
     memset(out.data, 0xA5, out.bytes);
     unsigned char *expect = malloc(out.bytes);
     memset(expect, 0xA5, out.bytes); /* TENSOR-13: padding untouched; GATHER_ND-9: bitwise */
-    naive_gather_nd(c, &in, &ix, &out, expect);
+    tu_naive_gather_nd(&in, &ix, c->in_dc, c->ix_dc, 0, &out, expect);
     dmlr_error err;
     dmlr_status st = run_nd(&in, &ix, &out, c->in_dc, c->ix_dc, DMLR_FEATURE_LEVEL_MAX, &err);
     bool ok = st == DMLR_STATUS_OK && memcmp(expect, out.data, out.bytes) == 0;

@@ -1,6 +1,6 @@
 /*
- * check_gather_nd1.c -- GATHER_ND1 against a naive coordinate loop with batch
- * dimensions written here, the page's example, GATHER_ND1 with no batch
+ * check_gather_nd1.c -- GATHER_ND1 against the tests' naive coordinate loop
+ * with batch dimensions (testutil), the page's example, GATHER_ND1 with no batch
  * dimension against GATHER_ND, and every GATHER_ND1-n rule with its message.
  */
 #include "testutil.h"
@@ -14,52 +14,9 @@ typedef struct nd1_case {
     uint32_t in[DMLR_MAX_RANK], ix[DMLR_MAX_RANK], out[DMLR_MAX_RANK];
 } nd1_case;
 
-/* The relevant output: [batch (from the indices), indices between batch and tuple, input
- * after the tuple's k]; right-aligned; false when a non-1 entry must be dropped. */
 static bool naive_output_sizes(nd1_case *c)
 {
-    uint32_t cat[2 * DMLR_MAX_RANK], n = 0, D = c->D, k = c->ix[D - 1];
-    for (uint32_t d = D - c->ix_dc; d + 1 < D; d++) cat[n++] = c->ix[d];
-    for (uint32_t d = D - c->in_dc + c->B + k; d < D; d++) cat[n++] = c->in[d];
-    for (uint32_t d = 0; d < D; d++) c->out[d] = 1;
-    for (uint32_t e = 0; e < n; e++) {
-        int pos = (int)e + (int)D - (int)n;
-        if (pos < 0 && cat[e] != 1) return false;
-        if (pos >= 0) c->out[pos] = cat[e];
-    }
-    return true;
-}
-
-/* GATHER_ND-7, GATHER_ND-8 */
-static uint32_t naive_wrap(int64_t v, uint32_t dim)
-{
-    if (v < 0 && v >= -(int64_t)dim) v += dim;
-    if (v < 0) return 0;
-    if (v >= dim) return dim - 1;
-    return (uint32_t)v;
-}
-
-static void naive_gather_nd1(const nd1_case *c, const tu_tensor *in, const tu_tensor *ix,
-                             const tu_tensor *out, unsigned char *expect)
-{
-    uint32_t D = c->D, k = c->ix[D - 1], B = c->B, Q = c->ix_dc - 1 - B;
-    uint32_t T = c->in_dc - B - k, L = B + Q + T, i0 = D - c->in_dc, x0 = D - c->ix_dc;
-    uint32_t esize = dmlr_data_type_size(in->desc.DataType);
-    for (uint64_t o = 0; o < tu_count(out); o++) {
-        uint32_t oc[DMLR_MAX_RANK], cat[2 * DMLR_MAX_RANK], xc[DMLR_MAX_RANK] = {0};
-        uint32_t ic[DMLR_MAX_RANK] = {0};
-        tu_unravel(out, o, oc);
-        for (uint32_t e = 0; e < L; e++)
-            cat[e] = e + D >= L ? oc[e + D - L] : 0;
-        for (uint32_t e = 0; e < B; e++) xc[x0 + e] = ic[i0 + e] = cat[e]; /* GATHER_ND1-3 */
-        for (uint32_t e = 0; e < Q; e++) xc[x0 + B + e] = cat[B + e];
-        for (uint32_t e = 0; e < T; e++) ic[i0 + B + k + e] = cat[B + Q + e];
-        for (uint32_t j = 0; j < k; j++) {
-            xc[D - 1] = j;
-            ic[i0 + B + j] = naive_wrap(tu_get_index(ix, tu_ravel(ix, xc)), c->in[i0 + B + j]);
-        }
-        memcpy(expect + tu_offset_of(out, o), tu_elem(in, tu_ravel(in, ic)), esize);
-    }
+    return tu_nd_sizes(c->D, c->in, c->ix, c->in_dc, c->ix_dc, c->B, c->out); /* GATHER_ND-6 */
 }
 
 /* ---- running through the library --------------------------------------- */
@@ -73,18 +30,9 @@ static dmlr_status run_nd1(const nd1_case *c, tu_tensor *in, tu_tensor *ix, tu_t
     return dmlr_execute(&op, ins, 2, DMLR_FEATURE_LEVEL_MAX, outs, 1, err);
 }
 
-/* Tuple coordinate j in [-dim, dim - 1] of its dimension; one in 16 out of range. */
 static void fill_indices(const nd1_case *c, tu_tensor *ix, uint64_t seed)
 {
-    bool is_signed = ix->desc.DataType == DMLR_INT32 || ix->desc.DataType == DMLR_INT64;
-    uint32_t k = c->ix[c->D - 1];
-    for (uint64_t i = 0; i < tu_count(ix); i++) {
-        uint64_t r = tu_rand(&seed), dim = c->in[c->D - c->in_dc + c->B + i % k];
-        int64_t v = (int64_t)(r % (2 * dim)) - (int64_t)dim;
-        if (!is_signed && v < 0) v += (int64_t)dim;
-        if (r % 16 == 0) v = (r & 16) && is_signed ? -(int64_t)dim - 1 : (int64_t)dim + (int64_t)(r % 3);
-        tu_set_index(ix, i, v);
-    }
+    tu_fill_tuples(ix, &c->in[c->D - c->in_dc + c->B], seed); /* GATHER_ND-7, -8 */
 }
 
 static bool run_case(nd1_case *c, dmlr_data_type dt, dmlr_data_type it, tu_layout lin,
@@ -100,7 +48,7 @@ static bool run_case(nd1_case *c, dmlr_data_type dt, dmlr_data_type it, tu_layou
     memset(out.data, 0xA5, out.bytes);
     unsigned char *expect = malloc(out.bytes);
     memset(expect, 0xA5, out.bytes); /* TENSOR-13; GATHER_ND-9 */
-    naive_gather_nd1(c, &in, &ix, &out, expect);
+    tu_naive_gather_nd(&in, &ix, c->in_dc, c->ix_dc, c->B, &out, expect); /* GATHER_ND1-3 */
     dmlr_error err;
     dmlr_status st = run_nd1(c, &in, &ix, &out, &err);
     bool ok = st == DMLR_STATUS_OK && memcmp(expect, out.data, out.bytes) == 0;

@@ -17,22 +17,10 @@ typedef struct nd_case {
     uint32_t in[DMLR_MAX_RANK], ix[DMLR_MAX_RANK], up[DMLR_MAX_RANK];
 } nd_case;
 
-/*
- * Updates sizes: [indices dims D-ix_dc .. D-2, input dims D-in_dc+k .. D-1],
- * right-aligned in D; false when an entry that must be dropped is not 1.
- */
+/* Updates sizes: the GATHER_ND output shape (SCATTER_ND-6, testutil). */
 static bool naive_updates_sizes(nd_case *c)
 {
-    uint32_t cat[2 * DMLR_MAX_RANK], n = 0, D = c->D, k = c->ix[D - 1];
-    for (uint32_t d = D - c->ix_dc; d + 1 < D; d++) cat[n++] = c->ix[d];
-    for (uint32_t d = D - c->in_dc + k; d < D; d++) cat[n++] = c->in[d];
-    for (uint32_t d = 0; d < D; d++) c->up[d] = 1;
-    for (uint32_t e = 0; e < n; e++) {
-        int pos = (int)e + (int)D - (int)n;
-        if (pos < 0 && cat[e] != 1) return false;
-        if (pos >= 0) c->up[pos] = cat[e];
-    }
-    return true;
+    return tu_nd_sizes(c->D, c->in, c->ix, c->in_dc, c->ix_dc, 0, c->up);
 }
 
 /* SCATTER_ND-7: negatives from the end; -1 when out of range. */
@@ -107,22 +95,6 @@ static dmlr_status run_nd(tu_tensor *in, tu_tensor *ix, tu_tensor *up, tu_tensor
 }
 
 
-/* Tuple coordinate j in [-dim, dim - 1] of its dimension; one in 16 out of range. */
-static void fill_indices(const nd_case *c, tu_tensor *ix, uint64_t seed)
-{
-    bool is_signed = ix->desc.DataType == DMLR_INT32 || ix->desc.DataType == DMLR_INT64;
-    uint32_t k = c->ix[c->D - 1];
-    for (uint64_t i = 0; i < tu_count(ix); i++) {
-        uint64_t r = tu_rand(&seed), dim = c->in[c->D - c->in_dc + i % k];
-        int64_t v = (int64_t)(r % (2 * dim)) - (int64_t)dim;
-        if (!is_signed && v < 0) v += (int64_t)dim;
-        if (r % 16 == 0) v = (r & 16) && is_signed ? -(int64_t)dim - 1 : (int64_t)dim + (int64_t)(r % 3);
-        tu_set_index(ix, i, v);
-    }
-    if (ix->desc.DataType == DMLR_UINT64 && tu_count(ix) > 1)
-        tu_set_index(ix, 1, -1); /* SCATTER_ND-7: 2^64 - 1 is out of range, not -1 */
-}
-
 /* Runs one case through the library and the naive loop; false (printed) on a mismatch. */
 static bool run_case(const nd_case *c, dmlr_data_type dt, dmlr_data_type it, tu_layout lin,
                      tu_layout lix, tu_layout lup, tu_layout lout, uint64_t seed, bool targets)
@@ -134,7 +106,7 @@ static bool run_case(const nd_case *c, dmlr_data_type dt, dmlr_data_type it, tu_
     tu_tensor_init(&out, dt, c->D, c->in, lout);
     tu_fill(&in, seed);
     tu_fill(&up, seed + 2);
-    fill_indices(c, &ix, seed + 1);
+    tu_fill_tuples(&ix, &c->in[c->D - c->in_dc], seed + 1); /* SCATTER_ND-7 */
     memset(out.data, 0xA5, out.bytes);
     unsigned char *expect = malloc(out.bytes);
     uint64_t no = tu_count(&out), nu = tu_count(&up);

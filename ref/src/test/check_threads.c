@@ -486,35 +486,6 @@ END_TEST
 
 /* ---- GATHER_ND and GATHER_ND1 ----------------------------------------------- */
 
-/* [b, q, t] of a validated shape (no dropped entries in these cases). */
-static void naive_gather_nd1(const tu_tensor *in, const tu_tensor *ix, uint32_t in_dc,
-                             uint32_t ix_dc, uint32_t B, const tu_tensor *out,
-                             unsigned char *expect)
-{
-    uint32_t D = in->desc.DimensionCount, k = ix->sizes[D - 1], Q = ix_dc - 1 - B;
-    uint32_t T = in_dc - B - k, L = B + Q + T, i0 = D - in_dc, x0 = D - ix_dc;
-    uint32_t es = dmlr_data_type_size(in->desc.DataType);
-    for (uint64_t o = 0; o < tu_count(out); o++) {
-        uint32_t oc[DMLR_MAX_RANK], cat[2 * DMLR_MAX_RANK], xc[DMLR_MAX_RANK] = {0};
-        uint32_t ic[DMLR_MAX_RANK] = {0};
-        tu_unravel(out, o, oc);
-        for (uint32_t e = 0; e < L; e++)
-            cat[e] = e + D >= L ? oc[e + D - L] : 0;
-        for (uint32_t e = 0; e < B; e++)
-            xc[x0 + e] = ic[i0 + e] = cat[e];
-        for (uint32_t e = 0; e < Q; e++)
-            xc[x0 + B + e] = cat[B + e];
-        for (uint32_t e = 0; e < T; e++)
-            ic[i0 + B + k + e] = cat[B + Q + e];
-        for (uint32_t j = 0; j < k; j++) { /* GATHER_ND-7, -8: each coordinate clamped */
-            xc[D - 1] = j;
-            ic[i0 + B + j] =
-                (uint32_t)wrapped(tu_get_index(ix, tu_ravel(ix, xc)), in->sizes[i0 + B + j], true);
-        }
-        memcpy(expect + tu_offset_of(out, o), tu_elem(in, tu_ravel(in, ic)), es);
-    }
-}
-
 static void gather_nd_case(const char *what, bool nd1, dmlr_data_type dt, dmlr_data_type it,
                            uint32_t D, const uint32_t *in_sizes, const uint32_t *ix_sizes,
                            const uint32_t *out_sizes, uint32_t in_dc, uint32_t ix_dc, uint32_t B,
@@ -525,12 +496,12 @@ static void gather_nd_case(const char *what, bool nd1, dmlr_data_type dt, dmlr_d
     tu_tensor_init(&ix, it, D, ix_sizes, lix);
     tu_tensor_init(&out, dt, D, out_sizes, lout);
     tu_fill(&in, 9);
-    fill_indices(&ix, &in_sizes[D - in_dc + B], ix_sizes[D - 1], 10);
+    tu_fill_tuples(&ix, &in_sizes[D - in_dc + B], 10);
     dmlr_gather_nd_operator_desc g = {&in.desc, &ix.desc, &out.desc, in_dc, ix_dc};
     dmlr_gather_nd1_operator_desc g1 = {&in.desc, &ix.desc, &out.desc, in_dc, ix_dc, B};
     tcase c = {{nd1 ? DMLR_OPERATOR_GATHER_ND1 : DMLR_OPERATOR_GATHER_ND, nd1 ? (void *)&g1 : &g},
                {&in, &ix}, {&out}, 2, 1, {blank_like(&out)}};
-    naive_gather_nd1(&in, &ix, in_dc, ix_dc, B, &out, c.expect[0]);
+    tu_naive_gather_nd(&in, &ix, in_dc, ix_dc, B, &out, c.expect[0]); /* GATHER_ND-7, -8 */
     check_case(&c, what);
     free_case(&c);
 }

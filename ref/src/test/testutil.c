@@ -194,3 +194,64 @@ int64_t tu_get_index(const tu_tensor *t, uint64_t flat)
     default: { uint64_t v; memcpy(&v, p, 8); return v > INT64_MAX ? INT64_MAX : (int64_t)v; }
     }
 }
+
+bool tu_nd_sizes(uint32_t D, const uint32_t *in, const uint32_t *ix, uint32_t in_dc,
+                 uint32_t ix_dc, uint32_t B, uint32_t *out)
+{
+    uint32_t cat[2 * DMLR_MAX_RANK], n = 0, k = ix[D - 1];
+    for (uint32_t d = D - ix_dc; d + 1 < D; d++) cat[n++] = ix[d];
+    for (uint32_t d = D - in_dc + B + k; d < D; d++) cat[n++] = in[d];
+    for (uint32_t d = 0; d < D; d++) out[d] = 1;
+    for (uint32_t e = 0; e < n; e++) {
+        int pos = (int)e + (int)D - (int)n;
+        if (pos < 0 && cat[e] != 1) return false;
+        if (pos >= 0) out[pos] = cat[e];
+    }
+    return true;
+}
+
+static uint32_t nd_wrap_clamp(int64_t v, uint32_t dim)
+{
+    if (v < 0 && v >= -(int64_t)dim) v += dim;
+    if (v < 0) return 0;
+    if (v >= dim) return dim - 1;
+    return (uint32_t)v;
+}
+
+void tu_naive_gather_nd(const tu_tensor *in, const tu_tensor *ix, uint32_t in_dc, uint32_t ix_dc,
+                        uint32_t B, const tu_tensor *out, unsigned char *expect)
+{
+    uint32_t D = in->desc.DimensionCount, k = ix->sizes[D - 1], Q = ix_dc - 1 - B;
+    uint32_t T = in_dc - B - k, L = B + Q + T, i0 = D - in_dc, x0 = D - ix_dc;
+    uint32_t esize = dmlr_data_type_size(in->desc.DataType);
+    for (uint64_t o = 0; o < tu_count(out); o++) {
+        uint32_t oc[DMLR_MAX_RANK], cat[2 * DMLR_MAX_RANK], xc[DMLR_MAX_RANK] = {0};
+        uint32_t ic[DMLR_MAX_RANK] = {0};
+        tu_unravel(out, o, oc);
+        for (uint32_t e = 0; e < L; e++) /* dropped leading entries are 1s: coordinate 0 */
+            cat[e] = e + D >= L ? oc[e + D - L] : 0;
+        for (uint32_t e = 0; e < B; e++) xc[x0 + e] = ic[i0 + e] = cat[e];
+        for (uint32_t e = 0; e < Q; e++) xc[x0 + B + e] = cat[B + e];
+        for (uint32_t e = 0; e < T; e++) ic[i0 + B + k + e] = cat[B + Q + e];
+        for (uint32_t j = 0; j < k; j++) {
+            xc[D - 1] = j;
+            ic[i0 + B + j] = nd_wrap_clamp(tu_get_index(ix, tu_ravel(ix, xc)), in->sizes[i0 + B + j]);
+        }
+        memcpy(expect + tu_offset_of(out, o), tu_elem(in, tu_ravel(in, ic)), esize);
+    }
+}
+
+void tu_fill_tuples(tu_tensor *ix, const uint32_t *dims, uint64_t seed)
+{
+    bool is_signed = ix->desc.DataType == DMLR_INT32 || ix->desc.DataType == DMLR_INT64;
+    uint32_t k = ix->sizes[ix->desc.DimensionCount - 1];
+    for (uint64_t i = 0; i < tu_count(ix); i++) {
+        uint64_t r = tu_rand(&seed), dim = dims[i % k];
+        int64_t v = (int64_t)(r % (2 * dim)) - (int64_t)dim;
+        if (!is_signed && v < 0) v += (int64_t)dim;
+        if (r % 16 == 0) v = (r & 16) && is_signed ? -(int64_t)dim - 1 : (int64_t)dim + (int64_t)(r % 3);
+        tu_set_index(ix, i, v);
+    }
+    if (ix->desc.DataType == DMLR_UINT64 && tu_count(ix) > 1)
+        tu_set_index(ix, 1, -1); /* 2^64 - 1 is out of range, not -1 */
+}

@@ -101,4 +101,20 @@ bool tu_scatter_targets_agree(const dmlr_operator_desc *op, const tu_tensor *in,
                               const tu_tensor *ix, const tu_tensor *up, const int64_t *target,
                               const uint32_t *hits, const bool *maybe);
 
+/*
+ * GATHER_ND1 (GATHER_ND: B = 0) and the SCATTER_ND updates shape, written once
+ * for the tests.  Sizes of [b, q, t]: the indices' last ix_dc dimensions but
+ * their last, then the input's after its first in_dc - B - k relevant ones
+ * (k = ix[D - 1]), right-aligned in D; false when a non-1 entry must be
+ * dropped.  The naive gather reads each output coordinate's tuple, counts
+ * negative coordinates from the end and clamps the rest (GATHER_ND-6..8).
+ */
+bool tu_nd_sizes(uint32_t D, const uint32_t *in, const uint32_t *ix, uint32_t in_dc,
+                 uint32_t ix_dc, uint32_t B, uint32_t *out);
+void tu_naive_gather_nd(const tu_tensor *in, const tu_tensor *ix, uint32_t in_dc, uint32_t ix_dc,
+                        uint32_t B, const tu_tensor *out, unsigned char *expect);
+/* Tuple coordinate j of the indices in [-dim, dim - 1] of dims[j] (unsigned: [0, dim)); one in
+ * 16 out of range on either side. */
+void tu_fill_tuples(tu_tensor *ix, const uint32_t *dims, uint64_t seed);
+
 #endif
