@@ -68,7 +68,6 @@ typedef struct dmlr_indexed {
     uint64_t dim, lo, hi;     /* the axis size; SCATTER: the positions [lo, hi) this run owns */
     dmlr_data_type index_type;
     uint32_t esize;
-    uint64_t axis_step;       /* GATHER_ELEMENTS: per position along the axis (src moves per k) */
 } dmlr_indexed;
 
 typedef void (*dmlr_indexed_fn)(const dmlr_indexed *a, uint64_t n);

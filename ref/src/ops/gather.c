@@ -152,7 +152,7 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
     if (g->ix_step) { /* q innermost: an index per element (its input step is 0) */
         dmlr_indexed a = {d, g->out_step, g->src + off[1], g->axis_step,
                           g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
-                          g->index_type, g->esize, 0};
+                          g->index_type, g->esize};
         dmlr_indexed_pick(gather_kernels, &a)(&a, k1 - k0); /* GATHER-7, GATHER-8, GATHER-9 */
         return;
     }

@@ -47,8 +47,14 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
 }
 
 /* An index per element; the source moves with the output on every dimension but Axis
- * (src_step) and jumps by the index along it (axis_step).  Unit steps as constants where
- * they are; locals, since the byte stores may alias anything reachable through `a`. */
+ * (src_step) and jumps by the index along it (axis_step, beside the run: the kernels take
+ * index.h's run).  Unit steps as constants where they are; locals, since the byte stores
+ * may alias anything reachable through `a`. */
+typedef struct elements_run {
+    dmlr_indexed a; /* first: the kernel gets &run.a */
+    uint64_t axis_step;
+} elements_run;
+
 #define ELEMENTS_LOOP(N, DS, SS, XS)                                                    \
     for (uint64_t k = 0, pos; k < n; k++, d += (DS), s += (SS), x += (XS)) {           \
         dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos); \
@@ -61,7 +67,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
         unsigned char *d = a->dst;                                                      \
         const unsigned char *s = a->src, *x = a->idx;                                   \
         const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step;            \
-        const uint64_t dim = a->dim, as = a->axis_step;                                 \
+        const uint64_t dim = a->dim, as = ((const elements_run *)a)->axis_step;         \
         if (ds == N && ss == N && xs == IB)                                             \
             ELEMENTS_LOOP(N, N, N, IB)                                                  \
         else                                                                            \
@@ -80,11 +86,12 @@ typedef struct elements_ctx {
 static void elements_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
 {
     const elements_ctx *g = ctx;
-    dmlr_indexed a = {g->dst + off[0] + k0 * g->out_step, g->out_step,
-                      g->src + off[1] + k0 * g->in_step, g->in_step,
-                      g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
-                      g->index_type, g->esize, g->axis_step};
-    dmlr_indexed_pick(elements_kernels, &a)(&a, k1 - k0); /* GATHER_ELEMENTS-6, -7, -8 */
+    elements_run r = {{g->dst + off[0] + k0 * g->out_step, g->out_step,
+                       g->src + off[1] + k0 * g->in_step, g->in_step,
+                       g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
+                       g->index_type, g->esize},
+                      g->axis_step};
+    dmlr_indexed_pick(elements_kernels, &r.a)(&r.a, k1 - k0); /* GATHER_ELEMENTS-6, -7, -8 */
 }
 
 /* One nest over the output walks output (0), input (1: every dimension but Axis, whose
