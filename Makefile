@@ -40,6 +40,11 @@ ifeq ($(SANITIZE),1)
 CFLAGS_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
+ifeq ($(FUZZING),1) # make fuzz: clang, libFuzzer's coverage in every object
+CFLAGS_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+              -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
 
 # Package flags go only to the rooms that use them.
 CJSON_CFLAGS := $(shell pkg-config --cflags libcjson nettle 2>/dev/null)
@@ -180,8 +185,31 @@ goldens: $(CLI)
 check-goldens: $(CLI)
 	@sh ref/gen/test/test-goldens.sh $(CLI) --all
 
+# Fuzzing (fuzz/README.md): libFuzzer targets built with clang under ASan + UBSan in build-fuzz/
+# (scalar: no OpenMP); fuzz-smoke runs each FUZZ_SECONDS from its seeds and dictionary.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_NAMES := case values npy recipe cmd_reply
+FUZZ_BIN := $(FUZZ_NAMES:%=build-fuzz/fuzz/fuzz_%)
+.PHONY: fuzz fuzz-targets fuzz-smoke
+fuzz:
+	@$(MAKE) -s BUILD=build-fuzz CC=$(FUZZ_CC) OPENMP=0 FUZZING=1 fuzz-targets
+fuzz-targets: $(FUZZ_BIN)
+$(BUILD)/obj/fuzz/%.o: CFLAGS_ROOM = $(INC_CASE) -Iref/gen -Iref/cli -Isuite $(CJSON_CFLAGS)
+build-fuzz/fuzz/fuzz_case: $(BUILD)/obj/fuzz/fuzz_case.o $(filter-out %/main.o,$(CLI_OBJ)) \
+                           $(GEN_LIB) $(CASE_LIB) $(LIB)
+build-fuzz/fuzz/fuzz_values build-fuzz/fuzz/fuzz_npy build-fuzz/fuzz/fuzz_recipe: \
+build-fuzz/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(CASE_LIB) $(LIB)
+build-fuzz/fuzz/fuzz_cmd_reply: $(BUILD)/obj/fuzz/fuzz_cmd_reply.o \
+                                $(filter-out %/main.o,$(SUITE_OBJ)) $(CASE_LIB) $(LIB)
+$(FUZZ_BIN):
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -pthread -o $@ $^ $(CJSON_LIBS) -ldl $(LDLIBS)
+fuzz-smoke: fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh $(FUZZ_NAMES)
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 # Optional: never a dependency of all or test (backends/cuda/README.md).
 -include backends/cuda/cuda.mk

@@ -176,8 +176,24 @@ dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, dmlc_error *err)
     return dmlc_case_load_opts(path, NULL, out, err);
 }
 
+static dmlc_case_rc load(const char *path, const void *given, size_t given_len,
+                         const dmlc_load_options *opt, dmlc_case **out, dmlc_error *err);
+
 dmlc_case_rc dmlc_case_load_opts(const char *path, const dmlc_load_options *opt, dmlc_case **out,
                                  dmlc_error *err)
+{
+    return load(path, NULL, 0, opt, out, err);
+}
+
+dmlc_case_rc dmlc_case_load_text(const char *path, const void *text, size_t len,
+                                 const dmlc_load_options *opt, dmlc_case **out, dmlc_error *err)
+{
+    return load(path, text, len, opt, out, err);
+}
+
+/* From the file at path, or from `given` (given_len bytes) when not NULL. */
+static dmlc_case_rc load(const char *path, const void *given, size_t given_len,
+                         const dmlc_load_options *opt, dmlc_case **out, dmlc_error *err)
 {
     dmlc_jctx j = {path, err, DMLC_CASE_OK, NULL, NULL, "$", 1, 0, 0, 0, 0};
     void *text = NULL;
@@ -199,7 +215,21 @@ dmlc_case_rc dmlc_case_load_opts(const char *path, const dmlc_load_options *opt,
     }
     j.max_memory = opt && opt->max_memory ? opt->max_memory : DMLC_DEFAULT_MAX_MEMORY;
     j.max_work = opt && opt->max_work ? opt->max_work : DMLC_DEFAULT_MAX_WORK;
-    if (!dmlc_read_regular_file(path, j.max_memory, &text, &len, &why)) { /* INPUT-3 */
+    why.errnum = 0;
+    if (given) {
+        if (given_len > j.max_memory) {
+            dmlc_jfail_bare(&j, "%zu bytes of text, more than the limit of %llu (--max-memory)",
+                            given_len, (unsigned long long)j.max_memory);
+        } else if (!(text = malloc(given_len + 1))) {
+            dmlc_joom(&j);
+        } else {
+            memcpy(text, given, given_len);
+            ((char *)text)[given_len] = '\0';
+            len = given_len;
+            if ((root = dmlc_jparse(&j, text, len)) != NULL)
+                load_root(&j, root);
+        }
+    } else if (!dmlc_read_regular_file(path, j.max_memory, &text, &len, &why)) { /* INPUT-3 */
         char e[128];
         size_t skip = strlen("cannot read ") + strlen(path) + 2; /* the reason alone */
         dmlc_strerror(why.errnum, e, sizeof e);

@@ -127,12 +127,12 @@ static bool list_binding(void *ctx, const dmlr_member *m)
     const dmlr_field_info *fi = m->field;
     bool array = fi->kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY;
     for (uint32_t i = 0; i < m->count; i++, w->n++) { /* scalars have count 0 */
-        dmlr_binding_info *b = &w->out[w->n];
         bool out = DMLR_FIELD_IS_OUTPUT(fi->kind);
         bool first = out ? !w->output_seen : !w->input_seen;
         out ? (w->output_seen = true) : (w->input_seen = true);
         if (w->n >= w->max || w->n >= DMLR_MAX_BINDINGS)
             continue;
+        dmlr_binding_info *b = &w->out[w->n]; /* only now: out is NULL when counting (fuzz_case) */
         b->desc = m->tensors ? m->tensors + i : NULL;
         b->member = fi->name;
         b->index = array ? (int32_t)i : -1;

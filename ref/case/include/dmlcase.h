@@ -540,6 +540,10 @@ dmlc_case_rc dmlc_case_load(const char *path, dmlc_case **out, dmlc_error *err);
 /* The same within the limits of opt (NULL: the defaults; INPUT-5). */
 dmlc_case_rc dmlc_case_load_opts(const char *path, const dmlc_load_options *opt, dmlc_case **out,
                                  dmlc_error *err);
+/* The same from len bytes of text already in memory: path names the case in messages and
+ * locates its sidecars (the fuzzers load this way). */
+dmlc_case_rc dmlc_case_load_text(const char *path, const void *text, size_t len,
+                                 const dmlc_load_options *opt, dmlc_case **out, dmlc_error *err);
 void dmlc_case_free(dmlc_case *c);
 
 /*
