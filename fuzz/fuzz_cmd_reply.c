@@ -16,7 +16,9 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-dmlcts_backend_info dmlcts_info; /* main.c's, which is not linked */
+/* main.c's globals: main.c is not linked */
+dmlcts_backend_info dmlcts_info;
+dmlcts_start_stats dmlcts_starts;
 
 static const char case_text[] =
     "{\"format\": \"dmlref-case-1\", \"name\": \"fuzz/gather\", \"min_feature_level\": \"3_0\","

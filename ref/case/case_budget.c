@@ -8,23 +8,26 @@
 
 #include <string.h>
 
+/* Does had + add stay within max?  If not, fail naming what, the sum and the limit. */
+static bool within(dmlc_jctx *j, uint64_t had, uint64_t add, uint64_t max, const char *what,
+                   const char *unit, const char *option)
+{
+    uint64_t sum = had + add;
+    if (sum >= had && sum <= max)
+        return true;
+    return dmlc_jfail(j, "%s: the case would need %s%llu %s, more than the limit of %llu (%s)", what,
+                      sum < had ? "more than 2^64: " : "",
+                      (unsigned long long)(sum < had ? UINT64_MAX : sum), unit,
+                      (unsigned long long)max, option);
+}
+
 bool dmlc_case_charge(dmlc_jctx *j, uint64_t bytes, uint64_t steps, const char *what)
 {
-    uint64_t memory = j->memory + bytes, work = j->work + steps;
-    if (memory < j->memory || memory > j->max_memory)
-        return dmlc_jfail(j, "%s: the case would need %s%llu bytes of data, more than the limit "
-                          "of %llu (--max-memory)", what,
-                          memory < j->memory ? "more than 2^64: " : "",
-                          (unsigned long long)(memory < j->memory ? UINT64_MAX : memory),
-                          (unsigned long long)j->max_memory);
-    if (work < j->work || work > j->max_work)
-        return dmlc_jfail(j, "%s: the case would need %s%llu element steps, more than the limit "
-                          "of %llu (--max-work)", what,
-                          work < j->work ? "more than 2^64: " : "",
-                          (unsigned long long)(work < j->work ? UINT64_MAX : work),
-                          (unsigned long long)j->max_work);
-    j->memory = memory;
-    j->work = work;
+    if (!within(j, j->memory, bytes, j->max_memory, what, "bytes of data", "--max-memory") ||
+        !within(j, j->work, steps, j->max_work, what, "element steps", "--max-work"))
+        return false;
+    j->memory += bytes;
+    j->work += steps;
     return true;
 }
 
