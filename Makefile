@@ -190,26 +190,27 @@ check-goldens: $(CLI)
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_NAMES := case values npy recipe cmd_reply
-FUZZ_BIN := $(FUZZ_NAMES:%=build-fuzz/fuzz/fuzz_%)
+FUZZ_BUILD ?= build-fuzz
+FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz/fuzz_%)
 .PHONY: fuzz fuzz-targets fuzz-smoke
 fuzz:
-	@$(MAKE) -s BUILD=build-fuzz CC=$(FUZZ_CC) OPENMP=0 FUZZING=1 fuzz-targets
+	@$(MAKE) -s BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPENMP=0 FUZZING=1 fuzz-targets
 fuzz-targets: $(FUZZ_BIN)
 $(BUILD)/obj/fuzz/%.o: CFLAGS_ROOM = $(INC_CASE) -Iref/gen -Iref/cli -Isuite $(CJSON_CFLAGS)
-build-fuzz/fuzz/fuzz_case: $(BUILD)/obj/fuzz/fuzz_case.o $(filter-out %/main.o,$(CLI_OBJ)) \
+$(FUZZ_BUILD)/fuzz/fuzz_case: $(BUILD)/obj/fuzz/fuzz_case.o $(filter-out %/main.o,$(CLI_OBJ)) \
                            $(GEN_LIB) $(CASE_LIB) $(LIB)
-build-fuzz/fuzz/fuzz_values build-fuzz/fuzz/fuzz_npy build-fuzz/fuzz/fuzz_recipe: \
-build-fuzz/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(CASE_LIB) $(LIB)
-build-fuzz/fuzz/fuzz_cmd_reply: $(BUILD)/obj/fuzz/fuzz_cmd_reply.o \
+$(FUZZ_BUILD)/fuzz/fuzz_values $(FUZZ_BUILD)/fuzz/fuzz_npy $(FUZZ_BUILD)/fuzz/fuzz_recipe: \
+$(FUZZ_BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(CASE_LIB) $(LIB)
+$(FUZZ_BUILD)/fuzz/fuzz_cmd_reply: $(BUILD)/obj/fuzz/fuzz_cmd_reply.o \
                                 $(filter-out %/main.o,$(SUITE_OBJ)) $(CASE_LIB) $(LIB)
 $(FUZZ_BIN):
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -pthread -o $@ $^ $(CJSON_LIBS) -ldl $(LDLIBS)
 fuzz-smoke: fuzz
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh $(FUZZ_NAMES)
+	@FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh $(FUZZ_NAMES)
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan $(FUZZ_BUILD)
 
 # Optional: never a dependency of all or test (backends/cuda/README.md).
 -include backends/cuda/cuda.mk

@@ -9,7 +9,7 @@
 # run with the tail of the log.  Prints one line per target: executions, seconds, corpus size.
 set -u
 cd "$(dirname "$0")/.."
-B=build-fuzz
+B=${FUZZ_BUILD:-build-fuzz}
 secs=${FUZZ_SECONDS:-60}
 failed=0
 for t in "$@"; do
