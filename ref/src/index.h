@@ -57,6 +57,22 @@ static inline bool dmlr_index_position(dmlr_index_policy p, int64_t idx, uint64_
     return in_range;
 }
 
+/* Elements between a prefetch and its use in an indexed run: about one DRAM latency. */
+#ifndef DMLR_INDEX_AHEAD
+#define DMLR_INDEX_AHEAD 32 /* -DDMLR_INDEX_AHEAD=0: no prefetch, for comparison */
+#endif
+
+/* Starts loading the row at base + pos * step that index element x picks: a hint, no
+ * effect on results (a dropped index prefetches nothing). */
+static inline void dmlr_prefetch_row(dmlr_index_policy p, const unsigned char *x,
+                                     dmlr_data_type it, uint64_t dim,
+                                     const unsigned char *base, uint64_t step)
+{
+    uint64_t pos;
+    if (dmlr_index_position(p, dmlr_read_index(x, it), dim, &pos) || p == DMLR_INDEX_WRAP_CLAMP)
+        DMLR_PREFETCH(base + pos * step);
+}
+
 /* An indexed run: element k reads its index at idx + k * idx_step. */
 typedef struct dmlr_indexed {
     unsigned char *dst;

@@ -3,11 +3,9 @@
  *
  *   output[p, q, s] = input[p, indices[0.., q], s]
  *
- * p: the input coordinates before Axis, q: the last IndexDimensions
- * coordinates of the indices, s: the input coordinates after Axis; the
- * output is [p, q, s] right-aligned in DimensionCount (GATHER-6).
- *
- * SPEC_NOTES.md: GATHER-1 .. GATHER-10.
+ * p: the input coordinates before Axis, q: the last IndexDimensions coordinates of
+ * the indices, s: the input coordinates after Axis; the output is [p, q, s]
+ * right-aligned in DimensionCount (GATHER-6).  SPEC_NOTES.md: GATHER-1 .. GATHER-10.
  */
 #include "copy.h"
 #include "index.h"
@@ -103,22 +101,14 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
     return DMLR_STATUS_OK;
 }
 
-#ifndef DMLR_GATHER_AHEAD
-#define DMLR_GATHER_AHEAD 32
-#endif
-/* Elements between a prefetch and its use: about one DRAM latency (0: none). */
-enum { AHEAD = DMLR_GATHER_AHEAD };
-
-/* An index per element, one function per index type and element width (index.h); unit
- * steps as constants where they are: scaled addressing, more loads in flight.  Locals:
- * the byte stores may alias anything reachable through `a`. */
+/* An index per element, one function per index type and element width (index.h); unit steps
+ * as constants where they are: scaled addressing, more loads in flight.  Locals: the byte
+ * stores may alias anything reachable through `a`. */
 #define GATHER_LOOP(N, DS, SS, XS)                                                      \
     for (uint64_t k = 0, pos; k < n; k++, d += (DS), x += (XS)) {                      \
-        if (AHEAD && k + AHEAD < n) { /* random rows: start the load early */         \
-            dmlr_index_position(DMLR_INDEX_WRAP_CLAMP,                                  \
-                                dmlr_read_index(x + AHEAD * (XS), it), dim, &pos);      \
-            DMLR_PREFETCH(src + pos * (SS));                                            \
-        }                                                                               \
+        if (DMLR_INDEX_AHEAD && k + DMLR_INDEX_AHEAD < n) /* random rows: load early */ \
+            dmlr_prefetch_row(DMLR_INDEX_WRAP_CLAMP, x + DMLR_INDEX_AHEAD * (XS), it, dim,  \
+                              src, SS);                                                 \
         dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos); \
         memcpy(d, src + pos * (SS), N);                                                 \
     }
