@@ -15,6 +15,7 @@ int cli_run(int argc, char **argv);      /* argv[0] is "run" */
 int cli_check(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_show(int argc, char **argv);
+int cli_explain(int argc, char **argv);   /* cli_explain.c: how one output element came about */
 int cli_gen(int argc, char **argv);       /* cli_gen.c: the golden corpus */
 
 /* The exit-code paragraph every --help ends with. */

@@ -24,6 +24,8 @@ static const char usage[] =
     "        validate a case's operator desc only\n"
     "  show CASE.json\n"
     "        print a case the way DirectML's pages print their examples\n"
+    "  explain CASE.json 'OutputTensor[1,0,2]'\n"
+    "        how the reference gets one output element, in the page's terms\n"
     "  gen --out DIR [--coverage FILE] [--skip-large] [--only GLOB] [--list]\n"
     "        generate the golden corpus (goldens/gen) from the coverage matrix\n"
     "\n"
@@ -46,6 +48,7 @@ int main(int argc, char **argv)
         {"check", cli_check},
         {"validate", cli_validate},
         {"show", cli_show},
+        {"explain", cli_explain},
         {"gen", cli_gen},
     };
     if (argc < 2) {
