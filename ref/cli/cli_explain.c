@@ -45,6 +45,9 @@ static const struct {
     {DMLR_OPERATOR_SCATTER_ND, cli_explain_scatter_nd},
     {DMLR_OPERATOR_SPLIT, cli_explain_split},
     {DMLR_OPERATOR_CUMULATIVE_PRODUCT, cli_explain_cumulative_product},
+    {DMLR_OPERATOR_GATHER_ELEMENTS, cli_explain_gather_elements},
+    {DMLR_OPERATOR_GATHER_ND, cli_explain_gather_nd},
+    {DMLR_OPERATOR_GATHER_ND1, cli_explain_gather_nd1},
 };
 
 static cli_explainer explainer_of(dmlr_operator_type type)
@@ -131,6 +134,55 @@ void cli_xp_index_text(const cli_index *ix, uint64_t dim, const char *rules, cha
     else
         snprintf(buf, cap, "%s is outside [-%llu, %llu) (%s)", ix->raw, (unsigned long long)dim,
                  (unsigned long long)dim, rules);
+}
+
+void cli_xp_tuple(char *buf, size_t cap, const uint64_t *v, uint32_t n)
+{
+    size_t k = (size_t)snprintf(buf, cap, "(");
+    for (uint32_t i = 0; i < n && k < cap; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+    if (k < cap)
+        snprintf(buf + k, cap - k, ")");
+}
+
+void cli_xp_show(const char *what, const dmlc_case_tensor *t, const uint64_t *coord)
+{
+    char where[96], v[96];
+    cli_xp_coord(where, sizeof where, t->rank, coord);
+    cli_xp_value(t->desc->DataType, cli_xp_at(t, coord), v, sizeof v);
+    printf("  %s%s%s = %s, at byte %llu of its buffer\n", what, t->name, where, v,
+           (unsigned long long)cli_xp_byte_offset(t, coord));
+}
+
+void cli_xp_right_from(const uint64_t *coord, uint32_t D, uint32_t n, uint64_t *cat)
+{
+    for (uint32_t j = 0; j < n; j++) /* dropped leading entries have size 1: coordinate 0 */
+        cat[j] = j + D >= n ? coord[j + D - n] : 0;
+}
+
+void cli_xp_right_into(const uint64_t *cat, uint32_t n, uint32_t D, uint64_t *coord)
+{
+    for (uint32_t d = 0; d < D; d++)
+        coord[d] = d + n >= D ? cat[d + n - D] : 0;
+}
+
+uint64_t cli_xp_read_index(const char *what, const dmlc_case_tensor *ix, const uint64_t *icoord,
+                           uint64_t dim, const char *from_end, const char *clamp)
+{
+    cli_index v;
+    char text[192];
+    cli_xp_show(what, ix, icoord);
+    cli_xp_index(ix, icoord, dim, &v);
+    cli_xp_index_text(&v, dim, v.kind == CLI_INDEX_OUT ? clamp : from_end, text, sizeof text);
+    if (v.kind != CLI_INDEX_OUT) {
+        printf("  %s\n", text);
+        return v.value;
+    }
+    v.value = v.raw[0] == '-' ? 0 : dim - 1; /* unsigned 2^63 or more is never negative */
+    printf("  %s: clamped to %llu, the reference's choice; a device may read anything else\n"
+           "  (an out-of-range read is implementation-defined)\n", text,
+           (unsigned long long)v.value);
+    return v.value;
 }
 
 /* A NaN of a float type (FLOAT16, FLOAT32, FLOAT64). */

@@ -1,7 +1,8 @@
 /*
  * cli_explain.h -- dmlref explain's pieces: the element asked about, the
  * helpers every operator's explanation shares (cli_explain.c), and one
- * explanation per operator (cli_explain_ops.c).
+ * explanation per operator (cli_explain_ops.c; the GATHER family's later
+ * members in cli_explain_gathers.c).
  *
  * An explanation re-derives the element from the SPEC_NOTES rules, in the
  * pages' terms, reading the case's own input buffers (strides, padding and
@@ -32,6 +33,9 @@ bool cli_explain_scatter(const cli_xp *x);
 bool cli_explain_scatter_nd(const cli_xp *x);
 bool cli_explain_split(const cli_xp *x);
 bool cli_explain_cumulative_product(const cli_xp *x);
+bool cli_explain_gather_elements(const cli_xp *x); /* cli_explain_gathers.c */
+bool cli_explain_gather_nd(const cli_xp *x);
+bool cli_explain_gather_nd1(const cli_xp *x);
 
 /* ---- shared helpers (cli_explain.c) ---- */
 /* The bound tensor named name ("InputTensor"); NULL if none. */
@@ -54,6 +58,24 @@ typedef struct cli_index {
 void cli_xp_index(const dmlc_case_tensor *t, const uint64_t *coord, uint64_t dim, cli_index *out);
 /* "2 is within [0, 3): used as is" and the like, naming the rules. */
 void cli_xp_index_text(const cli_index *ix, uint64_t dim, const char *rules, char *buf, size_t cap);
+
+/* "(1,2)" of n coordinates; "()" when none. */
+void cli_xp_tuple(char *buf, size_t cap, const uint64_t *v, uint32_t n);
+/* "  WHAT Name[c] = value, at byte N of its buffer" */
+void cli_xp_show(const char *what, const dmlc_case_tensor *t, const uint64_t *coord);
+/*
+ * A concatenation of n coordinates right-aligned in D dimensions (GATHER-6,
+ * SCATTER_ND-6, GATHER_ND-6): from the D coordinates of a tensor, or into them.
+ */
+void cli_xp_right_from(const uint64_t *coord, uint32_t D, uint32_t n, uint64_t *cat);
+void cli_xp_right_into(const uint64_t *cat, uint32_t n, uint32_t D, uint64_t *coord);
+/*
+ * A read index (GATHER, GATHER_ELEMENTS, GATHER_ND): shown, wrapped from the
+ * end (rule from_end) or clamped into [0, dim) (rule clamp), with the lines
+ * saying which; returns the position read.
+ */
+uint64_t cli_xp_read_index(const char *what, const dmlc_case_tensor *ix, const uint64_t *icoord,
+                           uint64_t dim, const char *from_end, const char *clamp);
 
 /*
  * The closing lines: the derived value against the case's expected one

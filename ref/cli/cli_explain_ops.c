@@ -17,38 +17,6 @@
 enum { SHOWN = 8,  /* updates listed at one element */
        ENDS = 4 }; /* scan steps shown at each end of a long lane */
 
-/* "(1,2)" of n coordinates; "()" when none. */
-static void tuple(char *buf, size_t cap, const uint64_t *v, uint32_t n)
-{
-    size_t k = (size_t)snprintf(buf, cap, "(");
-    for (uint32_t i = 0; i < n && k < cap; i++)
-        k += (size_t)snprintf(buf + k, cap - k, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
-    if (k < cap)
-        snprintf(buf + k, cap - k, ")");
-}
-
-/* A tensor element as "Name[c] = value", with its byte offset for inputs. */
-static void show(const char *what, const dmlc_case_tensor *t, const uint64_t *coord)
-{
-    char where[96], v[96];
-    cli_xp_coord(where, sizeof where, t->rank, coord);
-    cli_xp_value(t->desc->DataType, cli_xp_at(t, coord), v, sizeof v);
-    printf("  %s%s%s = %s, at byte %llu of its buffer\n", what, t->name, where, v,
-           (unsigned long long)cli_xp_byte_offset(t, coord));
-}
-
-/* A concatenation of n coordinates right-aligned in D (GATHER-6, SCATTER_ND-6): out of in. */
-static void right_aligned_from(const uint64_t *in, uint32_t D, uint32_t n, uint64_t *cat)
-{
-    for (uint32_t j = 0; j < n; j++) /* dropped leading entries have size 1: coordinate 0 */
-        cat[j] = j + D >= n ? in[j + D - n] : 0;
-}
-static void right_aligned_into(const uint64_t *cat, uint32_t n, uint32_t D, uint64_t *out)
-{
-    for (uint32_t d = 0; d < D; d++)
-        out[d] = d + n >= D ? cat[d + n - D] : 0;
-}
-
 bool cli_explain_gather(const cli_xp *x)
 {
     const dmlr_gather_operator_desc *g = x->c->op.Desc;
@@ -56,13 +24,12 @@ bool cli_explain_gather(const cli_xp *x)
     const dmlc_case_tensor *ix = cli_xp_tensor(x->c, "IndicesTensor");
     uint32_t D = in->rank, A = g->Axis, K = g->IndexDimensions, L = D - 1 + K;
     uint64_t cat[2 * DMLR_MAX_RANK], icoord[DMLR_MAX_RANK] = {0}, src[DMLR_MAX_RANK];
-    uint64_t dim = in->sizes[A];
-    char p[64], q[64], s[64], text[192];
-    cli_index v;
-    right_aligned_from(x->coord, D, L, cat);
-    tuple(p, sizeof p, cat, A);
-    tuple(q, sizeof q, cat + A, K);
-    tuple(s, sizeof s, cat + A + K, L - A - K);
+    uint64_t dim = in->sizes[A], pos;
+    char p[64], q[64], s[64];
+    cli_xp_right_from(x->coord, D, L, cat);
+    cli_xp_tuple(p, sizeof p, cat, A);
+    cli_xp_tuple(q, sizeof q, cat + A, K);
+    cli_xp_tuple(s, sizeof s, cat + A + K, L - A - K);
     printf("  output[p, q, s] = input[p, indices[0.., q], s], Axis %u, IndexDimensions %u\n", A, K);
     printf("  p = %s, q = %s, s = %s", p, q, s);
     printf(L == D ? "\n" : " (the %u coordinates right-aligned in %u dimensions: GATHER-6)\n", L, D);
@@ -70,20 +37,10 @@ bool cli_explain_gather(const cli_xp *x)
         icoord[D - K + j] = cat[A + j];
     if (K == 0)
         printf("  IndexDimensions 0: one scalar index, indices[0, ..., 0] (GATHER-10)\n");
-    show("index: ", ix, icoord);
-    cli_xp_index(ix, icoord, dim, &v);
-    cli_xp_index_text(&v, dim, v.kind == CLI_INDEX_OUT ? "GATHER-8" : "GATHER-7", text, sizeof text);
-    if (v.kind == CLI_INDEX_OUT) {
-        v.value = v.raw[0] == '-' ? 0 : dim - 1; /* unsigned 2^63 or more is never negative */
-        printf("  %s: clamped to %llu, the reference's choice; a device may read anything else\n"
-               "  (an out-of-range read is implementation-defined)\n", text,
-               (unsigned long long)v.value);
-    } else {
-        printf("  %s\n", text);
-    }
+    pos = cli_xp_read_index("index: ", ix, icoord, dim, "GATHER-7", "GATHER-8");
     for (uint32_t d = 0; d < D; d++)
-        src[d] = d < A ? cat[d] : d == A ? v.value : cat[d - 1 + K];
-    show("input: ", in, src);
+        src[d] = d < A ? cat[d] : d == A ? pos : cat[d - 1 + K];
+    cli_xp_show("input: ", in, src);
     printf("  moved as opaque bytes (GATHER-9)\n");
     return cli_xp_verdict(x, cli_xp_at(in, src), false);
 }
@@ -132,7 +89,7 @@ bool cli_explain_scatter(const cli_xp *x)
     uint64_t u[DMLR_MAX_RANK], last[DMLR_MAX_RANK], hits = 0, dropped = 0;
     printf("  output = input; then output[i with i[Axis] = indices[u]] = updates[u] for every u\n"
            "  in row-major order, Axis %u (SCATTER-6)\n", A);
-    show("starts as ", in, x->coord);
+    cli_xp_show("starts as ", in, x->coord);
     printf("  updates aimed at it (the indices line through it, along Axis):\n");
     memcpy(u, x->coord, sizeof u);
     for (uint64_t j = 0; j < ix->sizes[A]; j++) {
@@ -163,7 +120,7 @@ bool cli_explain_scatter_nd(const cli_xp *x)
     printf("  output = input; then output[0.., indices[0.., q, 0..k-1], s] = updates[q, s] in\n"
            "  row-major order of [q, s]; k = %u, tuple coordinate j is dimension %u + j "
            "(SCATTER_ND-8)\n", k, i0);
-    show("starts as ", in, x->coord);
+    cli_xp_show("starts as ", in, x->coord);
     printf("  s = the last %u coordinate(s); updates aimed at it (every q):\n", ns);
     for (uint32_t j = 0; j < nq; j++)
         qcount *= ix->sizes[D - 1 - nq + j];
@@ -197,7 +154,7 @@ bool cli_explain_scatter_nd(const cli_xp *x)
             cat[j] = icoord[D - 1 - nq + j];
         for (uint32_t j = 0; j < ns; j++)
             cat[nq + j] = x->coord[D - ns + j];
-        right_aligned_into(cat, nq + ns, D, ucoord); /* SCATTER_ND-6 */
+        cli_xp_right_into(cat, nq + ns, D, ucoord); /* SCATTER_ND-6 */
         if (++hits <= SHOWN)
             update_line(up, ucoord, ix, icoord, raw);
         memcpy(last, ucoord, sizeof last);
@@ -220,7 +177,7 @@ bool cli_explain_split(const cli_xp *x)
            (unsigned long long)start);
     memcpy(src, x->coord, sizeof src);
     src[A] += start;
-    show("input: ", in, src);
+    cli_xp_show("input: ", in, src);
     printf("  moved as opaque bytes (SPLIT-8)\n");
     return cli_xp_verdict(x, cli_xp_at(in, src), false);
 }
