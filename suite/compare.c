@@ -236,16 +236,14 @@ static bool html(const char *path, const report *a, const report *b, const chang
                     "<th>operator</th><th>data type</th><th>was</th><th>now</th>"
                     "<th>message</th></tr>\n", i ? "</table>\n" : "", titles[c[i].k],
                     count[c[i].k]);
-        fprintf(f, "<tr><td>");
-        dmlcts_html_text(f, e->name);
-        fprintf(f, "</td><td>");
-        dmlcts_html_text(f, e->op);
-        fprintf(f, "</td><td>");
-        dmlcts_html_text(f, e->dtype);
-        fprintf(f, "</td><td class=\"st-%s\">%s</td><td class=\"st-%s\">%s</td><td>",
-                st(c[i].was), st(c[i].was), st(c[i].now), st(c[i].now));
-        dmlcts_html_text(f, c[i].now ? c[i].now->message : c[i].was->message);
-        fprintf(f, "</td></tr>\n");
+        fprintf(f, "<tr>");
+        dmlcts_html_cell(f, e->name);
+        dmlcts_html_cell(f, e->op);
+        dmlcts_html_cell(f, e->dtype);
+        fprintf(f, "<td class=\"st-%s\">%s</td><td class=\"st-%s\">%s</td>", st(c[i].was),
+                st(c[i].was), st(c[i].now), st(c[i].now));
+        dmlcts_html_cell(f, c[i].now ? c[i].now->message : c[i].was->message);
+        fprintf(f, "</tr>\n");
     }
     fprintf(f, "%s", n ? "</table>\n" : "<p>No differences.</p>\n");
     dmlcts_html_end(f);

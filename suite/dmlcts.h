@@ -394,6 +394,8 @@ void dmlcts_csv_field(FILE *f, const char *s);
 bool dmlcts_write_html(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc);
 /* Text as HTML (every <, >, &, ", ' escaped; control bytes as U+FFFD). */
 void dmlcts_html_text(FILE *f, const char *s);
+/* <td>s, escaped</td> (NULL: an empty cell). */
+void dmlcts_html_cell(FILE *f, const char *s);
 /* <!DOCTYPE ...> through <body>: the shared style and the error sentinel script. */
 void dmlcts_html_begin(FILE *f, const char *title);
 void dmlcts_html_end(FILE *f);

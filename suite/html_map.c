@@ -140,18 +140,15 @@ void dmlcts_html_failure(FILE *f, const dmlcts_options *o, const dmlcts_result *
             fprintf(f, "[");
             for (uint32_t d = 0; d < m->rank; d++)
                 fprintf(f, "%s%u", d ? "," : "", m->coord[d]);
-            fprintf(f, "]</td><td>");
-            dmlcts_html_text(f, m->expected);
-            fprintf(f, "</td><td>");
-            dmlcts_html_text(f, m->expected_bits);
-            fprintf(f, "</td><td>");
-            dmlcts_html_text(f, m->got);
-            fprintf(f, "</td><td>");
-            dmlcts_html_text(f, m->got_bits);
+            fprintf(f, "]</td>");
+            dmlcts_html_cell(f, m->expected);
+            dmlcts_html_cell(f, m->expected_bits);
+            dmlcts_html_cell(f, m->got);
+            dmlcts_html_cell(f, m->got_bits);
             if (m->has_ulp)
-                fprintf(f, "</td><td>%llu</td></tr>\n", (unsigned long long)m->ulp);
+                fprintf(f, "<td>%llu</td></tr>\n", (unsigned long long)m->ulp);
             else
-                fprintf(f, "</td><td>-</td></tr>\n");
+                fprintf(f, "<td>-</td></tr>\n");
         }
         fprintf(f, "</table>\n");
         if (r->mismatches > r->shown)

@@ -54,6 +54,13 @@ void dmlcts_html_text(FILE *f, const char *s)
     }
 }
 
+void dmlcts_html_cell(FILE *f, const char *s)
+{
+    fputs("<td>", f);
+    dmlcts_html_text(f, s);
+    fputs("</td>", f);
+}
+
 static const char style[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}"
     "h1{font-size:1.5em;margin:0 0 .3em}h2{font-size:1.2em;margin:1.2em 0 .4em}"
@@ -262,13 +269,11 @@ static void table(FILE *f, const dmlcts_result *res, size_t n, const char **ops,
         if (has_details[i])
             fprintf(f, "<a href=\"#case-%zu\">", i);
         dmlcts_html_text(f, r->name);
-        fprintf(f, "%s</td><td>", has_details[i] ? "</a>" : "");
-        dmlcts_html_text(f, r->op);
-        fprintf(f, "</td><td>");
-        dmlcts_html_text(f, r->dtype);
-        fprintf(f, "</td><td>");
-        dmlcts_html_text(f, r->message);
-        fprintf(f, "</td></tr>\n");
+        fprintf(f, "%s</td>", has_details[i] ? "</a>" : "");
+        dmlcts_html_cell(f, r->op);
+        dmlcts_html_cell(f, r->dtype);
+        dmlcts_html_cell(f, r->message);
+        fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");
     if (rows == HTML_MAX_ROWS)

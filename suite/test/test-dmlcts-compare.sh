@@ -145,6 +145,23 @@ import json, sys
 c = [c for c in json.load(open(sys.argv[1]))["cases"] if c["status"] == "CRASH"][0]
 assert c["baseline"] == "CRASH" and c["deviation"] is False and c["waived"] is True, c
 EOF
+# A name with a comma and quotes survives --results-csv and comes back as a baseline.
+mkdir -p "$T/odd"
+$PY - "$T/odd" <<'EOF' || bad "could not write the odd cases"
+import json, sys
+json.dump(json.load(open("goldens/doc/gather.example1.json")), open(sys.argv[1] + "/a.json", "w"))
+c = json.load(open("goldens/doc/cumulative_product.example2.json"))
+c["name"] = 'odd, "quoted" name'
+json.dump(c, open(sys.argv[1] + "/b.json", "w"))
+EOF
+run odd 1 --no-progress --no-rerun --backend "$FLAKY" --results-csv "$T/odd.csv" "$T/odd"
+$PY - "$T/odd.csv" <<'EOF' && ok || bad "--results-csv: the odd name does not read back"
+import csv, sys
+rows = {r[0]: r[1] for r in csv.reader(open(sys.argv[1]))}
+assert rows['odd, "quoted" name'] == "FAIL", rows
+EOF
+run odd_base 0 --no-progress --no-rerun --backend "$FLAKY" --baseline "$T/odd.csv" "$T/odd"
+has odd_base '^FAIL odd, "quoted" name \(waived\)'
 printf 'doc/gather.example1,BROKEN\n' >"$T/badstatus.csv"
 run base_badstatus 2 --no-progress --baseline "$T/badstatus.csv" goldens/doc
 err_has base_badstatus "badstatus.csv:1: \"BROKEN\" is not a status"
@@ -190,6 +207,18 @@ err_has badre "badre:1: not an extended regular expression"
 run crash_rerun 1 --no-progress --timeout 5 --backend "$CRASHER" $SMALL
 has crash_rerun "^  rerun on a fresh worker: CRASH: the backend process died of signal 11"
 has crash_rerun "^dmlcts: [0-9]+ passed, 1 failed, 0 skipped$"
+# cmd: backends too: a program that crashes on one case the first time only.
+cat >"$T/flaky_cmd.sh" <<EOF
+#!/bin/sh
+if grep -q '"doc/gather.example1"' "\$1/request.json" && [ ! -e "$T/flaked" ]; then
+    touch "$T/flaked"
+    kill -SEGV \$\$
+fi
+exec $PY backends/python/ref_client.py "\$1"
+EOF
+run cmd_flaky 0 --no-progress --backend "cmd:sh $T/flaky_cmd.sh" --batch 1 goldens/doc
+has cmd_flaky "^CRASH doc/gather.example1: the command died of signal 11"
+has cmd_flaky "^FLAKE doc/gather.example1: CRASH when first run \(the command died of signal 11"
 # TAP: a FLAKE is ok, with its story as diagnostics.
 run flaky_tap 0 --tap --backend "$FLAKY" goldens/doc
 has flaky_tap "^# FLAKE: FAIL when first run"
