@@ -12,9 +12,9 @@ usage: jax_backend.py [--platform gpu|cpu] BATCH_DIR
 What it exercises, per operator (backends/python/lowering.py does the
 DirectML shape rules; every element is computed by XLA):
 
-  GATHER              jnp.take(x, indices, axis, mode="clip")
-  GATHER_ELEMENTS     jnp.take_along_axis(x, indices, axis, mode="clip")
-  GATHER_ND, _ND1     x.at[batch aranges..., tuple columns...].get(mode="clip")
+  GATHER              jnp.take(x, indices, axis, mode="fill")
+  GATHER_ELEMENTS     jnp.take_along_axis(x, indices, axis, mode="fill")
+  GATHER_ND, _ND1     x.at[batch aranges..., tuple columns...].get(mode="fill")
   SCATTER, SCATTER_ND x.at[coordinates].set(updates, mode="drop")
   SPLIT, JOIN         jnp.split at the outputs' offsets; jnp.concatenate
   CUMULATIVE_PRODUCT, CUMULATIVE_SUMMATION
@@ -23,11 +23,15 @@ DirectML shape rules; every element is computed by XLA):
                       DECREASING through jnp.flip; exclusive = the identity
                       concatenated before the inclusive scan's first n - 1.
 
-The modes: XLA needs one for indices out of range.  Reads use "clip" (clamp
-into the dimension), DirectML's GATHER-8 rule; writes use "drop" (the update
-is skipped), SCATTER-5 and SCATTER_ND-7.  Negative indices are normalised by
-jax.numpy itself (x + dim, for signed index types), as DirectML does from FL
-3_0.  Duplicate scatter targets: XLA's scatter leaves the winner
+The modes: XLA needs one for indices out of range.  Reads use "fill": a
+negative index is normalised first (x + dim, as DirectML does from FL 3_0),
+and an index still out of range reads the fill value (NaN, the most negative
+or the largest integer), which lands only on elements DirectML leaves
+implementation-defined (GATHER-8).  "clip" would clamp as the reference does,
+but, as numpy.take documents for its mode "clip", it disables negative
+indices: -1 reads element 0 (the first GPU run used it: 35 cases failed,
+docs/gpu-results/jax.md).  Writes use "drop" (the update is skipped, negative
+indices normalised first), SCATTER-5 and SCATTER_ND-7.  Duplicate scatter targets: XLA's scatter leaves the winner
 unspecified, as DirectML does (SCATTER-6).  jax_enable_x64 is set, so
 FLOAT64, INT64 and UINT64 are XLA's own 64-bit types.
 
@@ -61,13 +65,13 @@ class JaxStack:
         return np.asarray(x)
 
     def take(self, x, i, axis):
-        return self.jnp.take(x, i, axis=axis, mode="clip")
+        return self.jnp.take(x, i, axis=axis, mode="fill")
 
     def take_along_axis(self, x, i, axis):
-        return self.jnp.take_along_axis(x, i, axis=axis, mode="clip")
+        return self.jnp.take_along_axis(x, i, axis=axis, mode="fill")
 
     def get(self, x, sel):
-        return x.at[sel].get(mode="clip")
+        return x.at[sel].get(mode="fill")
 
     def set(self, x, sel, v):
         return x.at[sel].set(v, mode="drop")

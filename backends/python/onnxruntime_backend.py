@@ -90,17 +90,22 @@ def node_for(case):
     raise NotSupported("%s is not implemented here" % case.op)
 
 
-def make_model(onnx, op_type, attrs, inputs, constants, n_out):
-    """A one-node model: graph inputs in0.., initializers c0.., outputs out0.."""
+def make_model(onnx, op_type, attrs, inputs, constants, out_descs):
+    """A one-node model: graph inputs in0.., initializers c0.., outputs out0..
+
+    Outputs are typed (the runtime refuses an untyped one) and unshaped: the
+    shape is ONNX's to infer, and the result is reshaped into the DirectML
+    output's sizes when written."""
     h = onnx.helper
     names = ["in%d" % i for i in range(len(inputs))] + ["c%d" % i for i in range(len(constants))]
-    outs = ["out%d" % i for i in range(n_out)]
+    outs = ["out%d" % i for i in range(len(out_descs))]
+    out_types = [ONNX_TYPES[np.dtype(cmd.DTYPES[t["DataType"]]).name] for t in out_descs]
     node = h.make_node(op_type, names, outs, **attrs)
     graph = h.make_graph(
         [node], "dmlcts_" + op_type,
         [h.make_tensor_value_info(n, ONNX_TYPES[a.dtype.name], list(a.shape))
          for n, a in zip(names, inputs)],
-        [h.make_tensor_value_info(n, 0, None) for n in outs],
+        [h.make_tensor_value_info(n, t, None) for n, t in zip(outs, out_types)],
         [onnx.numpy_helper.from_array(np.ascontiguousarray(c), n)
          for n, c in zip(names[len(inputs):], constants)])
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", OPSET)])
@@ -111,7 +116,7 @@ def make_model(onnx, op_type, attrs, inputs, constants, n_out):
 def run_case(case, onnx, ort, providers):
     op_type, attrs, inputs, constants = node_for(case)
     inputs = [np.ascontiguousarray(a) for a in inputs]
-    model = make_model(onnx, op_type, attrs, inputs, constants, len(case.out_descs))
+    model = make_model(onnx, op_type, attrs, inputs, constants, case.out_descs)
     try:
         session = ort.InferenceSession(model.SerializeToString(), providers=providers)
     except Exception as e:

@@ -9,8 +9,9 @@ index conversion, the ONNX model it builds, exclusive and DECREASING scans)
 is checked here; the stack's own kernels are judged only on the GPU machine
 (docs/gpu-results/).
 
-  jax          reads clamp (mode="clip"), writes drop (mode="drop"), negative
-               indices normalised first
+  jax          negative indices normalised first; then reads out of range give
+               the fill value (mode="fill"), writes out of range are dropped
+               (mode="drop")
   cupy         indices wrap modulo the dimension
   onnxruntime  the onnx package builds the model as on the device; the model is
                read back and its one node evaluated in NumPy, raising on an
@@ -31,22 +32,42 @@ def normalized(i, dim):
     return np.where(i < 0, i + dim, i)
 
 
+def fill_value(dtype):
+    """jnp.take's default fill: NaN, the most negative or the largest integer."""
+    if dtype.kind == "f":
+        return np.nan
+    return np.iinfo(dtype).min if dtype.kind == "i" else np.iinfo(dtype).max
+
+
 class NumpyJax:
     """JAX's documented index modes in NumPy."""
 
     put = staticmethod(np.ascontiguousarray)
     host = staticmethod(np.asarray)
 
+    def filled(self, x, sel, read):
+        """read(x, in-range sel) with the fill value where any index is out of range."""
+        sel = [normalized(c, x.shape[j]) for j, c in enumerate(sel)]
+        bad = np.zeros(np.broadcast(*sel).shape, dtype=bool)
+        for j, c in enumerate(sel):
+            bad |= (c < 0) | (c >= x.shape[j])
+        res = read([np.where(bad, 0, c) for c in sel])
+        mask = bad.reshape(bad.shape + (1,) * (res.ndim - bad.ndim))
+        return np.where(mask, np.array(fill_value(x.dtype)).astype(x.dtype), res)
+
     def take(self, x, i, axis):
-        return np.take(x, np.clip(normalized(i, x.shape[axis]), 0, x.shape[axis] - 1), axis=axis)
+        y = np.moveaxis(x, axis, 0)
+        r = self.filled(y, [i], lambda sel: y[sel[0]])  # [index dims, the others]
+        nd = i.ndim
+        return np.moveaxis(r, list(range(nd)), list(range(axis, axis + nd)))
 
     def take_along_axis(self, x, i, axis):
-        i = np.clip(normalized(i, x.shape[axis]), 0, x.shape[axis] - 1)
-        return np.take_along_axis(x, i, axis=axis)
+        sel = list(np.indices(i.shape))
+        sel[axis] = i
+        return self.filled(x, sel, lambda s: x[tuple(s)])
 
     def get(self, x, sel):
-        return x[tuple(np.clip(normalized(c, x.shape[j]), 0, x.shape[j] - 1)
-                       for j, c in enumerate(sel))]
+        return self.filled(x, list(sel), lambda s: x[tuple(s)])
 
     def set(self, x, sel, v):
         sel = [normalized(c, x.shape[j]) for j, c in enumerate(sel)]
@@ -108,6 +129,10 @@ class FakeSession:
         import onnx
         import onnx.numpy_helper
         model = onnx.load_from_string(model_bytes)
+        # What ONNX Runtime refuses at load: an untyped graph input or output.
+        for v in list(model.graph.input) + list(model.graph.output):
+            if not v.type.tensor_type.elem_type:
+                raise RuntimeError("Failed to load model: %s: Invalid tensor data type 0" % v.name)
         assert [o.version for o in model.opset_import] == [13], "opset 13 expected"
         g = model.graph
         (self.node,) = g.node
