@@ -95,7 +95,8 @@ REF_PLUGIN := $(BUILD)/lib/dmlcts_ref_plugin.so
 MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_by_one \
                 f16_truncate negative_index_clamp write_past_end narrow_offsets \
                 nan_canonical crash hang input_write flaky write_far_4096 write_far_8192 \
-                write_far_65536
+                write_far_65536 index_width \
+                nd_tuples_by_first_coordinate blend_duplicates
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
 
 .PHONY: all test test-asan clean check-cases bench mutants
