@@ -11,7 +11,8 @@
 #   make test       all Check programs and script tests (SANITIZE=1: ASan + UBSan in build-asan/)
 #   make test-asan  the same as make test SANITIZE=1
 #   make OPENMP=0   the scalar reference (no -fopenmp)
-#   make goldens    regenerate goldens/gen and goldens/COVERAGE.md (dmlref gen)
+#   make goldens    regenerate goldens/gen and goldens/COVERAGE.md (dmlref gen; its known-bugs
+#                   section lists goldens/known, written by goldens/tools/known_cases.py)
 #   make check-goldens  regeneration reproduces them byte for byte
 #   make bench      the benchmark (not a test)
 #   make bench-dmlcts  how long a dmlcts worker restart takes (bench/dmlcts-restart.sh)
@@ -180,7 +181,7 @@ check-cases: $(CLI)
 .PHONY: goldens check-goldens
 goldens: $(CLI)
 	rm -rf goldens/gen
-	$(CLI) gen --out goldens/gen --coverage goldens/COVERAGE.md
+	$(CLI) gen --out goldens/gen --coverage goldens/COVERAGE.md --known goldens/known
 
 # Regenerate everything at 1 and 2 threads: byte-identical to the committed files.
 check-goldens: $(CLI)
