@@ -11,6 +11,8 @@
 #                     -v --json, one process each, run side by side
 #   probes            backends/python/test/probe_stacks.py: the smallest
 #                     reproductions of the differences (docs/gpu-results/<stack>.md)
+#   cuda-known        the project's CUDA plugin (make build/lib/dmlcts_cuda_plugin.so
+#                     with the device's nvcc) over goldens/known, then the corpus
 #
 # dmlcts comes from scripts/gpu/prepare-carry.sh's folder (CARRY, default
 # build/gpu-carry: the device has no cJSON, nettle or Check).  Everything is
@@ -61,39 +63,57 @@ PY
 } >"$R/versions.txt" 2>&1
 cat "$R/versions.txt"
 
-# stack NAME COMMAND...: one backend over the corpus, in the background.
+# stack NAME SHARD COMMAND...: one backend over the corpus (or shard K/N of it:
+# JAX compiles every new shape, so it runs in 4 processes), in the background.
 stack() {
-    local name=$1
-    shift
+    local name=$1 shard=$2
+    shift 2
     (
         t0=$(date +%s)
         timeout -k 10 "$LIMIT" "$CTS" --backend "cmd:$*" --batch 2000 --timeout 5 goldens \
+            ${shard:+--shard $shard} \
             --no-progress -v --json "$R/$name.json" >"$R/$name.txt" 2>"$R/$name.err"
         echo "$name: exit $? in $(($(date +%s) - t0)) s: $(grep '^dmlcts: ' "$R/$name.txt")" >>"$R/done.txt"
     ) &
 }
 A=backends/python
-stack torch-cuda "$PY $A/torch_backend.py"
-stack torch-cpu "$PY $A/torch_backend.py --device cpu"
-stack jax "$PY $A/jax_backend.py"
-stack cupy "$PY $A/cupy_backend.py"
-stack onnxruntime-cpu "$PY $A/onnxruntime_backend.py --ep CPU"
+stack torch-cuda "" "$PY $A/torch_backend.py"
+stack torch-cpu "" "$PY $A/torch_backend.py --device cpu"
+for k in 1 2 3 4; do
+    stack jax.$k $k/4 "$PY $A/jax_backend.py"
+done
+stack cupy "" "$PY $A/cupy_backend.py"
+stack onnxruntime-cpu "" "$PY $A/onnxruntime_backend.py --ep CPU"
 if $PY -c 'import onnxruntime as o, sys; sys.exit("CUDAExecutionProvider" not in o.get_available_providers())' 2>/dev/null; then
-    stack onnxruntime-cuda "$PY $A/onnxruntime_backend.py --ep CUDA"
+    stack onnxruntime-cuda "" "$PY $A/onnxruntime_backend.py --ep CUDA"
 fi
 if [ -e $A/test/probe_stacks.py ]; then
     (timeout -k 10 "$LIMIT" $PY $A/test/probe_stacks.py >"$R/probes.txt" 2>&1; echo "probes: exit $?" >>"$R/done.txt") &
 fi
+(
+    t0=$(date +%s)
+    if timeout 300 make -s -j"$(nproc)" build/lib/dmlcts_cuda_plugin.so >"$R/cuda-build.txt" 2>&1; then
+        "$CTS" --backend plugin:build/lib/dmlcts_cuda_plugin.so goldens/known --no-progress -v \
+            >"$R/cuda-known.txt" 2>&1
+        echo "cuda-known: exit $?: $(grep '^dmlcts: ' "$R/cuda-known.txt")" >>"$R/done.txt"
+        "$CTS" --backend plugin:build/lib/dmlcts_cuda_plugin.so goldens --no-progress -q \
+            --json "$R/cuda.json" >"$R/cuda.txt" 2>&1
+        echo "cuda: exit $? in $(($(date +%s) - t0)) s: $(grep '^dmlcts: ' "$R/cuda.txt")" >>"$R/done.txt"
+    else
+        echo "cuda: the plugin did not build (cuda-build.txt)" >>"$R/done.txt"
+    fi
+) &
 wait
 {
     echo "==== run-stacks summary ===="
     cat "$R/done.txt"
     for f in "$R"/*.txt; do
-        case $f in */versions.txt | */done.txt | */probes.txt) continue ;; esac
+        case $f in */versions.txt | */done.txt | */probes.txt | */cuda-build.txt) continue ;; esac
         n=$(grep -cE '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE|NOT_SUPPORTED) ' "$f")
         echo "-- $(basename "$f" .txt): $n not passed; first:"
         grep -E '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE|NOT_SUPPORTED) ' "$f" | head -n 6 | cut -c1-220
     done
 } | tee "$OUT/summary.txt"
-tar -czf "$OUT/stacks.tar.gz" -C "$OUT" r
+cat "$R/probes.txt" 2>/dev/null
+tar -czf "$OUT/stacks.tar.gz" -C "$OUT" r && rm -rf "$R"  # one file back, not one per log
 ls -l "$OUT"
