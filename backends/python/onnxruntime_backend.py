@@ -8,7 +8,7 @@ to judge ONNX's and the provider's semantics against DirectML's.
 
 usage: onnxruntime_backend.py [--ep CPU|CUDA|DML|<name>ExecutionProvider] BATCH_DIR
 
-What it exercises: one model per case (opset 13, built with the onnx
+What it exercises: one model per case (opset 14, built with the onnx
 package), its inputs the DirectML tensors' logical elements, its result
 written to the output buffers:
 
@@ -49,7 +49,7 @@ import sys
 import dmlcts_cmd as cmd
 from dmlcts_cmd import NotSupported, Unavailable, np
 
-OPSET = 13
+OPSET = 14  # CumSum-14 takes FLOAT16 (CumSum-11, opset 11 to 13, does not)
 # ONNX TensorProto.DataType values of the numpy dtypes DirectML uses.
 ONNX_TYPES = {"float32": 1, "uint8": 2, "int8": 3, "uint16": 4, "int16": 5, "int32": 6,
               "int64": 7, "float16": 10, "float64": 11, "uint32": 12, "uint64": 13}
@@ -109,13 +109,15 @@ def make_model(onnx, op_type, attrs, inputs, constants, out_descs):
         [onnx.numpy_helper.from_array(np.ascontiguousarray(c), n)
          for n, c in zip(names[len(inputs):], constants)])
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", OPSET)])
-    model.ir_version = 7  # what opset 13 needs; older than any runtime's maximum
+    model.ir_version = 7  # what opset 14 needs; older than any runtime's maximum
     return model
 
 
 def run_case(case, onnx, ort, providers):
     op_type, attrs, inputs, constants = node_for(case)
-    inputs = [np.ascontiguousarray(a) for a in inputs]
+    # np.require, not np.ascontiguousarray: that one makes a 0-d array 1-d, and
+    # SCATTER_ND with IndicesDimensionCount 1 has 0-d updates (one slice).
+    inputs = [np.require(a, requirements="C") for a in inputs]
     model = make_model(onnx, op_type, attrs, inputs, constants, case.out_descs)
     try:
         session = ort.InferenceSession(model.SerializeToString(), providers=providers)

@@ -133,17 +133,28 @@ class FakeSession:
         for v in list(model.graph.input) + list(model.graph.output):
             if not v.type.tensor_type.elem_type:
                 raise RuntimeError("Failed to load model: %s: Invalid tensor data type 0" % v.name)
-        assert [o.version for o in model.opset_import] == [13], "opset 13 expected"
+        (self.opset,) = [o.version for o in model.opset_import]
         g = model.graph
+        self.shapes = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim] for v in g.input}
         (self.node,) = g.node
         self.attrs = {a.name: onnx.helper.get_attribute_value(a) for a in self.node.attribute}
         self.consts = {t.name: onnx.numpy_helper.to_array(t) for t in g.initializer}
         self.n_out = len(g.output)
 
     def run(self, _, feeds):
+        for n, v in feeds.items():  # ONNX Runtime checks each feed against its input's shape
+            if list(v.shape) != self.shapes[n]:
+                raise RuntimeError("Got invalid dimensions for input: %s: %s, expected %s"
+                                   % (n, list(v.shape), self.shapes[n]))
         vals = [feeds[n] if n in feeds else self.consts[n] for n in self.node.input]
         op, a = self.node.op_type, self.attrs
         x = vals[0]
+        if op == "CumSum" and x.dtype == np.float16 and self.opset < 14:
+            raise RuntimeError("InvalidGraph: Type 'tensor(float16)' of CumSum-11 (opset %d)" % self.opset)
+        if op == "ScatterND" and list(vals[2].shape) != list(vals[1].shape[:-1]) + \
+                list(x.shape[vals[1].shape[-1]:]):
+            raise RuntimeError("updates tensor should have shape equal to indices.shape[:-1] + "
+                               "data.shape[indices.shape[-1]:]")
         if op == "Gather":
             return [np.take(x, checked(vals[1], x.shape[a["axis"]], op), axis=a["axis"])]
         if op == "GatherElements":
