@@ -11,7 +11,8 @@
 #   make test       all Check programs and script tests (SANITIZE=1: ASan + UBSan in build-asan/)
 #   make test-asan  the same as make test SANITIZE=1
 #   make OPENMP=0   the scalar reference (no -fopenmp)
-#   make goldens    regenerate goldens/gen and goldens/COVERAGE.md (dmlref gen)
+#   make goldens    regenerate goldens/gen and goldens/COVERAGE.md (dmlref gen; its known-bugs
+#                   section lists goldens/known, written by goldens/tools/known_cases.py)
 #   make check-goldens  regeneration reproduces them byte for byte
 #   make bench      the benchmark (not a test)
 #   make bench-dmlcts  how long a dmlcts worker restart takes (bench/dmlcts-restart.sh)
@@ -95,7 +96,8 @@ REF_PLUGIN := $(BUILD)/lib/dmlcts_ref_plugin.so
 MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_by_one \
                 f16_truncate negative_index_clamp write_past_end narrow_offsets \
                 nan_canonical crash hang input_write flaky write_far_4096 write_far_8192 \
-                write_far_65536
+                write_far_65536 index_width \
+                nd_tuples_by_first_coordinate blend_duplicates
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
 
 .PHONY: all test test-asan clean check-cases bench mutants
@@ -179,7 +181,7 @@ check-cases: $(CLI)
 .PHONY: goldens check-goldens
 goldens: $(CLI)
 	rm -rf goldens/gen
-	$(CLI) gen --out goldens/gen --coverage goldens/COVERAGE.md
+	$(CLI) gen --out goldens/gen --coverage goldens/COVERAGE.md --known goldens/known
 
 # Regenerate everything at 1 and 2 threads: byte-identical to the committed files.
 check-goldens: $(CLI)

@@ -14,42 +14,16 @@ Buffers are raw bytes laid out by each tensor's Strides (in elements; absent =
 packed), so the operators below read and write through
 numpy.lib.stride_tricks.as_strided views of them.  A device backend would
 instead upload the raw input bytes, bind its own descs, dispatch and download.
+The protocol itself (request.json, the .npy buffers, the views, response.json,
+statuses) is dmlcts_cmd.py, shared with the adapters for other stacks; this
+file is the operators.
 """
-import json
-import os
 import sys
-import traceback
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
-DTYPES = {
-    "FLOAT32": "<f4", "FLOAT16": "<f2", "FLOAT64": "<f8",
-    "UINT8": "|u1", "UINT16": "<u2", "UINT32": "<u4", "UINT64": "<u8",
-    "INT8": "|i1", "INT16": "<i2", "INT32": "<i4", "INT64": "<i8",
-}
-
-
-class NotSupported(Exception):
-    """The backend cannot run this case: reported as NOT_SUPPORTED."""
-
-
-def packed_strides(sizes):
-    strides, n = [], 1
-    for s in reversed(sizes):
-        strides.insert(0, n)
-        n *= s
-    return strides
-
-
-def tensor_view(raw, t, writeable=False):
-    """The logical elements of tensor desc t inside raw (a uint8 buffer)."""
-    dt = np.dtype(DTYPES[t["DataType"]])
-    sizes = t["Sizes"]
-    strides = t.get("Strides") or packed_strides(sizes)
-    base = raw[: len(raw) // dt.itemsize * dt.itemsize].view(dt)
-    return as_strided(base, shape=sizes, strides=[s * dt.itemsize for s in strides],
-                      writeable=writeable)
+import dmlcts_cmd as cmd
+from dmlcts_cmd import NotSupported
 
 
 def index_values(a):
@@ -178,70 +152,24 @@ def gather_nd(d, ins, outs):
 
 
 OPERATORS = {
-    "DML_OPERATOR_GATHER": gather,
-    "DML_OPERATOR_SCATTER": scatter,
-    "DML_OPERATOR_SCATTER_ELEMENTS": scatter,
-    "DML_OPERATOR_SCATTER_ND": scatter_nd,
-    "DML_OPERATOR_SPLIT": split,
-    "DML_OPERATOR_CUMULATIVE_PRODUCT": cumulative_product,
-    "DML_OPERATOR_GATHER_ELEMENTS": gather_elements,
-    "DML_OPERATOR_GATHER_ND": gather_nd,
-    "DML_OPERATOR_GATHER_ND1": gather_nd,
+    "GATHER": gather,
+    "SCATTER": scatter,
+    "SCATTER_ND": scatter_nd,
+    "SPLIT": split,
+    "CUMULATIVE_PRODUCT": cumulative_product,
+    "GATHER_ELEMENTS": gather_elements,
+    "GATHER_ND": gather_nd,
+    "GATHER_ND1": gather_nd,
 }
 
 
-def tensor_descs(desc):
-    """The desc's tensor members in binding order (SPLIT: each OutputTensors entry)."""
-    for value in desc.values():
-        if isinstance(value, dict) and "DataType" in value:
-            yield value
-        elif isinstance(value, list):
-            yield from value
-
-
-def run_case(batch, case):
-    op = OPERATORS.get(case["type"])
+def run_case(case):
+    op = OPERATORS.get(case.op)
     if op is None:
-        raise NotSupported("%s is not implemented here" % case["type"])
-    descs = list(tensor_descs(case["desc"]))
-    n_in = len(case["inputs"])
-    raws = [np.load(os.path.join(batch, b["file"])).view(np.uint8) for b in case["inputs"]]
-    ins = [tensor_view(r, t) for r, t in zip(raws, descs[:n_in])]
-    out_raws = []
-    for b in case["outputs"]:
-        raw = np.full(b["bytes"], 0xA5, dtype=np.uint8)
-        if case["in_place"]:
-            raw[:] = raws[0][: b["bytes"]]  # one buffer: InputTensor's
-        out_raws.append(raw)
-    outs = [tensor_view(r, t, True) for r, t in zip(out_raws, descs[n_in:])]
-    op(case["desc"], ins, outs)
-    for b, raw in zip(case["outputs"], out_raws):
-        np.save(os.path.join(batch, b["file"]), raw)
-
-
-def main(argv):
-    if len(argv) != 2:
-        print("usage: ref_client.py BATCH_DIR", file=sys.stderr)
-        return 2
-    batch = argv[1]
-    with open(os.path.join(batch, "request.json")) as f:
-        request = json.load(f)
-    answers = []
-    for case in request["cases"]:
-        answer = {"id": case["id"], "status": "OK"}
-        try:
-            run_case(batch, case)
-        except NotSupported as e:
-            answer.update(status="NOT_SUPPORTED", message=str(e))
-        except Exception as e:  # one case's failure must not lose the batch
-            tb = traceback.extract_tb(e.__traceback__)[-1]
-            answer.update(status="ERROR", message="%s: %s (%s:%d)" % (
-                type(e).__name__, e, os.path.basename(tb.filename), tb.lineno))
-        answers.append(answer)
-    with open(os.path.join(batch, "response.json"), "w") as f:
-        json.dump({"format": "dmlcts-response-1", "cases": answers}, f, indent=1)
-    return 0
+        raise NotSupported("%s is not implemented here" % case.op)
+    outs = [cmd.host_view(r, t, writeable=True) for r, t in zip(case.out_raw, case.out_descs)]
+    op(case.desc, case.inputs(), outs)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cmd.main(sys.argv, __doc__, {}, lambda opts: (run_case, None, "numpy %s" % np.__version__)))

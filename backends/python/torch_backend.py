@@ -8,58 +8,51 @@ a batch directory mapped onto torch operations (docs/cmd-protocol.md).
 usage: torch_backend.py [--device cuda|cuda:N|cpu] BATCH_DIR
        torch_backend.py --help
 
-Buffers are uploaded as raw bytes and viewed with torch.as_strided (Strides in
-elements, zero strides broadcast).  How each operator maps:
+What it exercises: every member of every case.  Buffers are uploaded as raw
+bytes and viewed with torch.as_strided (Strides in elements, zero strides
+broadcast), so strided, padded and broadcast tensors are read and written by
+torch on the device.  It is one of the project's own backends, not a probe of
+torch's semantics: where torch differs from DirectML (negative and
+out-of-range indices, duplicate targets, accumulation width) the adapter does
+DirectML's rule around the torch call.  How each operator maps:
 
   GATHER              index_select along Axis on the indices' last IndexDimensions
                       dims; indices made int64, negatives wrapped, then clamped
                       into [0, dim - 1] (GATHER-7/8).
+  GATHER_ELEMENTS     torch.gather on the wrapped and clamped indices.
+  GATHER_ND, _ND1     advanced indexing of the relevant input dims: one arange per
+                      batch dimension, one clamped index tensor per tuple coordinate.
   SCATTER             copy_ of the input, then index_put_ of the updates whose
                       index is in range (SCATTER-5: the others are dropped by a
                       mask); colliding updates: any one wins (SCATTER-6 allows it).
   SCATTER_ND          the same with one index tensor per tuple coordinate; a tuple
                       with any coordinate out of range is masked out (SCATTER_ND-7).
-  SPLIT               narrow + copy_ per output.
-  CUMULATIVE_PRODUCT  flip for DECREASING; cumprod in float64 (floats) or int64
-                      (integers: INT32/UINT32 via int64, the low 32 bits kept; UINT64
-                      as int64, the same bits: CUMULATIVE_PRODUCT-8 wraps); exclusive
-                      = a 1 followed by the inclusive products shifted by one.  FLOAT32
-                      is rounded once from float64 by the cast; FLOAT16 is rounded
-                      once to 11 significant bits in float64 first (torch's
+  SPLIT, JOIN         narrow + copy_ per output; torch.cat.
+  CUMULATIVE_PRODUCT, CUMULATIVE_SUMMATION
+                      flip for DECREASING; cumprod / cumsum in float64 (floats) or
+                      int64 (integers: INT32/UINT32 via int64, the low 32 bits kept;
+                      UINT64 as int64, the same bits: they wrap); exclusive = the
+                      identity followed by the inclusive results shifted by one.
+                      FLOAT32 is rounded once from float64 by the cast; FLOAT16 is
+                      rounded once to 11 significant bits in float64 first (torch's
                       float64 -> float16 cast goes through float32: two roundings,
                       which CUMULATIVE_PRODUCT-9's example 0x3f33 catches).
 
 Data movement never does arithmetic on the elements: every tensor is viewed as
 the signed integer type of its width (int8/16/32/64), so NaN payloads, -0 and
 unsigned types (torch lacks uint16/32/64 arithmetic) move bit for bit.
-Nothing is NOT_SUPPORTED: every case of the five operators is expressible.
+What it cannot express: nothing; no case is NOT_SUPPORTED.
 
 Without PyTorch or NumPy the script says so, answers every case ERROR (so that
 dmlcts does not retry the cases one by one) and exits 3.  Without CUDA it does
 the same unless --device cpu is given.
 """
-import json
-import os
 import sys
-import traceback
 
-SIZES = {"FLOAT32": 4, "FLOAT16": 2, "FLOAT64": 8, "UINT8": 1, "UINT16": 2, "UINT32": 4,
-         "UINT64": 8, "INT8": 1, "INT16": 2, "INT32": 4, "INT64": 8}
-INT64_MAX = (1 << 63) - 1
+import dmlcts_cmd as cmd
+from dmlcts_cmd import NotSupported, Unavailable
 
-torch = None  # imported in main(): --help and the no-torch path work without it
-
-
-class NotSupported(Exception):
-    """The backend cannot run this case: reported as NOT_SUPPORTED."""
-
-
-def packed_strides(sizes):
-    strides, n = [], 1
-    for s in reversed(sizes):
-        strides.insert(0, n)
-        n *= s
-    return strides
+torch = None  # imported by setup(): --help and the no-torch answer work without it
 
 
 def word_type(size):
@@ -70,8 +63,8 @@ def tensor_view(raw, t, arithmetic=False):
     """The logical elements of tensor desc t inside raw (a uint8 tensor).
 
     Opaque words of the element's width, or with arithmetic=True the float
-    type (FLOAT32/FLOAT16) for CUMULATIVE_PRODUCT."""
-    size = SIZES[t["DataType"]]
+    type (FLOAT32/FLOAT16) for the scans."""
+    size = cmd.SIZES[t["DataType"]]
     if arithmetic and t["DataType"] == "FLOAT32":
         dtype = torch.float32
     elif arithmetic and t["DataType"] == "FLOAT16":
@@ -80,7 +73,7 @@ def tensor_view(raw, t, arithmetic=False):
         dtype = word_type(size)
     base = raw[: raw.numel() // size * size].view(dtype)
     sizes = t["Sizes"]
-    strides = t.get("Strides") or packed_strides(sizes)
+    strides = t.get("Strides") or cmd.packed_strides(sizes)
     return torch.as_strided(base, sizes, strides)
 
 
@@ -90,13 +83,18 @@ def index_values(a, data_type):
     if data_type == "UINT32":
         v = v & 0xFFFFFFFF  # viewed as int32: undo the sign extension
     elif data_type == "UINT64":
-        v = torch.where(v < 0, torch.full_like(v, INT64_MAX), v)
+        v = torch.where(v < 0, torch.full_like(v, cmd.INT64_MAX), v)
     return v
 
 
 def wrap(v, dim):
     """Negative indices count from the end (signed index types: GATHER-7, SCATTER-5)."""
     return torch.where((v < 0) & (v >= -dim), v + dim, v)
+
+
+def clamped(v, dim):
+    """A read index: wrapped, then clamped into the dimension (GATHER-8)."""
+    return wrap(v, dim).clamp(0, dim - 1)
 
 
 def gather(d, ins, outs, dev):
@@ -106,7 +104,7 @@ def gather(d, ins, outs, dev):
     # Only the last IndexDimensions dimensions of the indices count (GATHER-5).
     sub = index_values(idx[(0,) * (rank - k)], d["IndicesTensor"]["DataType"])
     dim = inp.shape[axis]
-    sub = wrap(sub, dim).clamp(0, dim - 1)  # GATHER-8: out of range is clamped
+    sub = clamped(sub, dim)  # GATHER-8: out of range is clamped
     res = torch.index_select(inp, axis, sub.reshape(-1))
     # [before Axis, index dims, after Axis], right-aligned in rank (GATHER-6).
     out.copy_(res.reshape(out.shape))
@@ -190,148 +188,109 @@ def f64_to_f16(x):
     return r.to(torch.float32).to(torch.float16)
 
 
-def cumulative_product(d, ins, outs, dev):
-    x = ins[0]
-    out = outs[0]
-    dt = d["InputTensor"]["DataType"]
+def gather_elements(d, ins, outs, dev):
+    inp, idx = ins
     axis = d["Axis"]
-    decreasing = d["AxisDirection"] in ("DML_AXIS_DIRECTION_DECREASING", "DECREASING")
+    v = clamped(index_values(idx, d["IndicesTensor"]["DataType"]), inp.shape[axis])
+    outs[0].copy_(torch.gather(inp, axis, v))
+
+
+def gather_nd(d, ins, outs, dev):
+    inp, idx = ins
+    x = inp[(0,) * (inp.dim() - d["InputDimensionCount"])]
+    tuples = idx[(0,) * (idx.dim() - d["IndicesDimensionCount"])]
+    b, k = d.get("BatchDimensionCount", 0), tuples.shape[-1]
+    tuples = index_values(tuples, d["IndicesTensor"]["DataType"])
+    lead = tuples.shape[:-1]
+    sel = []
+    for j in range(b):  # out[b.., i, t] = in[b.., indices[b.., i, :], t]
+        view = [1] * len(lead)
+        view[j] = lead[j]
+        sel.append(torch.arange(lead[j], device=dev).view(view).expand(*lead))
+    for j in range(k):
+        sel.append(clamped(tuples[..., j], x.shape[b + j]))
+    outs[0].copy_(x[tuple(sel)].reshape(outs[0].shape))
+
+
+def join(d, ins, outs, dev):
+    outs[0].copy_(torch.cat(list(ins), dim=d["Axis"]))  # JOIN: inputs in order along Axis
+
+
+def exclusive_shift(acc, axis, identity):
+    """The exclusive scan from the inclusive one: identity, then all but the last."""
+    first = torch.full_like(acc.narrow(axis, 0, 1), identity)
+    return torch.cat([first, acc.narrow(axis, 0, acc.shape[axis] - 1)], dim=axis)
+
+
+def scan(d, ins, outs, dev, product):
+    """CUMULATIVE_PRODUCT and CUMULATIVE_SUMMATION: in float64 or int64, rounded once."""
+    x, out = ins[0], outs[0]
+    dt = d["InputTensor"]["DataType"]
+    axis, decreasing, exclusive = cmd.scan_flags(d)
     if decreasing:
         x = x.flip(axis)
-    # CUMULATIVE_PRODUCT-9: float64 products; -8: int64 wraps, and the low 32 bits
-    # of an int64 product are the 32-bit product (INT32 and UINT32 alike).
+    # Floats: float64 in order (CUMULATIVE_PRODUCT-9); integers: int64 wraps, and the
+    # low 32 bits of an int64 result are the 32-bit one (INT32 and UINT32 alike, -8).
     acc = x.to(torch.float64 if dt in ("FLOAT32", "FLOAT16") else torch.int64)
-    prod = torch.cumprod(acc, dim=axis)
-    if d["HasExclusiveProduct"]:
-        length = prod.shape[axis]
-        ones = torch.ones_like(prod.narrow(axis, 0, 1))
-        prod = torch.cat([ones, prod.narrow(axis, 0, length - 1)], dim=axis)
+    acc = torch.cumprod(acc, dim=axis) if product else torch.cumsum(acc, dim=axis)
+    if exclusive:
+        acc = exclusive_shift(acc, axis, 1 if product else 0)
     if decreasing:
-        prod = prod.flip(axis)
+        acc = acc.flip(axis)
     if dt == "FLOAT16":
-        res = f64_to_f16(prod)
+        res = f64_to_f16(acc)
     elif dt in ("INT32", "UINT32"):
-        res = prod.to(torch.int32)  # truncation: the low 32 bits
+        res = acc.to(torch.int32)  # truncation: the low 32 bits
     else:
-        res = prod.to(out.dtype)
+        res = acc.to(out.dtype)
     out.copy_(res)
 
 
 OPERATORS = {
-    "DML_OPERATOR_GATHER": gather,
-    "DML_OPERATOR_SCATTER": scatter,
-    "DML_OPERATOR_SCATTER_ELEMENTS": scatter,
-    "DML_OPERATOR_SCATTER_ND": scatter_nd,
-    "DML_OPERATOR_SPLIT": split,
-    "DML_OPERATOR_CUMULATIVE_PRODUCT": cumulative_product,
+    "GATHER": gather,
+    "GATHER_ELEMENTS": gather_elements,
+    "GATHER_ND": gather_nd,
+    "GATHER_ND1": gather_nd,
+    "SCATTER": scatter,
+    "SCATTER_ND": scatter_nd,
+    "SPLIT": split,
+    "JOIN": join,
+    "CUMULATIVE_PRODUCT": lambda d, i, o, dev: scan(d, i, o, dev, True),
+    "CUMULATIVE_SUMMATION": lambda d, i, o, dev: scan(d, i, o, dev, False),
 }
 
 
-def tensor_descs(desc):
-    """The desc's tensor members in binding order (SPLIT: each OutputTensors entry)."""
-    for value in desc.values():
-        if isinstance(value, dict) and "DataType" in value:
-            yield value
-        elif isinstance(value, list):
-            yield from value
-
-
-def run_case(np, batch, case, dev):
-    op = OPERATORS.get(case["type"])
+def run_case(case, dev):
+    op = OPERATORS.get(case.op)
     if op is None:
-        raise NotSupported("%s is not implemented here" % case["type"])
-    arithmetic = case["type"] == "DML_OPERATOR_CUMULATIVE_PRODUCT"
-    descs = list(tensor_descs(case["desc"]))
-    n_in = len(case["inputs"])
-    raws = []
-    for b in case["inputs"]:
-        host = np.array(np.load(os.path.join(batch, b["file"])).view(np.uint8), copy=True)
-        raws.append(torch.from_numpy(host).to(dev))
-    ins = [tensor_view(r, t, arithmetic) for r, t in zip(raws, descs[:n_in])]
-    out_raws = []
-    for b in case["outputs"]:
-        if case["in_place"]:  # one buffer: InputTensor's, overwritten
-            raw = raws[0][: b["bytes"]].clone()
-        else:
-            raw = torch.full((b["bytes"],), 0xA5, dtype=torch.uint8, device=dev)
-        out_raws.append(raw)
-    outs = [tensor_view(r, t, arithmetic) for r, t in zip(out_raws, descs[n_in:])]
-    op(case["desc"], ins, outs, dev)
-    for b, raw in zip(case["outputs"], out_raws):
-        np.save(os.path.join(batch, b["file"]), raw.cpu().numpy())
+        raise NotSupported("%s is not implemented here" % case.op)
+    arithmetic = case.op.startswith("CUMULATIVE_")
+    raws = [torch.from_numpy(r).to(dev) for r in case.in_raw]
+    ins = [tensor_view(r, t, arithmetic) for r, t in zip(raws, case.in_descs)]
+    out_raws = [torch.from_numpy(r).to(dev) for r in case.out_raw]
+    outs = [tensor_view(r, t, arithmetic) for r, t in zip(out_raws, case.out_descs)]
+    op(case.desc, ins, outs, dev)
+    case.out_raw = [r.cpu().numpy() for r in out_raws]
 
 
-def answer_all(batch, status, message):
-    """A response for every case of the batch (when nothing can run)."""
-    try:
-        with open(os.path.join(batch, "request.json")) as f:
-            cases = json.load(f)["cases"]
-        answers = [{"id": c["id"], "status": status, "message": message} for c in cases]
-        with open(os.path.join(batch, "response.json"), "w") as f:
-            json.dump({"format": "dmlcts-response-1", "cases": answers}, f, indent=1)
-    except (OSError, ValueError, KeyError):
-        pass
-
-
-def main(argv):
+def setup(opts):
     global torch
-    args, device = argv[1:], None
-    if not args or args[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0 if args else 2
-    while args and args[0].startswith("--"):
-        if args[0] == "--device" and len(args) > 1:
-            device = args[1]
-            args = args[2:]
-        else:
-            print("torch_backend.py: unknown option %s (--help)" % args[0], file=sys.stderr)
-            return 2
-    if len(args) != 1:
-        print("usage: torch_backend.py [--device cuda|cpu] BATCH_DIR", file=sys.stderr)
-        return 2
-    batch = args[0]
     try:
-        import numpy as np
         import torch as torch_module
     except ImportError as e:
-        msg = "PyTorch and NumPy are needed (%s; python %s)" % (e, sys.executable)
-        print("torch_backend.py: " + msg, file=sys.stderr)
-        answer_all(batch, "ERROR", msg)
-        return 3
+        raise Unavailable("PyTorch is needed (%s)" % e)
     torch = torch_module
+    device = opts["--device"]
     if device is None:
         if not torch.cuda.is_available():
-            msg = ("CUDA is not available to PyTorch %s (built for CUDA %s); "
-                   "--device cpu runs on the CPU" % (torch.__version__, torch.version.cuda))
-            print("torch_backend.py: " + msg, file=sys.stderr)
-            answer_all(batch, "ERROR", msg)
-            return 3
+            raise Unavailable("CUDA is not available to PyTorch %s (built for CUDA %s); "
+                              "--device cpu runs on the CPU" % (torch.__version__, torch.version.cuda))
         device = "cuda"
     dev = torch.device(device)
     name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
-    # stdout goes to dmlcts's stderr: a log line.
-    print("torch_backend.py: torch %s on %s" % (torch.__version__, name), flush=True)
-    with open(os.path.join(batch, "request.json")) as f:
-        request = json.load(f)
-    answers = []
-    for case in request["cases"]:
-        answer = {"id": case["id"], "status": "OK"}
-        try:
-            run_case(np, batch, case, dev)
-            if dev.type == "cuda":
-                torch.cuda.synchronize(dev)  # a kernel's error belongs to this case
-        except NotSupported as e:
-            answer.update(status="NOT_SUPPORTED", message=str(e))
-        except Exception as e:  # one case's failure must not lose the batch
-            tb = traceback.extract_tb(e.__traceback__)[-1]
-            answer.update(status="ERROR", message="%s: %s (%s:%d)" % (
-                type(e).__name__, str(e).splitlines()[0] if str(e) else "",
-                os.path.basename(tb.filename), tb.lineno))
-        answers.append(answer)
-    with open(os.path.join(batch, "response.json"), "w") as f:
-        json.dump({"format": "dmlcts-response-1", "cases": answers}, f, indent=1)
-    return 0
+    sync = (lambda: torch.cuda.synchronize(dev)) if dev.type == "cuda" else None
+    return (lambda case: run_case(case, dev)), sync, "torch %s on %s" % (torch.__version__, name)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cmd.main(sys.argv, __doc__, {"--device": None}, setup))

@@ -16,7 +16,8 @@
 #include <sys/stat.h>
 
 static const char help[] =
-    "usage: dmlref gen --out DIR [--coverage FILE] [--skip-large] [--only GLOB] [--list]\n"
+    "usage: dmlref gen --out DIR [--coverage FILE [--known DIR]] [--skip-large] [--only GLOB]\n"
+    "                  [--list]\n"
     "\n"
     "Generate the golden corpus from the coverage matrix: per operator an all-pairs\n"
     "design, every data type at every rank, targeted edge cases and large cases,\n"
@@ -29,6 +30,8 @@ static const char help[] =
     "\n"
     "  --out DIR        where the cases go (created)\n"
     "  --coverage FILE  also write the coverage report (goldens/COVERAGE.md)\n"
+    "  --known DIR      end the report with a row per case of the known-bug corpus\n"
+    "                   in DIR (goldens/known)\n"
     "  --skip-large     leave out the large cases (16.8M elements each); the report\n"
     "                   still counts them\n"
     "  --only GLOB      only cases whose name matches (fnmatch), e.g. 'gen/gather/f16.*'\n"
@@ -73,7 +76,7 @@ static int write_case(const char *out, const char *name, const char *text)
 }
 
 typedef struct options {
-    const char *out, *coverage, *only;
+    const char *out, *coverage, *only, *known;
     bool skip_large, list;
 } options;
 
@@ -141,7 +144,7 @@ static int generate(const options *o, const dmlg_spec *const *specs, const uint3
 
 int cli_gen(int argc, char **argv)
 {
-    options o = {NULL, NULL, NULL, false, false};
+    options o = {NULL, NULL, NULL, NULL, false, false};
     const dmlg_spec *specs[DMLG_OP_COUNT] = {NULL};
     dmlg_spec *owned[DMLG_OP_COUNT] = {NULL};
     uint32_t counts[DMLG_OP_COUNT] = {0};
@@ -154,7 +157,8 @@ int cli_gen(int argc, char **argv)
             return 0;
         }
         if ((r = cli_option(argc, argv, &i, "--out", &o.out)) == 0 &&
-            (r = cli_option(argc, argv, &i, "--coverage", &o.coverage)) == 0)
+            (r = cli_option(argc, argv, &i, "--coverage", &o.coverage)) == 0 &&
+            (r = cli_option(argc, argv, &i, "--known", &o.known)) == 0)
             r = cli_option(argc, argv, &i, "--only", &o.only);
         if (r < 0)
             return cli_usage_error("gen", "%s needs a value", argv[i]);
@@ -180,16 +184,33 @@ int cli_gen(int argc, char **argv)
     if (!rc)
         rc = generate(&o, specs, counts);
     if (!rc && o.coverage && !o.list) {
-        char *text = dmlg_coverage(specs, counts);
+        char *text = dmlg_coverage(specs, counts), *known = NULL;
         dmlc_error why;
         if (!text)
             dmlc_fail_errno(&why, ENOMEM, "%s", o.coverage);
+        if (text && o.known) {
+            char *both;
+            if (!(known = dmlg_known_section(o.known, &why))) {
+                fprintf(stderr, "dmlref gen: %s\n", why.message);
+                free(text);
+                rc = why.rc == DMLC_CASE_INTERNAL ? 3 : 2;
+                goto done;
+            }
+            if ((both = malloc(strlen(text) + strlen(known) + 2)))
+                sprintf(both, "%s\n%s", text, known);
+            else
+                dmlc_fail_errno(&why, ENOMEM, "%s", o.coverage);
+            free(text);
+            free(known);
+            text = both;
+        }
         if (!text || !dmlc_write_file(o.coverage, text, strlen(text), &why)) {
             fprintf(stderr, "dmlref gen: %s\n", why.message);
             rc = 3;
         }
         free(text);
     }
+done:
     for (uint32_t op = 0; op < DMLG_OP_COUNT; op++)
         free(owned[op]);
     return rc;

@@ -155,6 +155,12 @@ bool dmlg_specs(const dmlg_op *op, dmlg_spec **out, uint32_t *count, char *why,
 
 /* goldens/COVERAGE.md for every operator's specs (gen_coverage.c); NULL if out of memory. */
 char *dmlg_coverage(const dmlg_spec *const *specs, const uint32_t *counts);
+/*
+ * The report's known-bugs section: a row per case under dir (goldens/known),
+ * in name order (gen_known.c).  NULL with err set when a case does not load
+ * or memory runs out.
+ */
+char *dmlg_known_section(const char *dir, dmlc_error *err);
 
 /* ---- building one case (gen_case.c) ------------------------------------------ */
 

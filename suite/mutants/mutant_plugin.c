@@ -38,7 +38,11 @@ enum {
                                rerun alone on a fresh worker it passes (FLAKE) */
     M_write_far_4096,       /* flips the byte 4096 bytes past OutputTensor's end */
     M_write_far_8192,       /* ... 8192 bytes past it */
-    M_write_far_65536       /* ... 65536 bytes past it */
+    M_write_far_65536,      /* ... 65536 bytes past it */
+    /* The bug classes of the known-bug corpus (goldens/known/README.md): */
+    M_index_width,          /* INT32 indices read in 64-bit words, INT64 by their low 32 bits */
+    M_nd_tuples_by_first_coordinate, /* SCATTER_ND: tuples keyed by their first coordinate */
+    M_blend_duplicates      /* colliding integer scatter updates added, not one kept */
 };
 
 #ifndef MUTANT
@@ -224,6 +228,115 @@ static bool targeted(const dmlcts_case *c)
 
 static unsigned flaky_calls; /* M_flaky: cases this process has run */
 
+/*
+ * M_index_width (known bugs: tensorflow#12911, pytorch#37996, onnxruntime#27118):
+ * a kernel that takes the index width from the wrong type.  INT32 indices
+ * become INT64 ones whose element e is the 8 bytes at byte 8e of the packed
+ * buffer (0 past its end); INT64 indices keep only their low 32 bits, read as
+ * unsigned.  *copy receives the new buffer (the caller frees it).
+ */
+static bool index_width(const dmlr_tensor_desc *t, const dmlr_buffer *b, dmlr_tensor_desc *nt,
+                        dmlr_buffer *nb)
+{
+    uint64_t n = count_of(t);
+    unsigned char *copy;
+    if (t->DataType == DMLR_INT32) {
+        if (!(copy = calloc((size_t)n, 8)))
+            return false;
+        for (uint64_t byte = 0; byte < n * 8 && byte < b->size; byte++)
+            copy[byte] = ((const unsigned char *)b->data)[byte];
+        *nt = *t;
+        nt->DataType = DMLR_INT64;
+        nt->Strides = NULL;
+        nt->TotalTensorSizeInBytes = n * 8;
+        nb->data = copy;
+        nb->size = n * 8;
+        return true;
+    }
+    if (t->DataType == DMLR_INT64) {
+        if (!(copy = malloc((size_t)b->size + 1)))
+            return false;
+        memcpy(copy, b->data, (size_t)b->size);
+        for (uint64_t e = 0; e < n; e++)
+            memset(copy + offset_of(t, e) + 4, 0, 4); /* little-endian: the high word */
+        *nt = *t;
+        nb->data = copy;
+        nb->size = b->size;
+        return true;
+    }
+    return false;
+}
+
+/* An index element's bits, zero-extended. */
+static uint64_t index_bits(const dmlr_tensor_desc *t, const unsigned char *buf, uint64_t e)
+{
+    uint64_t v = 0;
+    memcpy(&v, buf + offset_of(t, e), dmlr_data_type_size(t->DataType));
+    return v;
+}
+
+/*
+ * M_nd_tuples_by_first_coordinate (onnxruntime#23755, burn#5195): SCATTER_ND
+ * whose tuples are keyed by their first coordinate: a tuple that shares it
+ * with an earlier tuple writes to that tuple's target.  Up to 4096 tuples
+ * (the large generated cases are left alone: the search is quadratic).
+ */
+static unsigned char *nd_first_coordinate(const dmlr_tensor_desc *t, const dmlr_buffer *b)
+{
+    uint32_t k = t->Sizes[t->DimensionCount - 1], es = dmlr_data_type_size(t->DataType);
+    uint64_t tuples = count_of(t) / k;
+    unsigned char *copy;
+    if (k < 2 || tuples > 4096 || !(copy = malloc((size_t)b->size + 1)))
+        return NULL;
+    memcpy(copy, b->data, (size_t)b->size);
+    for (uint64_t i = 1; i < tuples; i++)
+        for (uint64_t j = 0; j < i; j++)
+            if (index_bits(t, copy, i * k) == index_bits(t, copy, j * k)) {
+                for (uint32_t c = 1; c < k; c++)
+                    memcpy(copy + offset_of(t, i * k + c), copy + offset_of(t, j * k + c), es);
+                break;
+            }
+    return copy;
+}
+
+/*
+ * M_blend_duplicates (the duplicates class: tensorflow#782, onnxruntime#19540):
+ * after the reference, every integer output element that two or more
+ * updates hit holds their sum (modulo 2^bits) instead of one of them.
+ */
+static void blend_duplicates(const dmlcts_case *c, const dmlr_operator_desc *op,
+                             const dmlr_binding_info *outs)
+{
+    const dmlr_tensor_desc *to = outs[0].desc, *tu = NULL;
+    const dmlr_operator_info *info = dmlr_operator_by_type(op->Type);
+    const dmlr_field_info *fu = field(info, "UpdatesTensor");
+    uint64_t nu, no = count_of(to), *sum;
+    int64_t *target;
+    uint8_t *marks;
+    uint32_t es = dmlr_data_type_size(to->DataType);
+    dmlr_error err;
+    if (!fu || dmlr_data_type_is_float(to->DataType) || c->input_count < 3)
+        return;
+    memcpy(&tu, (const unsigned char *)op->Desc + fu->offset, sizeof tu);
+    nu = count_of(tu);
+    target = malloc((size_t)nu * sizeof *target);
+    marks = malloc((size_t)no);
+    sum = calloc((size_t)no, sizeof *sum);
+    if (target && marks && sum &&
+        dmlr_scatter_targets(op, c->inputs, c->input_count, c->feature_level, target, nu, marks,
+                             no, &err) == DMLR_STATUS_OK) {
+        for (uint64_t u = 0; u < nu; u++)
+            if (target[u] >= 0 && (marks[target[u]] & DMLR_SCATTER_CONTESTED))
+                sum[target[u]] += index_bits(tu, c->inputs[2].data, u);
+        for (uint64_t o = 0; o < no; o++)
+            if (marks[o] & DMLR_SCATTER_CONTESTED)
+                memcpy((unsigned char *)c->outputs[0].data + offset_of(to, o), &sum[o], es);
+    }
+    free(target);
+    free(marks);
+    free(sum);
+}
+
 dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
 {
     const dmlr_operator_info *info = dmlr_operator_by_type(c->op->Type);
@@ -311,6 +424,26 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
             }
         }
         break;
+    case M_index_width:
+    case M_nd_tuples_by_first_coordinate:
+        if ((fi = field(info, "IndicesTensor")) && c->input_count >= 2) {
+            const dmlr_tensor_desc *t;
+            dmlr_tensor_desc *wide = &tensors[0];
+            memcpy(&t, desc + fi->offset, sizeof t);
+            if (MUTANT == M_index_width) {
+                if (!index_width(t, &c->inputs[1], wide, &in[1]))
+                    break;
+                memcpy(desc + fi->offset, &wide, sizeof wide);
+            } else if (c->op->Type != DMLR_OPERATOR_SCATTER_ND ||
+                       !(in[1].data = nd_first_coordinate(t, &c->inputs[1]))) {
+                in[1] = c->inputs[1];
+                break;
+            }
+            st = reference(c, &op, in, out);
+            free(in[1].data);
+            return st;
+        }
+        break;
     case M_crash:
         if (targeted(c))
             raise(SIGSEGV);
@@ -350,6 +483,8 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
     st = reference(c, &op, in, out);
     if (st != DMLCTS_RUN_OK)
         return st;
+    if (MUTANT == M_blend_duplicates)
+        blend_duplicates(c, c->op, outs);
     if (MUTANT == M_nan_canonical)
         for (uint32_t i = 0; i < no && i < c->output_count; i++)
             if (dmlr_data_type_is_float(outs[i].desc->DataType))

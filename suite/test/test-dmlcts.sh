@@ -86,7 +86,25 @@ nan_canonical FAIL dmlcts-selftest/gather.nan_payloads
 crash CRASH dmlcts-selftest/gather.nan_payloads
 hang TIMEOUT dmlcts-selftest/gather.nan_payloads
 input_write FAIL .*INPUT_MODIFIED
+index_width FAIL known/gather_int32_indices
+nd_tuples_by_first_coordinate FAIL known/scatter_nd_tuples_share_first_coordinate
+blend_duplicates FAIL known/scatter_duplicates_take_one_update
 EOF
+
+# 2b. The known-bug corpus: every case tagged "mutant:NAME" (goldens/known,
+# goldens/tools/known_cases.py) fails on that mutant, which reproduces its bug class.
+known=0
+for f in goldens/known/*.json; do
+    m=$(grep -o '"mutant:[a-z0-9_]*"' "$f" | head -n 1 | sed 's/"mutant:\(.*\)"/\1/')
+    [ -n "$m" ] || continue
+    known=$((known + 1))
+    if [ -e "$T/mutant_$m.out" ]; then
+        has "mutant_$m" "^FAIL known/$(basename "$f" .json):"
+    else
+        bad "$f names mutant:$m, which is not in the list above"
+    fi
+done
+[ "$known" -gt 0 ] && ok || bad "no goldens/known case names its mutant"
 
 # 3. A crash or a hang costs one case: the later ones are still judged.
 for m in crash hang; do

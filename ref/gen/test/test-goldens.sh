@@ -24,7 +24,7 @@ fail() {
 gen() {
     threads=$1 dir=$2
     shift 2
-    OMP_NUM_THREADS=$threads "$B" gen --out "$dir" --coverage "$dir.COVERAGE.md" "$@" \
+    OMP_NUM_THREADS=$threads "$B" gen --out "$dir" --coverage "$dir.COVERAGE.md" --known goldens/known "$@" \
         >"$T/out" 2>"$T/err" || fail "dmlref gen $*: $(head -c 400 "$T/err")"
 }
 
@@ -44,6 +44,9 @@ same() {
 [ $? -eq 2 ] && grep -q 'no --out directory given' "$T/out" || fail "gen without --out: $(cat "$T/out")"
 "$B" gen --out "$T/none" --frobnicate >"$T/out" 2>&1
 [ $? -eq 2 ] && [ ! -e "$T/none" ] || fail "gen with an unknown option"
+"$B" gen --out "$T/k" --coverage "$T/k.md" --known "$T/no-such-dir" --only 'none' >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -q "no-such-dir" "$T/out" && [ ! -e "$T/k.md" ] ||
+    fail "gen --known with a missing directory: $(cat "$T/out")"
 "$B" gen --list --only 'gen/split/*.r8.*' >"$T/out" 2>&1 || fail "gen --list"
 [ "$(grep -c '^gen/split/.*\.r8\.' "$T/out")" -eq "$(wc -l <"$T/out")" ] && [ -s "$T/out" ] ||
     fail "gen --list --only lists other names"
