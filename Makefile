@@ -97,7 +97,8 @@ MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_
                 f16_truncate negative_index_clamp write_past_end narrow_offsets \
                 nan_canonical crash hang input_write flaky write_far_4096 write_far_8192 \
                 write_far_65536 index_width \
-                nd_tuples_by_first_coordinate blend_duplicates
+                nd_tuples_by_first_coordinate blend_duplicates \
+                elements_line_index nd_tuple_reversed nd1_batch_ignored
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
 
 .PHONY: all test test-asan clean check-cases bench mutants

@@ -42,7 +42,11 @@ enum {
     /* The bug classes of the known-bug corpus (goldens/known/README.md): */
     M_index_width,          /* INT32 indices read in 64-bit words, INT64 by their low 32 bits */
     M_nd_tuples_by_first_coordinate, /* SCATTER_ND: tuples keyed by their first coordinate */
-    M_blend_duplicates      /* colliding integer scatter updates added, not one kept */
+    M_blend_duplicates,     /* colliding integer scatter updates added, not one kept */
+    M_elements_line_index,  /* GATHER_ELEMENTS: one index per line along Axis, GATHER's habit:
+                               every element reads the index at Axis position 0 */
+    M_nd_tuple_reversed,    /* GATHER_ND, GATHER_ND1: a tuple's coordinates applied last first */
+    M_nd1_batch_ignored     /* GATHER_ND1: every batch reads the input's first batch */
 };
 
 #ifndef MUTANT
@@ -220,6 +224,74 @@ static dmlcts_run_status reference(const dmlcts_case *c, const dmlr_operator_des
     return st == DMLR_STATUS_NOT_SUPPORTED ? DMLCTS_RUN_NOT_SUPPORTED : DMLCTS_RUN_ERROR;
 }
 
+/* Index rewrites: t is the indices' desc, copy their buffer, desc the (mutable) op desc. */
+static int64_t index_at(const unsigned char *p, uint32_t es)
+{
+    if (es == 4) {
+        int32_t w;
+        memcpy(&w, p, 4);
+        return w;
+    }
+    int64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static void negative_to_zero(const dmlr_tensor_desc *t, const void *desc, unsigned char *copy)
+{
+    uint32_t es = dmlr_data_type_size(t->DataType);
+    (void)desc;
+    if (t->DataType != DMLR_INT32 && t->DataType != DMLR_INT64)
+        return;
+    for (uint64_t e = 0, n = count_of(t); e < n; e++)
+        if (index_at(copy + offset_of(t, e), es) < 0)
+            memset(copy + offset_of(t, e), 0, es);
+}
+
+static void line_index(const dmlr_tensor_desc *t, const void *desc, unsigned char *copy)
+{
+    uint32_t axis = ((const dmlr_gather_elements_operator_desc *)desc)->Axis;
+    uint32_t es = dmlr_data_type_size(t->DataType);
+    uint64_t inner = 1, len = t->Sizes[axis];
+    for (uint32_t k = axis + 1; k < t->DimensionCount; k++)
+        inner *= t->Sizes[k];
+    for (uint64_t e = 0, n = count_of(t); e < n; e++) /* ascending: position 0 comes first */
+        memmove(copy + offset_of(t, e), copy + offset_of(t, e - (e / inner % len) * inner), es);
+}
+
+static void reversed_tuples(const dmlr_tensor_desc *t, const void *desc, unsigned char *copy)
+{
+    uint32_t es = dmlr_data_type_size(t->DataType), k = t->Sizes[t->DimensionCount - 1];
+    unsigned char tmp[8];
+    (void)desc;
+    for (uint64_t e = 0, n = count_of(t); e < n; e += k)
+        for (uint32_t j = 0; j < k / 2; j++) {
+            unsigned char *a = copy + offset_of(t, e + j), *b = copy + offset_of(t, e + k - 1 - j);
+            memcpy(tmp, a, es), memcpy(a, b, es), memcpy(b, tmp, es);
+        }
+}
+
+/* Runs the reference on a rewritten copy of the indices (input binding 1). */
+static dmlcts_run_status with_indices(const dmlcts_case *c, const dmlr_operator_desc *op,
+                                      dmlr_buffer *in,
+                                      dmlr_buffer *out, const dmlr_field_info *fi,
+                                      void (*edit)(const dmlr_tensor_desc *, const void *,
+                                                   unsigned char *))
+{
+    const dmlr_tensor_desc *t;
+    unsigned char *copy;
+    dmlcts_run_status st;
+    memcpy(&t, (const unsigned char *)op->Desc + fi->offset, sizeof t);
+    if (c->input_count < 2 || !t || !(copy = malloc((size_t)c->inputs[1].size + 1)))
+        return reference(c, op, in, out);
+    memcpy(copy, c->inputs[1].data, (size_t)c->inputs[1].size);
+    edit(t, op->Desc, copy);
+    in[1].data = copy;
+    st = reference(c, op, in, out);
+    free(copy);
+    return st;
+}
+
 static bool targeted(const dmlcts_case *c)
 {
     const char *t = getenv("DMLCTS_MUTANT_TARGET");
@@ -395,33 +467,33 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
         }
         break;
     case M_negative_index_clamp:
-        if ((fi = field(info, "IndicesTensor")) && c->input_count >= 2) {
-            const dmlr_tensor_desc *t;
-            memcpy(&t, desc + fi->offset, sizeof t);
-            if (t->DataType == DMLR_INT32 || t->DataType == DMLR_INT64) {
-                unsigned char *copy = malloc((size_t)c->inputs[1].size + 1);
-                uint32_t es = dmlr_data_type_size(t->DataType);
-                if (!copy)
-                    break;
-                memcpy(copy, c->inputs[1].data, (size_t)c->inputs[1].size);
-                for (uint64_t e = 0, n = count_of(t); e < n; e++) {
-                    unsigned char *p = copy + offset_of(t, e);
-                    int64_t v = 0;
-                    if (es == 4) {
-                        int32_t w;
-                        memcpy(&w, p, 4);
-                        v = w;
-                    } else {
-                        memcpy(&v, p, 8);
-                    }
-                    if (v < 0)
-                        memset(p, 0, es);
-                }
-                in[1].data = copy;
-                st = reference(c, &op, in, out);
-                free(copy);
-                return st;
-            }
+        if ((fi = field(info, "IndicesTensor")))
+            return with_indices(c, &op, in, out, fi, negative_to_zero);
+        break;
+    case M_elements_line_index:
+        if (c->op->Type == DMLR_OPERATOR_GATHER_ELEMENTS && (fi = field(info, "IndicesTensor")))
+            return with_indices(c, &op, in, out, fi, line_index);
+        break;
+    case M_nd_tuple_reversed:
+        if ((c->op->Type == DMLR_OPERATOR_GATHER_ND || c->op->Type == DMLR_OPERATOR_GATHER_ND1) &&
+            (fi = field(info, "IndicesTensor")))
+            return with_indices(c, &op, in, out, fi, reversed_tuples);
+        break;
+    case M_nd1_batch_ignored:
+        if (c->op->Type == DMLR_OPERATOR_GATHER_ND1) {
+            dmlr_gather_nd1_operator_desc d;
+            memcpy(&d, desc, sizeof d);
+            const dmlr_tensor_desc *t = d.InputTensor;
+            static uint32_t strides[DMLR_MAX_RANK];
+            uint32_t packed = 1, first = t->DimensionCount - d.InputDimensionCount;
+            for (uint32_t k = t->DimensionCount; k-- > 0; packed *= t->Sizes[k])
+                strides[k] = t->Strides ? t->Strides[k] : packed;
+            for (uint32_t j = 0; j < d.BatchDimensionCount; j++)
+                strides[first + j] = 0; /* batch b reads batch 0 */
+            tensors[0] = *t;
+            tensors[0].Strides = strides;
+            d.InputTensor = &tensors[0];
+            memcpy(desc, &d, sizeof d);
         }
         break;
     case M_index_width:

@@ -106,6 +106,19 @@ for f in goldens/known/*.json; do
 done
 [ "$known" -gt 0 ] && ok || bad "no goldens/known case names its mutant"
 
+# The gather family's mutants, each on its operators' goldens (the doc example it breaks named).
+while read -r m status case; do
+    [ -e "$LIB/dmlcts_mutant_$m.so" ] || { bad "$LIB/dmlcts_mutant_$m.so is missing (make mutants)"; continue; }
+    run "mutant_$m" 1 --backend "plugin:$LIB/dmlcts_mutant_$m.so" goldens/doc \
+        goldens/gather_elements goldens/gather_nd goldens/gather_nd1 goldens/gen/gather_elements \
+        goldens/gen/gather_nd goldens/gen/gather_nd1
+    has "mutant_$m" "^$status $case"
+done <<EOF
+elements_line_index FAIL doc/gather_elements.example1
+nd_tuple_reversed FAIL doc/gather_nd.example2
+nd1_batch_ignored FAIL doc/gather_nd1.example2
+EOF
+
 # 3. A crash or a hang costs one case: the later ones are still judged.
 for m in crash hang; do
     has "mutant_$m" "^PASS dmlcts-selftest/split.u8_70000$"
