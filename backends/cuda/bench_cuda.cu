@@ -399,7 +399,10 @@ static double golden_bytes(const dmlc_case *c)
         if (c->tensors[i].is_output)
             outs += (double)c->tensors[i].count * c->tensors[i].esize;
     switch (c->op.Type) {
-    case DMLR_OPERATOR_GATHER: return 2 * b[2] + b[1];
+    case DMLR_OPERATOR_GATHER:
+    case DMLR_OPERATOR_GATHER_ELEMENTS: /* output written and read, the indices read */
+    case DMLR_OPERATOR_GATHER_ND:
+    case DMLR_OPERATOR_GATHER_ND1: return 2 * b[2] + b[1];
     case DMLR_OPERATOR_SCATTER:
     case DMLR_OPERATOR_SCATTER_ND: return 2 * b[3] + b[1] + 2 * b[2];
     case DMLR_OPERATOR_CUMULATIVE_PRODUCT: return b[0] + b[1];
@@ -412,8 +415,9 @@ static int run_golden(const char *path)
 {
     dmlc_case *c = NULL;
     char msg[DMLC_CASE_MSG_MAX], name[40], why[DMLC_CASE_MSG_MAX + 64] = "";
-    if (dmlc_case_load(path, &c, msg, sizeof msg) != DMLC_CASE_OK) {
-        printf("%-26s FAILED: %s\n", "golden", msg);
+    dmlc_error err = {DMLC_CASE_OK, 0, ""};
+    if (dmlc_case_load(path, &c, &err) != DMLC_CASE_OK) {
+        printf("%-26s FAILED: %s\n", "golden", err.message);
         return 1;
     }
     snprintf(name, sizeof name, "golden.%s", c->info->name);

@@ -265,6 +265,15 @@ dmlcu_status dmlcu_execute(const dmlr_operator_desc *op, void *const *bufs, uint
     case DMLR_OPERATOR_CUMULATIVE_PRODUCT:
         return dmlcu_cumulative_product((const dmlr_cumulative_product_operator_desc *)op->Desc,
                                         bufs, stream, o, msg, cap);
+    case DMLR_OPERATOR_GATHER_ELEMENTS:
+        return dmlcu_gather_elements((const dmlr_gather_elements_operator_desc *)op->Desc, bufs,
+                                     stream, o, msg, cap);
+    case DMLR_OPERATOR_GATHER_ND:
+        return dmlcu_gather_nd((const dmlr_gather_nd_operator_desc *)op->Desc, bufs, stream, o,
+                               msg, cap);
+    case DMLR_OPERATOR_GATHER_ND1:
+        return dmlcu_gather_nd1((const dmlr_gather_nd1_operator_desc *)op->Desc, bufs, stream, o,
+                                msg, cap);
     default:
         return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED, "%s is not implemented", info->name);
     }

@@ -226,5 +226,12 @@ dmlcu_status dmlcu_split(const dmlr_split_operator_desc *d, void *const *bufs, c
 dmlcu_status dmlcu_cumulative_product(const dmlr_cumulative_product_operator_desc *d,
                                       void *const *bufs, cudaStream_t s,
                                       const dmlcu_options *o, char *msg, size_t cap);
+dmlcu_status dmlcu_gather_elements(const dmlr_gather_elements_operator_desc *d,
+                                   void *const *bufs, cudaStream_t s, const dmlcu_options *o,
+                                   char *msg, size_t cap);
+dmlcu_status dmlcu_gather_nd(const dmlr_gather_nd_operator_desc *d, void *const *bufs,
+                             cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap);
+dmlcu_status dmlcu_gather_nd1(const dmlr_gather_nd1_operator_desc *d, void *const *bufs,
+                              cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap);
 
 #endif

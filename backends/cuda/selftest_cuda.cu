@@ -19,7 +19,8 @@
  *
  *   dmlref-cuda-selftest [--cases N] [--big N] [--seed S] [--seconds T] [--op NAME] [--verbose]
  * --big N: N more cases of up to 1M elements (CUMULATIVE_PRODUCT: long axes);
- * --op: one operator only (GATHER, SCATTER, SCATTER_ND, SPLIT, CUMULATIVE_PRODUCT).
+ * --op: one operator only (GATHER, SCATTER, SCATTER_ND, SPLIT, CUMULATIVE_PRODUCT,
+ *   GATHER_ELEMENTS, GATHER_ND, GATHER_ND1).
  * Prints one line per failure and "selftest: P passed, F failed"; exit 1 on failure.
  */
 #include "dmlcu.h"
@@ -156,6 +157,9 @@ struct test_case {
         dmlr_scatter_nd_operator_desc n;
         dmlr_split_operator_desc p;
         dmlr_cumulative_product_operator_desc c;
+        dmlr_gather_elements_operator_desc e;
+        dmlr_gather_nd_operator_desc nd;
+        dmlr_gather_nd1_operator_desc n1;
     } u;
     tensor t[8]; /* binding order */
     dmlr_tensor_desc split_descs[6];
@@ -185,6 +189,59 @@ static void make_gather(test_case &c, uint64_t cap)
     c.count = 3, c.outputs = 1;
     snprintf(c.what, sizeof c.what, "GATHER %s idx %s rank %u axis %u K %u", dmlr_data_type_name(dt),
              dmlr_data_type_name(c.t[1].d.DataType), D, axis, K);
+}
+
+static void make_gather_elements(test_case &c, uint64_t cap)
+{
+    uint32_t D = 1 + (uint32_t)below(8), in_s[8], ix_s[8];
+    uint32_t axis = (uint32_t)below(D);
+    random_sizes(D, in_s, cap);
+    memcpy(ix_s, in_s, sizeof ix_s);
+    ix_s[axis] = 1 + (uint32_t)below(2 * in_s[axis] + 1); /* GATHER_ELEMENTS-4: any size on Axis */
+    dmlr_data_type dt = any_type();
+    layout(c.t[0], dt, D, in_s, true);
+    layout(c.t[1], index_type(), D, ix_s, true);
+    layout(c.t[2], dt, D, ix_s, false);
+    fill_indices(c.t[1], in_s[axis]);
+    c.u.e = {&c.t[0].d, &c.t[1].d, &c.t[2].d, axis};
+    c.count = 3, c.outputs = 1;
+    snprintf(c.what, sizeof c.what, "GATHER_ELEMENTS %s idx %s rank %u axis %u",
+             dmlr_data_type_name(dt), dmlr_data_type_name(c.t[1].d.DataType), D, axis);
+}
+
+/* GATHER_ND, or GATHER_ND1 with B batch dimensions (GATHER_ND-6, GATHER_ND1-3). */
+static void make_gather_nd(test_case &c, uint64_t cap, bool nd1)
+{
+    uint32_t D = 1 + (uint32_t)below(8), in_s[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    uint32_t ix_s[8] = {1, 1, 1, 1, 1, 1, 1, 1}, out_s[8];
+    uint32_t nin = 1 + (uint32_t)below(D), nix = 1 + (uint32_t)below(D);
+    uint32_t bmax = (nin < nix ? nin : nix) - 1, B = nd1 && bmax ? (uint32_t)below(bmax + 1) : 0;
+    uint32_t k = 1 + (uint32_t)below(nin - B), i0 = D - nin, x0 = D - nix;
+    random_sizes(nin, in_s + i0, cap);
+    random_sizes(nix - 1 - B, ix_s + x0 + B, cap / 4 + 1);
+    for (uint32_t j = 0; j < B; j++)
+        ix_s[x0 + j] = in_s[i0 + j];
+    ix_s[D - 1] = k;
+    uint32_t cat[16], n = 0, dim = 1;
+    for (uint32_t d = x0; d + 1 < D; d++) cat[n++] = ix_s[d];
+    for (uint32_t d = i0 + B + k; d < D; d++) cat[n++] = in_s[d];
+    for (uint32_t d = 0; d < D; d++) /* a non-1 entry off the front: dmlr_validate refuses */
+        out_s[d] = (int)d - (int)D + (int)n >= 0 ? cat[d + n - D] : 1;
+    for (uint32_t j = 0; j < k; j++)
+        dim = in_s[i0 + B + j] > dim ? in_s[i0 + B + j] : dim;
+    dmlr_data_type dt = any_type();
+    layout(c.t[0], dt, D, in_s, true);
+    layout(c.t[1], index_type(), D, ix_s, true);
+    layout(c.t[2], dt, D, out_s, false);
+    fill_indices(c.t[1], dim);
+    if (nd1)
+        c.u.n1 = {&c.t[0].d, &c.t[1].d, &c.t[2].d, nin, nix, B};
+    else
+        c.u.nd = {&c.t[0].d, &c.t[1].d, &c.t[2].d, nin, nix};
+    c.count = 3, c.outputs = 1;
+    snprintf(c.what, sizeof c.what, "%s %s idx %s rank %u counts %u/%u batch %u k %u",
+             nd1 ? "GATHER_ND1" : "GATHER_ND", dmlr_data_type_name(dt),
+             dmlr_data_type_name(c.t[1].d.DataType), D, nin, nix, B, k);
 }
 
 static void make_scatter(test_case &c, uint64_t cap)
@@ -322,12 +379,16 @@ static dmlr_operator_desc op_of(test_case &c)
     return {c.type, &c.u};
 }
 
+/* The operators the self-test covers, in the order --op and the rotation use. */
+static const dmlr_operator_type types[] = {
+    DMLR_OPERATOR_GATHER, DMLR_OPERATOR_SCATTER, DMLR_OPERATOR_SCATTER_ND, DMLR_OPERATOR_SPLIT,
+    DMLR_OPERATOR_CUMULATIVE_PRODUCT, DMLR_OPERATOR_GATHER_ELEMENTS, DMLR_OPERATOR_GATHER_ND,
+    DMLR_OPERATOR_GATHER_ND1};
+enum { TYPE_COUNT = sizeof types / sizeof types[0] };
+
 /* Make a valid random case (retrying what dmlr_validate refuses). */
 static void make_case(test_case &c, int which, uint64_t cap, bool long_axis)
 {
-    static const dmlr_operator_type types[] = {DMLR_OPERATOR_GATHER, DMLR_OPERATOR_SCATTER,
-                                               DMLR_OPERATOR_SCATTER_ND, DMLR_OPERATOR_SPLIT,
-                                               DMLR_OPERATOR_CUMULATIVE_PRODUCT};
     for (;;) {
         c.in_place = false;
         c.type = types[which];
@@ -336,6 +397,9 @@ static void make_case(test_case &c, int which, uint64_t cap, bool long_axis)
         case DMLR_OPERATOR_SCATTER: make_scatter(c, cap); break;
         case DMLR_OPERATOR_SCATTER_ND: make_scatter_nd(c, cap); break;
         case DMLR_OPERATOR_SPLIT: make_split(c, cap); break;
+        case DMLR_OPERATOR_GATHER_ELEMENTS: make_gather_elements(c, cap); break;
+        case DMLR_OPERATOR_GATHER_ND: make_gather_nd(c, cap, false); break;
+        case DMLR_OPERATOR_GATHER_ND1: make_gather_nd(c, cap, true); break;
         default: make_cumprod(c, cap, long_axis); break;
         }
         /* Every tensor within 4 x cap: a GATHER's output is input x indices. */
@@ -515,11 +579,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--verbose")) verbose = true;
         else if (!strcmp(argv[a], "--op") && a + 1 < argc) {
             const dmlr_operator_info *info = dmlr_operator_find(argv[++a]);
-            static const dmlr_operator_type order[] = {
-                DMLR_OPERATOR_GATHER, DMLR_OPERATOR_SCATTER, DMLR_OPERATOR_SCATTER_ND,
-                DMLR_OPERATOR_SPLIT, DMLR_OPERATOR_CUMULATIVE_PRODUCT};
-            for (int k = 0; k < 5 && info; k++)
-                if (order[k] == info->type)
+            for (int k = 0; k < TYPE_COUNT && info; k++)
+                if (types[k] == info->type)
                     only = k;
             if (only < 0) {
                 fprintf(stderr, "selftest: unknown operator %s\n", argv[a]);
@@ -569,7 +630,7 @@ int main(int argc, char **argv)
             break;
         }
         bool is_big = i >= cases;
-        int which = only >= 0 ? only : (int)(i % 5);
+        int which = only >= 0 ? only : (int)(i % TYPE_COUNT);
         /* Big cases: up to 1M elements; CUMULATIVE_PRODUCT ones with a long Axis. */
         make_case(c, which, is_big ? (1u << 20) : 4096, is_big && chance(70));
         std::vector<std::vector<uint8_t>> ref;
