@@ -9,6 +9,8 @@
  *   cumprod.inner / .outer   FLOAT32 {8192, 8192} along Axis 1 / Axis 0
  *   *.strided                the input padded (stride 2, or rows of 16384 + 64) or,
  *                            for cumprod, transposed (column-major)
+ *   gather_elements.random   FLOAT32 {4096, 4096}, INT64 indices {4096, 4096} random
+ *                            along Axis 1 (each row permuted with repeats)
  *   split.u8.5GiB            UINT8 {5, 2^30} (5 GiB) into {5, 7 * 2^27} (4.4 GiB) and
  *                            {5, 2^27} along Axis 1: offsets beyond 2^32 bytes in the
  *                            input and in an output; every output byte checked
@@ -29,15 +31,16 @@ int bench_hugepages = 1;
 const char *const bench_case_names[] = {
     "gather.random", "gather.random.strided", "scatter.random", "scatter.random.strided",
     "split.4", "split.4.strided", "cumprod.inner", "cumprod.inner.strided", "cumprod.outer",
-    "cumprod.outer.strided", "split.u8.5GiB", NULL};
+    "cumprod.outer.strided", "gather_elements.random", "split.u8.5GiB", NULL};
 
-enum { GATHER, SCATTER, SPLIT, CUMPROD_INNER, CUMPROD_OUTER, BIG };
+enum { GATHER, SCATTER, SPLIT, CUMPROD_INNER, CUMPROD_OUTER, BIG, ELEMENTS };
 static const int kinds[] = {GATHER, GATHER, SCATTER, SCATTER, SPLIT, SPLIT, CUMPROD_INNER,
-                            CUMPROD_INNER, CUMPROD_OUTER, CUMPROD_OUTER, BIG};
+                            CUMPROD_INNER, CUMPROD_OUTER, CUMPROD_OUTER, ELEMENTS, BIG};
 
 static uint32_t s_in[2], s_ix[1], s_out[4][2], st_in[2];
 static dmlr_tensor_desc d_in, d_ix, d_up, d_out[4];
 static dmlr_gather_operator_desc g;
+static dmlr_gather_elements_operator_desc ge;
 static dmlr_scatter_operator_desc sc;
 static dmlr_split_operator_desc sp;
 static dmlr_cumulative_product_operator_desc cp;
@@ -113,6 +116,21 @@ static void setup_gather(bench_case *c)
     bind(c, 1, &d_out[0]);
     c->elements = s_ix[0];
     c->bytes = (double)s_ix[0] * (8 + 4 + 4);
+}
+
+static void setup_elements(bench_case *c)
+{
+    s_in[0] = s_in[1] = 4096;
+    d_in = desc(DMLR_FLOAT32, 2, s_in, NULL);
+    d_ix = desc(DMLR_INT64, 2, s_in, NULL);
+    d_out[0] = desc(DMLR_FLOAT32, 2, s_in, NULL);
+    ge = (dmlr_gather_elements_operator_desc){&d_in, &d_ix, &d_out[0], 1};
+    c->op = (dmlr_operator_desc){DMLR_OPERATOR_GATHER_ELEMENTS, &ge};
+    fill_floats(bind(c, 0, &d_in), 1);
+    random_indices(bind(c, 0, &d_ix), 16 * M, 4096, 1);
+    bind(c, 1, &d_out[0]);
+    c->elements = 16 * M;
+    c->bytes = 16.0 * M * (8 + 4 + 4);
 }
 
 static void setup_scatter(bench_case *c)
@@ -206,13 +224,14 @@ void bench_setup(bench_case *c, int i)
     case SPLIT: setup_split(c); break;
     case CUMPROD_INNER: setup_cumprod(c, 1); break;
     case CUMPROD_OUTER: setup_cumprod(c, 0); break;
+    case ELEMENTS: setup_elements(c); break;
     default: setup_big(c); break;
     }
 }
 
 double bench_case_memory(int i)
 {
-    static const double mib[] = {448, 704, 704, 960, 513, 514, 512, 512, 512, 512, 10240};
+    static const double mib[] = {448, 704, 704, 960, 513, 514, 512, 512, 512, 512, 256, 10240};
     return mib[i] * M;
 }
 
@@ -233,6 +252,16 @@ static int verify_gather(const bench_case *c)
     uint64_t stride = strided ? 2 : 1;
     for (uint64_t k = 0; k < s_ix[0]; k += 251)
         if (!same(f32(c->out[0].data, k), f32(c->in[0].data, (uint64_t)ix[k] * stride)))
+            return 0;
+    return 1;
+}
+
+/* Every 251st output element: its row's element at its own index. */
+static int verify_elements(const bench_case *c)
+{
+    const int64_t *ix = c->in[1].data;
+    for (uint64_t k = 0; k < 16 * M; k += 251)
+        if (!same(f32(c->out[0].data, k), f32(c->in[0].data, k / 4096 * 4096 + (uint64_t)ix[k])))
             return 0;
     return 1;
 }
@@ -308,6 +337,7 @@ int bench_verify(const bench_case *c)
     case SCATTER: return verify_scatter(c);
     case SPLIT: return verify_split(c);
     case CUMPROD_INNER: case CUMPROD_OUTER: return verify_cumprod(c);
+    case ELEMENTS: return verify_elements(c);
     default: return verify_big(c);
     }
 }

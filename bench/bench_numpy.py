@@ -19,6 +19,8 @@ numpy equivalents (numpy runs them on one thread):
   split.4          [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)], m: 4096 x 16384
   cumprod.inner    np.cumprod(c, axis=1), c: 8192 x 8192 float32
   cumprod.outer    np.cumprod(c, axis=0)
+  gather_elements.random  np.take_along_axis(e, eidx, axis=1)   e: 4096 x 4096 float32,
+                   eidx: 4096 x 4096 int64 in [0, 4096)
 numpy (1.16 and later) madvises its large arrays for transparent huge pages, as
 dmlref-bench does for its buffers: the comparison is like for like.
 """
@@ -49,7 +51,8 @@ def arrays_of(np):
     a = 1.0 + rng.integers(0, 1000, 64 * M).astype(np.float32) * np.float32(1e-7)
     idx = rng.integers(0, 64 * M, 16 * M, dtype=np.int64)
     return {"a": a, "idx": idx, "upd": a[:16 * M].copy(), "m": a.reshape(4096, 16384),
-            "c": a.reshape(8192, 8192)}
+            "c": a.reshape(8192, 8192), "e": a[:16 * M].reshape(4096, 4096),
+            "eidx": rng.integers(0, 4096, (4096, 4096), dtype=np.int64)}
 
 
 def numpy_cases(np, arr, runs, wanted):
@@ -65,6 +68,7 @@ def numpy_cases(np, arr, runs, wanted):
         "split.4": lambda: [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)],
         "cumprod.inner": lambda: np.cumprod(c, axis=1),
         "cumprod.outer": lambda: np.cumprod(c, axis=0),
+        "gather_elements.random": lambda: np.take_along_axis(arr["e"], arr["eidx"], axis=1),
     }
     return {k: median_time(f, runs) for k, f in fns.items() if k in wanted}
 
@@ -168,7 +172,9 @@ def main():
     verdict("SPLIT >= 0.6 x memcpy", c and c["x_memcpy"], 0.6)
     for name, desc in (("gather.random", "GATHER random >= 1.5 x np.take"),
                        ("scatter.random", "SCATTER random >= 1.5 x np.put_along_axis"),
-                       ("cumprod.inner", "CUMULATIVE_PRODUCT inner >= 2 x np.cumprod")):
+                       ("cumprod.inner", "CUMULATIVE_PRODUCT inner >= 2 x np.cumprod"),
+                       ("gather_elements.random",
+                        "GATHER_ELEMENTS random >= 1.5 x np.take_along_axis")):
         c = at(name)
         verdict(desc, c and c["x_numpy"], 2.0 if "inner" in name else 1.5)
     c = at("cumprod.outer")
