@@ -18,6 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[64], path[96];
 
+static void remove_dir(void)
+{
+    unlink(path);
+    rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
@@ -25,6 +31,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (!mkdtemp(dir))
         abort();
     snprintf(path, sizeof path, "%s/case.json", dir);
+    atexit(remove_dir);
     if (!freopen("/dev/null", "w", stdout)) /* show's output */
         abort();
     return 0;

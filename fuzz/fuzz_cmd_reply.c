@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "dmlcts.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,20 @@ static char dir[64], response[128], output[4096];
 static dmlcts_batch_case bc;
 static dmlcts_options opts;
 
+/* The batch directory's files, then the directory. */
+static void remove_dir(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char p[4200];
+    while (d && (e = readdir(d)))
+        if (e->d_name[0] != '.' && snprintf(p, sizeof p, "%s/%s", dir, e->d_name) > 0)
+            unlink(p);
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     char path[128], msg[512];
@@ -40,6 +55,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(dir, sizeof dir, "/tmp/fuzz_cmd_reply.XXXXXX");
     if (!mkdtemp(dir))
         abort();
+    atexit(remove_dir);
     snprintf(path, sizeof path, "%s/case.json", dir);
     if (dmlc_case_load_text(path, case_text, strlen(case_text), NULL, &bc.c, &err) != DMLC_CASE_OK)
         abort();
