@@ -303,7 +303,9 @@ assert j["totals"]["CASE_ERROR"] == int(sys.argv[3]), j["totals"]
 assert all("\n" not in c["message"] for c in j["cases"] if c["message"])
 EOF
 # A case inside the limits that loads slowly counts against its --timeout.
-run slow_load 2 --timeout 0.01 goldens/gen/split/f32.r2.packed.axlast.unequal.random.large.000.json
+# (cmd: no worker whose start must fit in 0.01 s too.)
+run slow_load 2 --timeout 0.01 --backend "cmd:$CLIENT" \
+    goldens/gen/split/f32.r2.packed.axlast.unequal.random.large.000.json
 has slow_load "^CASE_ERROR .*: the case file does not load in time: .*loading took more than --timeout \(0.01 s\)"
 # Backend messages: one line, valid UTF-8, at most a few KB with the rest counted,
 # in every report, whatever the backend sends (here 1 MiB a case with a forged line).
