@@ -259,10 +259,15 @@ has case_error "^dmlcts: $((small_doc - 1)) passed, 2 failed, 0 skipped$"
 # Special files as case files: refused before reading, the run goes on.
 mkfifo "$T/hostile/fifo.json"
 ln -s /dev/zero "$T/hostile/zero.json"
-timeout 120 "$CTS" --no-progress "$T/hostile/fifo.json" "$T/hostile/zero.json" goldens/doc \
-    >"$T/special.out" 2>"$T/special.err"
-rc=$?
-[ "$rc" -eq 2 ] && ok || bad "special: exit $rc, expected 2 (124: it blocked)"
+# run_bounded NAME EXPECTED_RC ARGS...: run, but give up after 120 s (exit 124: it blocked).
+run_bounded() {
+    name=$1 want=$2
+    shift 2
+    timeout 120 "$CTS" --no-progress "$@" >"$T/$name.out" 2>"$T/$name.err"
+    rc=$?
+    [ "$rc" -eq "$want" ] && ok || bad "$name: exit $rc, expected $want (124: it blocked)"
+}
+run_bounded special 2 "$T/hostile/fifo.json" "$T/hostile/zero.json" goldens/doc
 has special "^CASE_ERROR .*/fifo.json: the case file does not load: .*fifo.json: cannot read: a FIFO, not a regular file"
 has special "^CASE_ERROR .*/zero.json: the case file does not load: .*zero.json: cannot read: a character device, not a regular file"
 has special "^dmlcts: $small_doc passed, 2 failed, 0 skipped$"
@@ -274,10 +279,7 @@ $CLIENT "\$1" || exit
 for f in "\$1"/c000000.Output*.npy; do rm -f "\$f"; mkfifo "\$f"; done
 for f in "\$1"/c000001.Output*.npy; do rm -f "\$f"; ln -s /dev/zero "\$f"; done
 EOF
-timeout 120 "$CTS" --no-progress --backend "cmd:sh $T/special.sh" goldens/doc \
-    >"$T/cmd_special.out" 2>"$T/cmd_special.err"
-rc=$?
-[ "$rc" -eq 1 ] && ok || bad "cmd_special: exit $rc, expected 1 (124: it blocked)"
+run_bounded cmd_special 1 --backend "cmd:sh $T/special.sh" goldens/doc
 has cmd_special "^ERROR [^ ]*: the backend said OK but: .*cannot read .*c000000.OutputTensor.npy: a FIFO, not a regular file"
 has cmd_special "^ERROR [^ ]*: the backend said OK but: .*cannot read .*c000001.OutputTensor.npy: a character device, not a regular file"
 has cmd_special "^dmlcts: $((small_doc - 2)) passed, 2 failed, 0 skipped$"
@@ -314,7 +316,9 @@ assert j["totals"]["CASE_ERROR"] == int(sys.argv[3]), j["totals"]
 assert all("\n" not in c["message"] for c in j["cases"] if c["message"])
 EOF
 # A case inside the limits that loads slowly counts against its --timeout.
-run slow_load 2 --timeout 0.01 goldens/gen/split/f32.r2.packed.axlast.unequal.random.large.000.json
+# (cmd: no worker whose start must fit in 0.01 s too.)
+run slow_load 2 --timeout 0.01 --backend "cmd:$CLIENT" \
+    goldens/gen/split/f32.r2.packed.axlast.unequal.random.large.000.json
 has slow_load "^CASE_ERROR .*: the case file does not load in time: .*loading took more than --timeout \(0.01 s\)"
 # Backend messages: one line, valid UTF-8, at most a few KB with the rest counted,
 # in every report, whatever the backend sends (here 1 MiB a case with a forged line).
