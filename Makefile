@@ -95,8 +95,9 @@ REF_PLUGIN := $(BUILD)/lib/dmlcts_ref_plugin.so
 MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_by_one \
                 f16_truncate negative_index_clamp write_past_end narrow_offsets \
                 nan_canonical crash hang input_write flaky write_far_4096 write_far_8192 \
-                write_far_65536
-MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
+                write_far_65536 accept_invalid decline_declared refuse_trimmed
+# With them, the reference plugin as ABI version 1 (no create), which must keep working.
+MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so) $(BUILD)/lib/dmlcts_ref_plugin_v1.so
 
 .PHONY: all test test-asan clean check-cases bench mutants
 all: $(LIB) $(CASE_LIB) $(CLI) $(DMLCTS) $(REF_PLUGIN)
@@ -124,6 +125,12 @@ $(REF_PLUGIN): $(BUILD)/obj/suite/plugins/ref_plugin.o $(LIB)
 	$(CC) $(LDFLAGS) -shared -o $@ $^ $(LDLIBS)
 
 mutants: $(MUTANTS)
+
+$(BUILD)/lib/dmlcts_ref_plugin_v1.so: suite/plugins/ref_plugin.c suite/dmlcts_backend.h \
+                                      ref/include/dmlref.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS) $(CFLAGS_STD) -fPIC $(CFLAGS_OMP) $(CFLAGS_SAN) $(INC_LIB) \
+		-Isuite -DDMLCTS_REF_PLUGIN_V1 $(LDFLAGS) -shared -o $@ $< $(LIB) $(LDLIBS)
 
 $(BUILD)/lib/dmlcts_mutant_%.so: suite/mutants/mutant_plugin.c suite/dmlcts_backend.h \
                                   ref/include/dmlref.h $(LIB)

@@ -13,6 +13,7 @@
 
 dmlcts_backend_info dmlcts_info;
 dmlcts_start_stats dmlcts_starts;
+bool dmlcts_backend_creates;
 
 /* " GATHER SCATTER ...": the help lists what the one operator list holds. */
 #define DMLCTS_OPERATOR_NAMES DMLR_OPERATORS(OPERATOR_NAME)

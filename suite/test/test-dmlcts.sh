@@ -53,10 +53,15 @@ positive=$((positive - negative))
 # 1. The reference passes everything, in every way it can be run.
 run ref 0 goldens
 has ref "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
+# The plugin has create (ABI 2): its negative cases are asked, not skipped.
 run plugin 0 --backend "plugin:$LIB/dmlcts_ref_plugin.so" goldens
-has plugin "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+has plugin "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
 run plugin_j2 0 -j2 --backend "plugin:$LIB/dmlcts_ref_plugin.so" goldens
-has plugin_j2 "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+has plugin_j2 "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
+# A version-1 plugin (no create) keeps working: negative cases SKIPPED as before.
+run plugin_v1 0 --backend "plugin:$LIB/dmlcts_ref_plugin_v1.so" goldens
+has plugin_v1 "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+has plugin_v1 "^SKIPPED gen/negative/gather/TENSOR-5.sizes-overflow: negative case \(expect_error\): the backend has no create"
 run cmd 0 --backend "cmd:$CLIENT" --batch 7 goldens
 has cmd "^dmlcts: $positive passed, 0 failed, $negative skipped$"
 run export 0 export "$T/exported" goldens
@@ -82,12 +87,28 @@ nan_canonical FAIL dmlcts-selftest/gather.nan_payloads
 crash CRASH dmlcts-selftest/gather.nan_payloads
 hang TIMEOUT dmlcts-selftest/gather.nan_payloads
 input_write FAIL .*INPUT_MODIFIED
+accept_invalid FAIL gen/negative/gather/TENSOR-5.sizes-overflow: accepted an invalid desc: it breaks TENSOR-5
+decline_declared FAIL gen/gather/f64.*: declared support, then declined
 EOF
+# Both ABI-2 mutants are caught on every case they get wrong, and nothing else.
+has mutant_accept_invalid "^dmlcts: $positive passed, $negative failed, 0 skipped$"
+has mutant_accept_invalid "^FAIL cumulative_product/error_before_3_1: accepted an invalid desc: it breaks FL-1"
+f64=0
+for f in $("$CTS" list --dtype FLOAT64 goldens 2>/dev/null | cut -f4); do
+    grep -q '"expect_error"' "$f" || f64=$((f64 + 1))
+done
+has mutant_decline_declared "^dmlcts: $((positive + negative - f64)) passed, $f64 failed, 0 skipped$"
+# SCATTER_ND-10: refusing the 15 page-ambiguous goldens is NOT_SUPPORTED, not a failure.
+run mutant_refuse_trimmed 0 --backend "plugin:$LIB/dmlcts_mutant_refuse_trimmed.so" goldens
+has mutant_refuse_trimmed "^dmlcts: $((positive + negative - 15)) passed, 0 failed, 15 skipped$"
+has mutant_refuse_trimmed "^NOT_SUPPORTED gen/scatter_nd/.*ixall.*: the page is ambiguous \(SCATTER_ND-10\)"
+[ "$(grep -l '"page-ambiguous"' goldens/gen/scatter_nd/*ixall* | wc -l)" -eq 15 ] && ok ||
+    bad "SCATTER_ND-10: expected 15 goldens tagged page-ambiguous"
 
 # 3. A crash or a hang costs one case: the later ones are still judged.
 for m in crash hang; do
     has "mutant_$m" "^PASS dmlcts-selftest/split.u8_70000$"
-    has "mutant_$m" "^dmlcts: $((positive - 1)) passed, 1 failed, $negative skipped$"
+    has "mutant_$m" "^dmlcts: $((positive + negative - 1)) passed, 1 failed, 0 skipped$"
 done
 has mutant_write_past_end "OutputTensor: 1 canary byte\(s\) changed after the buffer's end, the first at byte \+0"
 # Far stray writes: in the canary band (4096) or on a PROT_NONE guard page
@@ -162,7 +183,7 @@ has level "^NOT_SUPPORTED doc/gather.example4: needs DML_FEATURE_LEVEL_3_0"
 # the same verdicts as the forked worker, mutants included; a crash there
 # ends dmlcts itself (documented), so it must at least not exit 0.
 run inproc 0 --in-process --backend "plugin:$LIB/dmlcts_ref_plugin.so" goldens
-has inproc "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+has inproc "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
 run inproc_ref 0 --in-process goldens/doc
 has inproc_ref "^dmlcts: [1-9][0-9]* passed, 0 failed, 0 skipped$"
 for m in ignore_strides f16_truncate write_past_end narrow_offsets nan_canonical input_write; do
