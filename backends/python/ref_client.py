@@ -8,7 +8,10 @@ dmlcts runs this program with one argument, a batch directory holding
 request.json and each case's input buffers as .npy files.  For every case the
 program writes each output buffer as a .npy file (the whole buffer: padding
 included, any dtype, exactly `bytes` bytes) and finally response.json with a
-status per case: OK, NOT_SUPPORTED or ERROR (+ message).
+status per case: OK, NOT_SUPPORTED or ERROR (+ message).  Every case goes through
+a create step first (dmlref_create.py: the reference validator standing in for
+CreateOperator); a negative case ("action": "create") gets only that, its
+answer OK, INVALID_ARGUMENT or NOT_SUPPORTED with "action": "create" echoed.
 
 Buffers are raw bytes laid out by each tensor's Strides (in elements; absent =
 packed), so the operators below read and write through
@@ -19,6 +22,8 @@ import json
 import os
 import sys
 import traceback
+
+from dmlref_create import create
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -230,6 +235,15 @@ def main(argv):
     for case in request["cases"]:
         answer = {"id": case["id"], "status": "OK"}
         try:
+            status, message = create(case)  # CreateOperator first (dmlref_create.py)
+            if case.get("action") == "create":  # a negative case: the desc alone
+                answer.update(action="create", status=status, message=message)
+                answers.append(answer)
+                continue
+            if status != "OK":
+                answer.update(status=status, message=message)
+                answers.append(answer)
+                continue
             run_case(batch, case)
         except NotSupported as e:
             answer.update(status="NOT_SUPPORTED", message=str(e))

@@ -33,6 +33,10 @@ Data movement never does arithmetic on the elements: every tensor is viewed as
 the signed integer type of its width (int8/16/32/64), so NaN payloads, -0 and
 unsigned types (torch lacks uint16/32/64 arithmetic) move bit for bit.
 Nothing is NOT_SUPPORTED: every case of the five operators is expressible.
+Create/validate (the "create" action, and the step before every run) calls the
+reference validator, `dmlref validate` (dmlref_create.py), not PyTorch: torch
+has no CreateOperator to ask, so invalid descs are refused as the reference
+refuses them.
 
 Without PyTorch or NumPy the script says so, answers every case ERROR (so that
 dmlcts does not retry the cases one by one) and exits 3.  Without CUDA it does
@@ -42,6 +46,8 @@ import json
 import os
 import sys
 import traceback
+
+from dmlref_create import create
 
 SIZES = {"FLOAT32": 4, "FLOAT16": 2, "FLOAT64": 8, "UINT8": 1, "UINT16": 2, "UINT32": 4,
          "UINT64": 8, "INT8": 1, "INT16": 2, "INT32": 4, "INT64": 8}
@@ -317,6 +323,15 @@ def main(argv):
     for case in request["cases"]:
         answer = {"id": case["id"], "status": "OK"}
         try:
+            status, message = create(case)  # CreateOperator first (dmlref_create.py)
+            if case.get("action") == "create":  # a negative case: the desc alone
+                answer.update(action="create", status=status, message=message)
+                answers.append(answer)
+                continue
+            if status != "OK":
+                answer.update(status=status, message=message)
+                answers.append(answer)
+                continue
             run_case(np, batch, case, dev)
             if dev.type == "cuda":
                 torch.cuda.synchronize(dev)  # a kernel's error belongs to this case

@@ -36,8 +36,10 @@ static const char validate_help[] =
     "                      [--max-work N]\n"
     "\n"
     "Load the case and validate its operator desc with dmlr_validate at level X\n"
-    "(default: the case's feature_level, else 6_4).  Prints \"valid\", or the\n"
-    "library's message on one line naming the file (exit status 2).\n"
+    "(default: the case's feature_level, else 6_4).  Prints \"valid\", or one line\n"
+    "on stderr: FILE: STATUS: the library's message (exit status 2; STATUS is\n"
+    "INVALID_ARGUMENT or NOT_SUPPORTED).  The case may be a negative one (a desc\n"
+    "and expect_error, no values): the desc is validated all the same.\n"
     "\n"
     "  --dml-limits  also apply DirectML's own cap, which the reference does not:\n"
     "                at most 4294967295 elements per tensor (SPEC_NOTES LIMITS-1;\n"
@@ -249,7 +251,7 @@ int cli_validate(int argc, char **argv)
     if (st == DMLR_STATUS_OK)
         printf("valid\n");
     else
-        fprintf(stderr, "%s: %s\n", file, err.message);
+        fprintf(stderr, "%s: %s: %s\n", file, dmlr_status_name(st), err.message);
     dmlc_case_free(c);
     return st == DMLR_STATUS_OK ? 0 : st == DMLR_STATUS_OUT_OF_MEMORY ? 3 : 2;
 }

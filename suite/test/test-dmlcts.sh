@@ -62,8 +62,29 @@ has plugin_j2 "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
 run plugin_v1 0 --backend "plugin:$LIB/dmlcts_ref_plugin_v1.so" goldens
 has plugin_v1 "^dmlcts: $positive passed, 0 failed, $negative skipped$"
 has plugin_v1 "^SKIPPED gen/negative/gather/TENSOR-5.sizes-overflow: negative case \(expect_error\): the backend has no create"
+# ref_client.py answers the "create" action (dmlref_create.py): negative cases judged too.
 run cmd 0 --backend "cmd:$CLIENT" --batch 7 goldens
-has cmd "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+has cmd "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
+# A program of before the create action (it does not echo "action") gets them SKIPPED;
+# one whose create accepts everything is caught.
+cat >"$T/old_client.sh" <<EOF
+#!/bin/sh
+$CLIENT "\$1" || exit
+$PY - "\$1/response.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for c in r["cases"]:
+    c.pop("action", None)
+json.dump(r, open(sys.argv[1], "w"))
+PY
+EOF
+run cmd_old 0 --backend "cmd:sh $T/old_client.sh" --batch 50 goldens/gen/negative/gather goldens/doc
+has cmd_old "^SKIPPED gen/negative/gather/TENSOR-5.sizes-overflow: negative case \(expect_error\): the program did not answer the create action"
+hasnt cmd_old "^(FAIL|ERROR) "
+sed 's/c.pop("action", None)/c["status"] = "OK" if c.get("action") == "create" else c["status"]/' \
+    "$T/old_client.sh" >"$T/lax_client.sh"
+run cmd_lax 1 --backend "cmd:sh $T/lax_client.sh" --batch 50 goldens/gen/negative/gather goldens/doc
+has cmd_lax "^FAIL gen/negative/gather/TENSOR-5.sizes-overflow: accepted an invalid desc: it breaks TENSOR-5"
 run export 0 export "$T/exported" goldens
 $CLIENT "$T/exported" >/dev/null 2>&1 || bad "ref_client.py failed on the exported batch"
 run check 0 check --results "$T/exported" goldens
