@@ -169,7 +169,13 @@ bench: $(BENCH)
 
 # Check forks a child per test; OpenMP must not start in the parent first, so
 # every test program runs OpenMP only inside the tests (see machine notes).
-test: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS)
+# suite/test/test-dxdispatch.sh's stand-in for dxdispatch.exe: the reference, not DirectML.
+DXD_STANDIN := $(BUILD)/test/dxdispatch-standin
+$(DXD_STANDIN): $(BUILD)/obj/suite/test/dxdispatch_standin.o $(CASE_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
+
+test: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS) $(DXD_STANDIN)
 	@BUILD=$(BUILD) sh scripts/run-tests.sh $(TESTS) -- $(SCRIPT_TESTS)
 
 test-asan:

@@ -11,6 +11,7 @@
  *   pool.c         the run loop: cases to workers, crashes, timeouts
  *   judge.c        guard bands, untouched inputs, the output verdict
  *   create.c       CreateOperator's verdicts: negative cases, declared support
+ *   dxdispatch.c   export --dxdispatch: DxDispatch models; what dxdispatch left, read back
  *   cmd.c          the cmd: backend (cmd.h: the file protocol), -j N batches
  *   cmd_proc.c     one run of the cmd: program, polled
  *   worker_env.c   --worker-env: what worker i's environment gets
@@ -171,6 +172,7 @@ typedef struct dmlcts_options {
     bool fail_on_xpass;
     unsigned show;            /* mismatches listed per failing case */
     const char *dir;          /* export DIR / check --results DIR */
+    bool dxdispatch;          /* export --dxdispatch DIR (dxdispatch.c) */
     const char *work_dir;     /* cmd: where batch directories go */
     bool keep_work;
     unsigned batch;           /* cmd: cases per batch */
@@ -329,6 +331,8 @@ int dmlcts_run_pool(const dmlcts_options *o, dmlcts_result **res, size_t *count)
 /* ---- cmd.c ---------------------------------------------------------------- */
 int dmlcts_run_cmd(const dmlcts_options *o, dmlcts_result **res, size_t *count);
 int dmlcts_export(const dmlcts_options *o, dmlcts_result **res, size_t *count);
+/* ---- dxdispatch.c ---------------------------------------------------------- */
+int dmlcts_export_dxdispatch(const dmlcts_options *o, dmlcts_result **res, size_t *count);
 int dmlcts_check_results(const dmlcts_options *o, dmlcts_result **res, size_t *count);
 
 /* ---- results array ---------------------------------------------------------- */

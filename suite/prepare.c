@@ -239,7 +239,8 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case 
         r->negative = true;
         if (o->backend == DMLCTS_REF && o->mode == DMLCTS_RUN) {
             judge_negative(c, lv, r);
-        } else if (o->mode == DMLCTS_RUN && dmlcts_backend_creates) {
+        } else if ((o->mode == DMLCTS_RUN && dmlcts_backend_creates) ||
+                   o->mode == DMLCTS_CHECK || (o->mode == DMLCTS_EXPORT && o->dxdispatch)) {
             *out = c; /* asked of the backend's create (create.c) */
             *level = lv;
             return DMLCTS_PREP_RUN;
