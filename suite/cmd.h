@@ -106,6 +106,9 @@ int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
  */
 cJSON *dmlcts_dxdispatch_response(const char *dir, const cJSON *request);
 
+/* DIR made, or there already without a request.json; false with a line on stderr. */
+bool dmlcts_export_dir(const char *dir);
+
 /* A result is final: progress lines, in order (unless silent). */
 void dmlcts_cmd_progress(dmlcts_cmd_run *cr);
 

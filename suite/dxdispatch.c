@@ -322,16 +322,8 @@ int dmlcts_export_dxdispatch(const dmlcts_options *o, dmlcts_result **res, size_
     char path[4096], msg[1024];
     size_t neg = 0, skipped;
     cJSON *marker;
-    snprintf(path, sizeof path, "%s/request.json", o->dir);
-    if (mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "dmlcts export: cannot create %s: %s\n", o->dir, strerror(errno));
+    if (!dmlcts_export_dir(o->dir))
         return 2;
-    }
-    if (access(path, F_OK) == 0) {
-        fprintf(stderr, "dmlcts export: %s already holds a request.json; choose a new "
-                "directory\n", o->dir);
-        return 2;
-    }
     all.batch = 0; /* one request.json for everything */
     memset(&x, 0, sizeof x);
     x.cr.o = &all;

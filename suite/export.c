@@ -25,22 +25,29 @@ static void export_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
     cr->exported += n;
 }
 
+bool dmlcts_export_dir(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/request.json", dir);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "dmlcts export: cannot create %s: %s\n", dir, strerror(errno));
+        return false;
+    }
+    if (access(path, F_OK) == 0) {
+        fprintf(stderr, "dmlcts export: %s already holds a request.json; choose a new "
+                "directory\n", dir);
+        return false;
+    }
+    return true;
+}
+
 int dmlcts_export(const dmlcts_options *o, dmlcts_result **res, size_t *count)
 {
     dmlcts_options all = *o;
     dmlcts_cmd_run cr;
-    char path[4096];
     size_t bad = 0, neg = 0, ns = 0;
-    snprintf(path, sizeof path, "%s/request.json", o->dir);
-    if (mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "dmlcts export: cannot create %s: %s\n", o->dir, strerror(errno));
+    if (!dmlcts_export_dir(o->dir))
         return 2;
-    }
-    if (access(path, F_OK) == 0) {
-        fprintf(stderr, "dmlcts export: %s already holds a request.json; choose a new "
-                "directory\n", o->dir);
-        return 2;
-    }
     all.batch = 0; /* one request.json for everything */
     memset(&cr, 0, sizeof cr);
     cr.o = &all;

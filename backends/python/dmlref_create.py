@@ -22,6 +22,20 @@ def dmlref_path():
     return os.environ.get("DMLREF") or os.path.join(ROOT, "build", "bin", "dmlref")
 
 
+def create_step(case, answer):
+    """CreateOperator before anything else.  True when that settles the case's
+    answer (a negative case's "create" action, or a refused desc); False when
+    the case goes on to run."""
+    status, message = create(case)
+    if case.get("action") == "create":  # a negative case: the desc alone
+        answer.update(action="create", status=status, message=message)
+        return True
+    if status != "OK":
+        answer.update(status=status, message=message)
+        return True
+    return False
+
+
 def create(case):
     """(status, message) for one request.json case: status OK, INVALID_ARGUMENT
     or NOT_SUPPORTED, as `dmlref validate` says at the case's feature level."""

@@ -23,7 +23,7 @@ import os
 import sys
 import traceback
 
-from dmlref_create import create
+from dmlref_create import create_step
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -235,13 +235,7 @@ def main(argv):
     for case in request["cases"]:
         answer = {"id": case["id"], "status": "OK"}
         try:
-            status, message = create(case)  # CreateOperator first (dmlref_create.py)
-            if case.get("action") == "create":  # a negative case: the desc alone
-                answer.update(action="create", status=status, message=message)
-                answers.append(answer)
-                continue
-            if status != "OK":
-                answer.update(status=status, message=message)
+            if create_step(case, answer):  # CreateOperator first (dmlref_create.py)
                 answers.append(answer)
                 continue
             run_case(batch, case)

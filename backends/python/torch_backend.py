@@ -47,7 +47,7 @@ import os
 import sys
 import traceback
 
-from dmlref_create import create
+from dmlref_create import create_step
 
 SIZES = {"FLOAT32": 4, "FLOAT16": 2, "FLOAT64": 8, "UINT8": 1, "UINT16": 2, "UINT32": 4,
          "UINT64": 8, "INT8": 1, "INT16": 2, "INT32": 4, "INT64": 8}
@@ -323,13 +323,7 @@ def main(argv):
     for case in request["cases"]:
         answer = {"id": case["id"], "status": "OK"}
         try:
-            status, message = create(case)  # CreateOperator first (dmlref_create.py)
-            if case.get("action") == "create":  # a negative case: the desc alone
-                answer.update(action="create", status=status, message=message)
-                answers.append(answer)
-                continue
-            if status != "OK":
-                answer.update(status=status, message=message)
+            if create_step(case, answer):  # CreateOperator first (dmlref_create.py)
                 answers.append(answer)
                 continue
             run_case(np, batch, case, dev)
