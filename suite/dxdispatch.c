@@ -30,6 +30,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Tensor arrays: SPLIT's OutputTensors, and JOIN's InputTensors where the library lists them. */
+#ifdef DMLR_FIELD_IS_ARRAY
+#define FIELD_IS_ARRAY(kind) DMLR_FIELD_IS_ARRAY(kind)
+#else
+#define FIELD_IS_ARRAY(kind) ((kind) == DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+#endif
+
 #define DXD_MAX_BYTES (UINT64_C(256) << 20) /* a case's buffers, all together */
 #define DXD_MARKER "dxdispatch.json"        /* DIR's index: export's own record */
 
@@ -157,34 +164,25 @@ static bool model_member(void *ctx, const dmlr_member *m)
     const dmlc_case *c = w->bc->c;
     const dmlr_field_info *fi = m->field;
     char name[64];
-    switch (fi->kind) {
-    case DMLR_FIELD_INPUT_TENSOR:
-    case DMLR_FIELD_INDICES_TENSOR:
-    case DMLR_FIELD_OUTPUT_TENSOR:
+    if (DMLR_FIELD_IS_TENSOR(fi->kind) && !FIELD_IS_ARRAY(fi->kind)) {
         cJSON_AddItemToObject(w->desc, fi->name,
                               tensor_desc(m->tensors, c->tensors[m->binding].bytes));
         cJSON_AddStringToObject(w->bindings, fi->name, resource_of(c, m->binding));
-        break;
-    case DMLR_FIELD_OUTPUT_TENSOR_ARRAY: {
+    } else if (DMLR_FIELD_IS_TENSOR(fi->kind)) { /* an array: SPLIT's outputs, JOIN's inputs */
         cJSON *a = cJSON_AddArrayToObject(w->desc, fi->name);
         cJSON *b = cJSON_AddArrayToObject(w->bindings, fi->name);
         for (uint32_t i = 0; i < m->count; i++) {
             cJSON_AddItemToArray(a, tensor_desc(&m->tensors[i], c->tensors[m->binding + i].bytes));
             cJSON_AddItemToArray(b, cJSON_CreateString(resource_of(c, m->binding + i)));
         }
-        break;
-    }
-    case DMLR_FIELD_UINT:
-        cJSON_AddNumberToObject(w->desc, fi->name, m->value);
-        break;
-    case DMLR_FIELD_AXIS_DIRECTION: /* names only: not_expressible() left out the rest */
+    } else if (fi->kind == DMLR_FIELD_AXIS_DIRECTION) { /* names only: see not_expressible() */
         snprintf(name, sizeof name, "DML_AXIS_DIRECTION_%s",
                  dmlr_axis_direction_name((dmlr_axis_direction)m->value));
         cJSON_AddStringToObject(w->desc, fi->name, name);
-        break;
-    case DMLR_FIELD_BOOL:
+    } else if (fi->kind == DMLR_FIELD_BOOL) {
         cJSON_AddBoolToObject(w->desc, fi->name, m->value != 0);
-        break;
+    } else { /* UINT */
+        cJSON_AddNumberToObject(w->desc, fi->name, m->value);
     }
     return true;
 }

@@ -81,6 +81,7 @@ try {
         $p = Start-Process -FilePath $exe -ArgumentList $arguments -WorkingDirectory $Dir `
             -NoNewWindow -PassThru -RedirectStandardOutput $log `
             -RedirectStandardError "$log.err"
+        $null = $p.Handle # without it, ExitCode can read as null once the process is gone
         if (-not $p.WaitForExit(1000 * $TimeoutSeconds)) {
             $p.Kill()
             $p.WaitForExit()

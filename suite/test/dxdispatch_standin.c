@@ -29,6 +29,13 @@
 
 #define MAX_RES 1100
 
+/* Tensor arrays: SPLIT's OutputTensors, and JOIN's InputTensors where the library lists them. */
+#ifdef DMLR_FIELD_IS_ARRAY
+#define FIELD_IS_ARRAY(kind) DMLR_FIELD_IS_ARRAY(kind)
+#else
+#define FIELD_IS_ARRAY(kind) ((kind) == DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+#endif
+
 typedef struct resource {
     const char *name;
     dmlr_data_type dt;
@@ -185,15 +192,11 @@ static int parse_desc(model *m, const cJSON *disp)
         const char *s;
         if (!v)
             return fail("Failed to parse the model: field '%s' is required%s", fi->name, "");
-        switch (fi->kind) {
-        case DMLR_FIELD_INPUT_TENSOR:
-        case DMLR_FIELD_INDICES_TENSOR:
-        case DMLR_FIELD_OUTPUT_TENSOR:
+        if (DMLR_FIELD_IS_TENSOR(fi->kind) && !FIELD_IS_ARRAY(fi->kind)) {
             if (!tensor(m, v, &t))
                 return fail("Failed to parse the model: field '%s'%s", fi->name, "");
             dmlr_set_member(fi, m->desc, t, 1, 0);
-            break;
-        case DMLR_FIELD_OUTPUT_TENSOR_ARRAY: {
+        } else if (DMLR_FIELD_IS_TENSOR(fi->kind)) {
             const cJSON *e;
             uint32_t n = 0, count;
             cJSON_ArrayForEach(e, v) {
@@ -202,20 +205,12 @@ static int parse_desc(model *m, const cJSON *disp)
                 first = first ? first : t;
                 n++;
             }
-            /* The count member is set separately (DxDispatch does not cross-check it). */
+            /* The count member is set on its own (DxDispatch does not cross-check it). */
             memcpy(&count, m->desc + fi->count_offset, sizeof count);
             dmlr_set_member(fi, m->desc, first, n, 0);
             if (count)
                 memcpy(m->desc + fi->count_offset, &count, sizeof count);
-            break;
-        }
-        case DMLR_FIELD_UINT:
-            if (!cJSON_IsNumber(v))
-                return fail("Failed to parse the model: field '%s' expects an integer%s",
-                            fi->name, "");
-            dmlr_set_member(fi, m->desc, NULL, 0, (uint32_t)v->valuedouble);
-            break;
-        case DMLR_FIELD_AXIS_DIRECTION:
+        } else if (fi->kind == DMLR_FIELD_AXIS_DIRECTION) {
             s = cJSON_IsString(v) ? v->valuestring : NULL;
             if (s && strncmp(s, "DML_AXIS_DIRECTION_", 19) == 0)
                 s += 19;
@@ -225,13 +220,16 @@ static int parse_desc(model *m, const cJSON *disp)
             dmlr_set_member(fi, m->desc, NULL, 0,
                             strcmp(s, "INCREASING") == 0 ? DMLR_AXIS_DIRECTION_INCREASING
                                                          : DMLR_AXIS_DIRECTION_DECREASING);
-            break;
-        case DMLR_FIELD_BOOL:
+        } else if (fi->kind == DMLR_FIELD_BOOL) {
             if (!cJSON_IsBool(v))
                 return fail("Failed to parse the model: field '%s' expects true or false%s",
                             fi->name, "");
             dmlr_set_member(fi, m->desc, NULL, 0, cJSON_IsTrue(v));
-            break;
+        } else { /* UINT */
+            if (!cJSON_IsNumber(v))
+                return fail("Failed to parse the model: field '%s' expects an integer%s",
+                            fi->name, "");
+            dmlr_set_member(fi, m->desc, NULL, 0, (uint32_t)v->valuedouble);
         }
     }
     m->op.Type = info->type;
