@@ -98,8 +98,10 @@ MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_
                 nan_canonical crash hang input_write flaky write_far_4096 write_far_8192 \
                 write_far_65536 index_width \
                 nd_tuples_by_first_coordinate blend_duplicates \
-                elements_line_index nd_tuple_reversed nd1_batch_ignored
-MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so)
+                elements_line_index nd_tuple_reversed nd1_batch_ignored \
+                accept_invalid decline_declared refuse_trimmed
+# With them, the reference plugin as ABI version 1 (no create), which must keep working.
+MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so) $(BUILD)/lib/dmlcts_ref_plugin_v1.so
 
 .PHONY: all test test-asan clean check-cases bench mutants
 all: $(LIB) $(CASE_LIB) $(CLI) $(DMLCTS) $(REF_PLUGIN)
@@ -127,6 +129,12 @@ $(REF_PLUGIN): $(BUILD)/obj/suite/plugins/ref_plugin.o $(LIB)
 	$(CC) $(LDFLAGS) -shared -o $@ $^ $(LDLIBS)
 
 mutants: $(MUTANTS)
+
+$(BUILD)/lib/dmlcts_ref_plugin_v1.so: suite/plugins/ref_plugin.c suite/dmlcts_backend.h \
+                                      ref/include/dmlref.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS) $(CFLAGS_STD) -fPIC $(CFLAGS_OMP) $(CFLAGS_SAN) $(INC_LIB) \
+		-Isuite -DDMLCTS_REF_PLUGIN_V1 $(LDFLAGS) -shared -o $@ $< $(LIB) $(LDLIBS)
 
 $(BUILD)/lib/dmlcts_mutant_%.so: suite/mutants/mutant_plugin.c suite/dmlcts_backend.h \
                                   ref/include/dmlref.h $(LIB)
@@ -165,7 +173,13 @@ bench: $(BENCH)
 
 # Check forks a child per test; OpenMP must not start in the parent first, so
 # every test program runs OpenMP only inside the tests (see machine notes).
-test: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS)
+# suite/test/test-dxdispatch.sh's stand-in for dxdispatch.exe: the reference, not DirectML.
+DXD_STANDIN := $(BUILD)/test/dxdispatch-standin
+$(DXD_STANDIN): $(BUILD)/obj/suite/test/dxdispatch_standin.o $(CASE_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
+
+test: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS) $(DXD_STANDIN)
 	@BUILD=$(BUILD) sh scripts/run-tests.sh $(TESTS) -- $(SCRIPT_TESTS)
 
 test-asan:

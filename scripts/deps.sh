@@ -4,10 +4,11 @@
 # command and exits 2.  Packages: the compiler and make, pkg-config, cJSON,
 # Check, nettle (SHA-256), numpy (scripts and the cmd-backend client).
 # Optional: chromium, for the --html report's browser test (it skips without);
+# python3-jsonschema, for the DxDispatch models' schema check (skips without);
 # installed as root when missing, and its failure does not stop the build.
 set -eu
 PACKAGES="gcc make pkg-config libcjson-dev check nettle-dev python3-numpy"
-OPTIONAL="chromium"
+OPTIONAL="chromium python3-jsonschema"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=""
 for p in $PACKAGES; do

@@ -26,6 +26,15 @@ static const char *jstr(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* A create answer's status word; -2 for anything else (create.c: ERROR). */
+static int create_status(const char *st)
+{
+    return strcmp(st, "OK") == 0                 ? DMLCTS_CREATE_OK
+           : strcmp(st, "INVALID_ARGUMENT") == 0 ? DMLCTS_CREATE_INVALID_ARGUMENT
+           : strcmp(st, "NOT_SUPPORTED") == 0    ? DMLCTS_CREATE_NOT_SUPPORTED
+                                                 : -2;
+}
+
 /* Input files must come back as they were written. */
 static bool inputs_unchanged(const char *dir, const dmlcts_batch_case *bc, dmlcts_result *r)
 {
@@ -59,14 +68,29 @@ void dmlcts_cmd_judge(const dmlcts_options *o, const char *dir, const dmlcts_bat
     const dmlc_case *c = bc->c;
     const char *st = answer ? jstr(answer, "status") : NULL;
     const char *msg = answer ? jstr(answer, "message") : NULL;
-    bool inputs = inputs_unchanged(dir, bc, r), oob = false;
+    bool inputs = c->expect_error || inputs_unchanged(dir, bc, r), oob = false;
     dmlr_buffer *outs;
     void **owned;
     uint32_t no = 0;
+    if (c->expect_error) { /* the create action: answered only by a program that echoes it */
+        const char *act = answer ? jstr(answer, "action") : NULL;
+        if (!act || strcmp(act, "create") != 0 || !st) {
+            r->status = DMLCTS_SKIPPED;
+            dmlcts_set_message(r, "negative case (expect_error): the program did not answer the "
+                               "create action (docs/cmd-protocol.md)");
+            return;
+        }
+        dmlcts_judge_create(c, create_status(st), msg, r);
+        return;
+    }
     if (!answer || !st) {
         r->status = DMLCTS_ERROR;
         dmlcts_set_message(r, "response.json has no %s for this case (id %s)",
                            answer ? "\"status\"" : "entry", bc->id);
+        return;
+    }
+    if (strcmp(st, "INVALID_ARGUMENT") == 0) { /* its create refused a valid desc */
+        dmlcts_judge_create(c, DMLCTS_CREATE_INVALID_ARGUMENT, msg, r);
         return;
     }
     if (strcmp(st, "OK") != 0) {
@@ -395,6 +419,7 @@ int dmlcts_run_cmd(const dmlcts_options *o, dmlcts_result **res, size_t *count)
     memset(&cr, 0, sizeof cr);
     cr.o = o;
     cr.res = res;
+    dmlcts_backend_creates = true; /* negative cases go as "create" actions */
     if (o->jobs <= 1)
         return dmlcts_cmd_walk(&cr, count, run_batch);
     if (!(cr.jobs = calloc(o->jobs, sizeof *cr.jobs))) {

@@ -100,6 +100,15 @@ typedef struct dmlcts_cmd_run {
  */
 int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
                     void (*batch)(dmlcts_cmd_run *, dmlcts_batch_case *, size_t));
+/*
+ * DIR exported with --dxdispatch (dxdispatch.c): the response made from what
+ * each dxdispatch run left there; NULL when DIR is no such export.
+ */
+cJSON *dmlcts_dxdispatch_response(const char *dir, const cJSON *request);
+
+/* DIR made, or there already without a request.json; false with a line on stderr. */
+bool dmlcts_export_dir(const char *dir);
+
 /* A result is final: progress lines, in order (unless silent). */
 void dmlcts_cmd_progress(dmlcts_cmd_run *cr);
 

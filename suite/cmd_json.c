@@ -31,7 +31,9 @@ static cJSON *tensor_json(const dmlr_tensor_desc *t, uint64_t bytes)
             cJSON_AddItemToArray(strides, cJSON_CreateNumber(t->Strides[d]));
         cJSON_AddItemToObject(j, "Strides", strides);
     }
-    cJSON_AddNumberToObject(j, "TotalTensorSizeInBytes", (double)bytes);
+    /* A negative case binds no buffer: its desc's own value (0 = DMLCalcBufferTensorSize). */
+    cJSON_AddNumberToObject(j, "TotalTensorSizeInBytes",
+                            (double)(bytes ? bytes : t->TotalTensorSizeInBytes));
     cJSON_AddStringToObject(j, "Flags", t->Flags == DMLR_TENSOR_FLAG_OWNED_BY_DML ? "OWNED_BY_DML"
                                                                                   : "NONE");
     if (t->GuaranteedBaseOffsetAlignment)
@@ -71,8 +73,11 @@ static bool member_json(void *ctx, const dmlr_member *m)
         break;
     case DMLR_FIELD_AXIS_DIRECTION:
         dir = dmlr_axis_direction_name((dmlr_axis_direction)m->value);
-        snprintf(name, sizeof name, "DML_AXIS_DIRECTION_%s", dir ? dir : "INCREASING");
-        cJSON_AddStringToObject(jw->j, fi->name, name);
+        snprintf(name, sizeof name, "DML_AXIS_DIRECTION_%s", dir ? dir : "");
+        if (dir)
+            cJSON_AddStringToObject(jw->j, fi->name, name);
+        else /* a negative case's raw value (CUMULATIVE_PRODUCT-5) travels as written */
+            cJSON_AddNumberToObject(jw->j, fi->name, m->value);
         break;
     case DMLR_FIELD_BOOL:
         cJSON_AddBoolToObject(jw->j, fi->name, m->value);
@@ -138,11 +143,13 @@ bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size
         cJSON_AddStringToObject(j, "name", c->name);
         cJSON_AddStringToObject(j, "type", type);
         cJSON_AddStringToObject(j, "feature_level", dmlr_feature_level_name(bc[i].level));
+        /* create: a negative case, the desc alone (create.c judges the answer) */
+        cJSON_AddStringToObject(j, "action", c->expect_error ? "create" : "run");
         cJSON_AddBoolToObject(j, "in_place", c->in_place);
         cJSON_AddItemToObject(j, "desc", desc_json(c));
         in = cJSON_AddArrayToObject(j, "inputs");
         out = cJSON_AddArrayToObject(j, "outputs");
-        for (uint32_t k = 0; ok && k < c->tensor_count; k++) {
+        for (uint32_t k = 0; ok && !c->expect_error && k < c->tensor_count; k++) {
             const dmlc_case_tensor *t = &c->tensors[k];
             cJSON_AddItemToArray(t->is_output ? out : in, binding_json(&bc[i], t));
             dmlcts_cmd_file(path, sizeof path, dir, bc[i].id, t);

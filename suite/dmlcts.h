@@ -10,6 +10,8 @@
  *   worker_host.c  the harness's side of a worker (worker.h)
  *   pool.c         the run loop: cases to workers, crashes, timeouts
  *   judge.c        guard bands, untouched inputs, the output verdict
+ *   create.c       CreateOperator's verdicts: negative cases, declared support
+ *   dxdispatch.c   export --dxdispatch: DxDispatch models; what dxdispatch left, read back
  *   cmd.c          the cmd: backend (cmd.h: the file protocol), -j N batches
  *   cmd_proc.c     one run of the cmd: program, polled
  *   worker_env.c   --worker-env: what worker i's environment gets
@@ -170,6 +172,7 @@ typedef struct dmlcts_options {
     bool fail_on_xpass;
     unsigned show;            /* mismatches listed per failing case */
     const char *dir;          /* export DIR / check --results DIR */
+    bool dxdispatch;          /* export --dxdispatch DIR (dxdispatch.c) */
     const char *work_dir;     /* cmd: where batch directories go */
     bool keep_work;
     unsigned batch;           /* cmd: cases per batch */
@@ -180,6 +183,12 @@ typedef struct dmlcts_options {
 
 /* What the backend said about itself (ref and plugins; cmd claims everything). */
 extern dmlcts_backend_info dmlcts_info;
+/*
+ * Whether the backend answers create requests (a plugin of ABI 2 exporting
+ * dmlcts_backend_create, the built-in reference, or a cmd: program, which
+ * says so in response.json): negative cases are then asked, not SKIPPED.
+ */
+extern bool dmlcts_backend_creates;
 
 /* Worker processes started in a run (ref and plugins), restarts included: --json's "workers". */
 typedef struct dmlcts_start_stats {
@@ -299,6 +308,20 @@ void dmlcts_judge_backend_status(dmlcts_run_status st, const char *msg, dmlcts_r
 void dmlcts_judge_guard_fault(const dmlc_case *c, const dmlcts_slot *slots, int64_t at,
                               dmlcts_result *r);
 
+/* ---- create.c ------------------------------------------------------------- */
+/* Case tags the harness acts on (goldens/, SPEC_NOTES "DirectML's limits"). */
+#define DMLCTS_TAG_AMBIGUOUS "page-ambiguous"   /* SCATTER_ND-10 */
+#define DMLCTS_TAG_BEYOND "beyond-dml-limits"   /* TENSOR-5, LIMITS-1 */
+
+bool dmlcts_case_has_tag(const dmlc_case *c, const char *tag);
+/*
+ * A create answer (dmlcts_create_status) into r; true only for a positive
+ * case the backend accepted, which goes on to run.
+ */
+bool dmlcts_judge_create(const dmlc_case *c, int st, const char *msg, dmlcts_result *r);
+/* r says NOT_SUPPORTED after run: FAIL when the backend's declaration claims the case. */
+void dmlcts_judge_declined(const dmlc_case *c, dmlcts_result *r);
+
 /* ---- worker.c / pool.c ----------------------------------------------------- */
 /* Run the selection through ref or a plugin; results appended to *res. */
 int dmlcts_run_pool(const dmlcts_options *o, dmlcts_result **res, size_t *count);
@@ -308,6 +331,8 @@ int dmlcts_run_pool(const dmlcts_options *o, dmlcts_result **res, size_t *count)
 /* ---- cmd.c ---------------------------------------------------------------- */
 int dmlcts_run_cmd(const dmlcts_options *o, dmlcts_result **res, size_t *count);
 int dmlcts_export(const dmlcts_options *o, dmlcts_result **res, size_t *count);
+/* ---- dxdispatch.c ---------------------------------------------------------- */
+int dmlcts_export_dxdispatch(const dmlcts_options *o, dmlcts_result **res, size_t *count);
 int dmlcts_check_results(const dmlcts_options *o, dmlcts_result **res, size_t *count);
 
 /* ---- results array ---------------------------------------------------------- */

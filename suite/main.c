@@ -13,6 +13,7 @@
 
 dmlcts_backend_info dmlcts_info;
 dmlcts_start_stats dmlcts_starts;
+bool dmlcts_backend_creates;
 
 /* " GATHER SCATTER ...": the help lists what the one operator list holds. */
 #define DMLCTS_OPERATOR_NAMES DMLR_OPERATORS(OPERATOR_NAME)
@@ -20,6 +21,8 @@ dmlcts_start_stats dmlcts_starts;
 static const char usage[] =
     "usage: dmlcts [run] [OPTIONS] PATH...          run cases on a backend and judge them\n"
     "       dmlcts export DIR [OPTIONS] PATH...     write the cases' inputs for another machine\n"
+    "       dmlcts export --dxdispatch DIR [OPTIONS] PATH...  one DxDispatch model per case\n"
+    "                                               (DirectML itself: docs/dxdispatch.md)\n"
     "       dmlcts check --results DIR [OPTIONS] PATH...  judge outputs produced there\n"
     "       dmlcts list [OPTIONS] PATH...           print the selected cases' names\n"
     "       dmlcts merge A.json B.json... --out ALL.json  join the --json reports of shards\n"
@@ -159,6 +162,8 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
         o->mode = argv[i][0] == 'r' ? DMLCTS_RUN : argv[i][0] == 'l' ? DMLCTS_LIST
                   : argv[i][0] == 'c' ? DMLCTS_CHECK : DMLCTS_EXPORT;
         if (o->mode == DMLCTS_EXPORT) {
+            if (i + 1 < argc && strcmp(argv[i + 1], "--dxdispatch") == 0)
+                o->dxdispatch = true, i++; /* docs/dxdispatch.md */
             if (++i >= argc || argv[i][0] == '-')
                 return usage_error("export needs a directory: dmlcts export DIR PATH...%s", "");
             o->dir = argv[i];
@@ -381,7 +386,7 @@ int main(int argc, char **argv)
         rc = list(&o);
         goto out;
     case DMLCTS_EXPORT:
-        rc = dmlcts_export(&o, &res, &n);
+        rc = o.dxdispatch ? dmlcts_export_dxdispatch(&o, &res, &n) : dmlcts_export(&o, &res, &n);
         goto out;
     case DMLCTS_CHECK:
         rc = dmlcts_check_results(&o, &res, &n);

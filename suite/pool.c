@@ -63,6 +63,11 @@ static bool dispatch(pool *p, unsigned i, dmlc_case *c, dmlr_feature_level level
     dmlcts_result *r = &(*p->res)[ri];
     f->c = c;
     f->result = ri;
+    if (c->expect_error) { /* create only: no buffers, no arena */
+        f->start = dmlcts_now();
+        f->deadline = p->o->in_process ? HUGE_VAL : f->start + p->o->timeout;
+        goto send;
+    }
     f->slots = calloc(c->tensor_count + 1, sizeof *f->slots);
     if (!f->slots) {
         r->status = DMLCTS_ERROR;
@@ -81,6 +86,7 @@ static bool dispatch(pool *p, unsigned i, dmlc_case *c, dmlr_feature_level level
     dmlcts_fill_arena(c, f->slots, w->arena, f->used);
     f->start = dmlcts_now();
     f->deadline = p->o->in_process ? HUGE_VAL : f->start + p->o->timeout;
+send:
     /* A worker that died between cases: restart it once and try again. */
     for (int attempt = 0; attempt < 2; attempt++) {
         if (dmlcts_worker_alive(w) && dmlcts_worker_send(w, c, level, f->slots))
@@ -104,17 +110,21 @@ static void answered(pool *p, unsigned i)
     dmlcts_result *r = &(*p->res)[f->result];
     dmlcts_answer a;
     char msg[256];
-    if (dmlcts_worker_receive(w, &a, msg, sizeof msg) && a.status == DMLCTS_ANSWER_GUARD_FAULT) {
+    bool got = dmlcts_worker_receive(w, &a, msg, sizeof msg);
+    if (got && a.status == DMLCTS_ANSWER_GUARD_FAULT) {
         dmlcts_judge_guard_fault(f->c, f->slots, a.fault, r);
         dmlcts_worker_kill(w); /* it is exiting: reap it */
         restart(p, i);
-    } else if (dmlcts_worker_alive(w)) {
-        dmlcts_judge_arena(p->o, f->c, f->slots, w->arena, f->used, (dmlcts_run_status)a.status,
-                           a.message, r);
-    } else {
+    } else if (!got || !dmlcts_worker_alive(w)) {
         r->status = DMLCTS_CRASH;
         dmlcts_set_message(r, "%s while running this case", msg);
         restart(p, i);
+    } else if (f->c->expect_error || (a.created != -1 && a.created != DMLCTS_CREATE_OK)) {
+        dmlcts_judge_create(f->c, a.created, a.message, r);
+    } else {
+        dmlcts_judge_arena(p->o, f->c, f->slots, w->arena, f->used, (dmlcts_run_status)a.status,
+                           a.message, r);
+        dmlcts_judge_declined(f->c, r);
     }
     land(p, i);
 }

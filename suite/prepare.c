@@ -239,10 +239,15 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case 
         r->negative = true;
         if (o->backend == DMLCTS_REF && o->mode == DMLCTS_RUN) {
             judge_negative(c, lv, r);
+        } else if ((o->mode == DMLCTS_RUN && dmlcts_backend_creates) ||
+                   o->mode == DMLCTS_CHECK || (o->mode == DMLCTS_EXPORT && o->dxdispatch)) {
+            *out = c; /* asked of the backend's create (create.c) */
+            *level = lv;
+            return DMLCTS_PREP_RUN;
         } else {
             r->status = DMLCTS_SKIPPED;
-            dmlcts_set_message(r, "negative case (expect_error): judged against the reference "
-                               "validator only (--backend ref)");
+            dmlcts_set_message(r, "negative case (expect_error): the backend has no create "
+                               "entry point (ABI 2, docs/dmlcts.md) to ask");
         }
         dmlc_case_free(c);
         return DMLCTS_PREP_DONE;

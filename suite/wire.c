@@ -12,9 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Room for more dimensions than DirectML allows: a negative case's desc
+ * (TENSOR-2: nine dimensions) must reach a backend's create as written.
+ */
+#define WIRE_MAX_RANK 16
+
 typedef struct wire_tensor {
     uint32_t data_type, flags, dim_count, has_strides;
-    uint32_t sizes[DMLR_MAX_RANK], strides[DMLR_MAX_RANK];
+    uint32_t sizes[WIRE_MAX_RANK], strides[WIRE_MAX_RANK];
     uint64_t total_bytes;
     uint32_t alignment, reserved;
 } wire_tensor;
@@ -41,20 +47,25 @@ static bool put_u32(dmlcts_wire *w, uint32_t v)
     return put(w, &v, sizeof v);
 }
 
-/* The backend sees TotalTensorSizeInBytes resolved: the bound buffer's size. */
+/*
+ * The backend sees TotalTensorSizeInBytes resolved: the bound buffer's size
+ * (a negative case binds none: its desc's own value, 0 included).
+ */
 static bool put_tensor(dmlcts_wire *w, const dmlr_tensor_desc *t, uint64_t bytes)
 {
     wire_tensor r;
+    if (t->DimensionCount > WIRE_MAX_RANK)
+        return false;
     memset(&r, 0, sizeof r);
     r.data_type = (uint32_t)t->DataType;
     r.flags = (uint32_t)t->Flags;
     r.dim_count = t->DimensionCount;
     r.has_strides = t->Strides != NULL;
-    for (uint32_t d = 0; d < t->DimensionCount && d < DMLR_MAX_RANK; d++) {
+    for (uint32_t d = 0; d < t->DimensionCount; d++) {
         r.sizes[d] = t->Sizes[d];
         r.strides[d] = t->Strides ? t->Strides[d] : 0;
     }
-    r.total_bytes = bytes;
+    r.total_bytes = bytes ? bytes : t->TotalTensorSizeInBytes;
     r.alignment = t->GuaranteedBaseOffsetAlignment;
     return put(w, &r, sizeof r);
 }
@@ -107,13 +118,13 @@ static bool get(reader *r, void *out, size_t n)
  * Strides in a second array.
  */
 typedef struct dims_store {
-    uint32_t sizes[DMLR_MAX_RANK], strides[DMLR_MAX_RANK];
+    uint32_t sizes[WIRE_MAX_RANK], strides[WIRE_MAX_RANK];
 } dims_store;
 
 static bool get_tensor(reader *r, dmlr_tensor_desc *d, dims_store *s)
 {
     wire_tensor t;
-    if (!get(r, &t, sizeof t) || t.dim_count > DMLR_MAX_RANK)
+    if (!get(r, &t, sizeof t) || t.dim_count > WIRE_MAX_RANK)
         return false;
     memcpy(s->sizes, t.sizes, sizeof s->sizes);
     memcpy(s->strides, t.strides, sizeof s->strides);

@@ -52,6 +52,7 @@ typedef struct backend_fns {
     dmlcts_backend_init_fn init;
     dmlcts_backend_run_fn run;
     dmlcts_backend_shutdown_fn shutdown;
+    dmlcts_backend_create_fn create; /* NULL: ABI 1, or not exported */
 } backend_fns;
 
 static bool load_backend(const dmlcts_options *o, backend_fns *f, char *msg, size_t cap)
@@ -61,6 +62,7 @@ static bool load_backend(const dmlcts_options *o, backend_fns *f, char *msg, siz
         f->init = dmlcts_backend_init;
         f->run = dmlcts_backend_run;
         f->shutdown = dmlcts_backend_shutdown;
+        f->create = dmlcts_backend_create;
         return true;
     }
     if (!(h = dlopen(o->backend_arg, RTLD_NOW | RTLD_LOCAL))) {
@@ -71,6 +73,7 @@ static bool load_backend(const dmlcts_options *o, backend_fns *f, char *msg, siz
     *(void **)&f->init = dlsym(h, "dmlcts_backend_init");
     *(void **)&f->run = dlsym(h, "dmlcts_backend_run");
     *(void **)&f->shutdown = dlsym(h, "dmlcts_backend_shutdown");
+    *(void **)&f->create = dlsym(h, "dmlcts_backend_create"); /* optional; used from ABI 2 */
     if (!f->init || !f->run || !f->shutdown) {
         snprintf(msg, cap, "%s does not export dmlcts_backend_init, dmlcts_backend_run and "
                  "dmlcts_backend_shutdown (suite/dmlcts_backend.h)", o->backend_arg);
@@ -179,6 +182,22 @@ static void catch_faults(int wfd)
     sigaction(SIGBUS, &sa, NULL);
 }
 
+/* DirectML's CreateOperator: true when the case may go on to run. */
+static bool create(const backend_fns *f, const char *name, const dmlr_operator_desc *op,
+                   uint32_t level, dmlcts_answer *a)
+{
+    dmlcts_create_request r;
+    memset(&r, 0, sizeof r);
+    r.name = name;
+    r.op = op;
+    r.feature_level = (dmlr_feature_level)level;
+    r.message = a->message;
+    r.message_cap = sizeof a->message;
+    a->created = (int32_t)f->create(&r);
+    a->message[sizeof a->message - 1] = '\0';
+    return a->created == DMLCTS_CREATE_OK;
+}
+
 static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
 {
     arena_view view = {NULL, NULL, 0};
@@ -195,7 +214,8 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
         dmlcts_slot *slots;
         uint32_t ni = 0, no = 0;
         if (dmlcts_read_full(rfd, &h, sizeof h) != (ssize_t)sizeof h ||
-            h.magic != DMLCTS_WIRE_MAGIC || h.kind != DMLCTS_REQ_RUN)
+            h.magic != DMLCTS_WIRE_MAGIC ||
+            (h.kind != DMLCTS_REQ_RUN && h.kind != DMLCTS_REQ_CREATE))
             break; /* quit, or the harness is gone */
         len = (size_t)h.desc_len + h.slot_count * sizeof(dmlcts_slot);
         name = calloc(1, (size_t)h.name_len + 1);
@@ -206,7 +226,8 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
             free(body);
             break;
         }
-        if (h.arena_size != view.mapped && !map_arena(&view, mem_fd, h.arena_size)) {
+        if (h.kind == DMLCTS_REQ_RUN && h.arena_size != view.mapped &&
+            !map_arena(&view, mem_fd, h.arena_size)) {
             free(name);
             free(body);
             break;
@@ -214,6 +235,7 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
         arena = view.arena;
         memset(&a, 0, sizeof a);
         a.magic = DMLCTS_WIRE_MAGIC;
+        a.created = -1;
         /* Copied out: the records after the desc need not be 8-byte aligned. */
         slots = calloc(h.slot_count + 1, sizeof *slots);
         if (slots)
@@ -226,6 +248,10 @@ static void serve(int rfd, int wfd, int mem_fd, const backend_fns *f)
         } else if (!dmlcts_wire_get_desc(body, h.desc_len, &op, &storage)) {
             a.status = DMLCTS_RUN_ERROR;
             snprintf(a.message, sizeof a.message, "dmlcts worker: malformed request");
+        } else if (f->create && !create(f, name, &op, h.level, &a)) {
+            /* refused, or a create-only request: run is not called */
+        } else if (h.kind != DMLCTS_REQ_RUN) {
+            /* create-only, accepted: nothing to run */
         } else if (!protect_arena(&view, slots, h.slot_count)) {
             a.status = DMLCTS_RUN_ERROR;
             snprintf(a.message, sizeof a.message, "dmlcts worker: cannot set up the guard pages: %s",
@@ -313,11 +339,16 @@ static bool start_backend(const dmlcts_options *o, int wfd, backend_fns *f)
     } else if ((a.rc = f->init(&a.info)) != 0) {
         snprintf(a.message, sizeof a.message, "dmlcts_backend_init returned %d%s%s", a.rc,
                  a.info.name[0] ? ": " : "", a.info.name);
-    } else if (a.info.abi_version != DMLCTS_BACKEND_ABI_VERSION) {
+    } else if (a.info.abi_version < DMLCTS_BACKEND_ABI_MIN_VERSION ||
+               a.info.abi_version > DMLCTS_BACKEND_ABI_VERSION) {
         a.rc = -1;
         snprintf(a.message, sizeof a.message, "the backend was built for ABI version %u; "
-                 "this dmlcts speaks %d", a.info.abi_version, DMLCTS_BACKEND_ABI_VERSION);
+                 "this dmlcts speaks %d to %d", a.info.abi_version,
+                 DMLCTS_BACKEND_ABI_MIN_VERSION, DMLCTS_BACKEND_ABI_VERSION);
     }
+    if (a.info.abi_version < 2) /* version 1 knows no create, whatever it exports */
+        f->create = NULL;
+    a.has_create = f->create != NULL;
     a.info.name[sizeof a.info.name - 1] = '\0';
     return dmlcts_write_full(wfd, &a, sizeof a) && a.rc == 0;
 }

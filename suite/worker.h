@@ -38,7 +38,8 @@ typedef struct dmlcts_worker {
 /* ---- the pipe protocol (private to worker.c and worker_host.c) ---- */
 #define DMLCTS_WIRE_MAGIC 0x53544344u /* "DCTS" */
 
-enum { DMLCTS_REQ_RUN = 1, DMLCTS_REQ_QUIT = 2 };
+/* RUN: create (when the backend has it), then run; CREATE: create only (no buffers). */
+enum { DMLCTS_REQ_RUN = 1, DMLCTS_REQ_QUIT = 2, DMLCTS_REQ_CREATE = 3 };
 
 typedef struct dmlcts_req_header {
     uint32_t magic, kind;
@@ -50,6 +51,7 @@ typedef struct dmlcts_req_header {
 typedef struct dmlcts_init_answer {
     uint32_t magic;
     int32_t rc;
+    uint32_t has_create; /* ABI 2 and dmlcts_backend_create exported */
     dmlcts_backend_info info;
     char message[DMLR_MESSAGE_MAX];
 } dmlcts_init_answer;
@@ -75,8 +77,10 @@ void dmlcts_worker_thread_main(const dmlcts_options *o, int rfd, int wfd, int me
 /* The worker's answer to one case. */
 typedef struct dmlcts_answer {
     uint32_t magic;
-    int32_t status; /* dmlcts_run_status, or DMLCTS_ANSWER_GUARD_FAULT */
-    int64_t fault;  /* GUARD_FAULT: the arena offset touched (negative: before it) */
+    int32_t created; /* dmlcts_create_status, or -1: create not called */
+    int32_t status;  /* dmlcts_run_status, or DMLCTS_ANSWER_GUARD_FAULT; run is not called
+                        unless created is -1 or OK */
+    int64_t fault;   /* GUARD_FAULT: the arena offset touched (negative: before it) */
     char message[DMLR_MESSAGE_MAX];
 } dmlcts_answer;
 /*
@@ -93,7 +97,10 @@ bool dmlcts_worker_start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backe
                          char *msg, size_t cap);
 /* Make the arena at least `bytes` long (parent side). */
 bool dmlcts_worker_reserve(dmlcts_worker *w, uint64_t bytes);
-/* Send one case; the arena is already filled.  False: the worker is gone. */
+/*
+ * Send one case; the arena is already filled (slots NULL: a create-only
+ * request, no buffers).  False: the worker is gone.
+ */
 bool dmlcts_worker_send(dmlcts_worker *w, const dmlc_case *c, dmlr_feature_level level,
                         const dmlcts_slot *slots);
 /*

@@ -273,6 +273,7 @@ static bool start(const dmlcts_options *o, dmlcts_worker *w, dmlcts_backend_info
         return false;
     }
     *info = a.info;
+    dmlcts_backend_creates = a.has_create != 0;
     return true;
 }
 
@@ -284,11 +285,11 @@ bool dmlcts_worker_send(dmlcts_worker *w, const dmlc_case *c, dmlr_feature_level
     bool ok;
     memset(&h, 0, sizeof h);
     h.magic = DMLCTS_WIRE_MAGIC;
-    h.kind = DMLCTS_REQ_RUN;
+    h.kind = slots ? DMLCTS_REQ_RUN : DMLCTS_REQ_CREATE;
     h.arena_size = w->arena_size;
     h.level = (uint32_t)level;
     h.name_len = (uint32_t)strlen(c->name);
-    h.slot_count = c->tensor_count;
+    h.slot_count = slots ? c->tensor_count : 0;
     if (!dmlcts_wire_put_desc(&wire, c)) {
         free(wire.bytes);
         return false;
@@ -297,7 +298,7 @@ bool dmlcts_worker_send(dmlcts_worker *w, const dmlc_case *c, dmlr_feature_level
     ok = dmlcts_write_full(w->to_fd, &h, sizeof h) &&
          dmlcts_write_full(w->to_fd, c->name, h.name_len) &&
          dmlcts_write_full(w->to_fd, wire.bytes, wire.len) &&
-         dmlcts_write_full(w->to_fd, slots, c->tensor_count * sizeof *slots);
+         dmlcts_write_full(w->to_fd, slots, h.slot_count * sizeof *slots);
     free(wire.bytes);
     return ok;
 }

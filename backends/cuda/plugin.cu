@@ -12,6 +12,13 @@
  * out, free.  An in-place case (outputs[0].data == inputs[0].data) binds one
  * device buffer to both, as DirectML would.
  *
+ * Create/validate (ABI 2, dmlcts_backend_create): this plugin answers with
+ * the reference validator, dmlr_validate, as its run does before any launch
+ * (a device never runs an invalid desc).  An operator with no kernel yet is
+ * accepted here and answers NOT_SUPPORTED at run, which dmlcts reports as
+ * FAIL, "declared support, then declined": the plugin claims 6_4 and every
+ * data type, so a missing kernel is a gap to close, not to hide.
+ *
  * Errors: a CUDA error is returned as ERROR with its message; if it is sticky
  * (the context is lost, e.g. an illegal address), the worker exits after
  * printing it, so dmlcts reports CRASH for this case and starts a fresh
@@ -182,6 +189,18 @@ extern "C" dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
         return cuda_failed(c, err, "kernel execution", &b);
     release(&b);
     return DMLCTS_RUN_OK;
+}
+
+extern "C" dmlcts_create_status dmlcts_backend_create(const dmlcts_create_request *r)
+{
+    dmlr_error err = {DMLR_STATUS_OK, ""};
+    dmlr_status st = dmlr_validate(r->op, r->feature_level, &err);
+    if (st != DMLR_STATUS_OK) {
+        snprintf(r->message, r->message_cap, "%s", err.message);
+        return st == DMLR_STATUS_NOT_SUPPORTED ? DMLCTS_CREATE_NOT_SUPPORTED
+                                               : DMLCTS_CREATE_INVALID_ARGUMENT;
+    }
+    return DMLCTS_CREATE_OK;
 }
 
 extern "C" void dmlcts_backend_shutdown(void)

@@ -204,14 +204,19 @@ def answer_all(batch, status, message):
         pass
 
 
-def run_batch(batch, run, after_case=None):
-    """Run every case of BATCH through run(case); write response.json last."""
+def run_batch(batch, run, after_case=None, create=None):
+    """Run every case of BATCH through run(case); write response.json last.  With
+    create(request_case, answer) (the "create" action, docs/cmd-protocol.md), each
+    case goes through it first, and a True return settles its answer."""
     with open(os.path.join(batch, "request.json")) as f:
         request = json.load(f)
     answers = []
     for rc in request["cases"]:
         answer = {"id": rc["id"], "status": "OK"}
         try:
+            if create and create(rc, answer):
+                answers.append(answer)
+                continue
             case = Case(batch, rc)
             run(case)
             if after_case:
@@ -226,7 +231,7 @@ def run_batch(batch, run, after_case=None):
         json.dump({"format": "dmlcts-response-1", "cases": answers}, f, indent=1)
 
 
-def main(argv, doc, options, setup):
+def main(argv, doc, options, setup, create=None):
     """The command line every adapter shares: [--OPTION VALUE]... BATCH_DIR.
 
     options: {"--device": default, ...}; setup(opts) imports the stack and
@@ -260,5 +265,5 @@ def main(argv, doc, options, setup):
         answer_all(batch, "ERROR", msg)
         return 3
     print("%s: %s" % (prog, log_line), flush=True)  # stdout goes to dmlcts's stderr
-    run_batch(batch, run, after_case)
+    run_batch(batch, run, after_case, create)
     return 0

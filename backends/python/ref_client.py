@@ -8,7 +8,10 @@ dmlcts runs this program with one argument, a batch directory holding
 request.json and each case's input buffers as .npy files.  For every case the
 program writes each output buffer as a .npy file (the whole buffer: padding
 included, any dtype, exactly `bytes` bytes) and finally response.json with a
-status per case: OK, NOT_SUPPORTED or ERROR (+ message).
+status per case: OK, NOT_SUPPORTED or ERROR (+ message).  Every case goes through
+a create step first (dmlref_create.py: the reference validator standing in for
+CreateOperator); a negative case ("action": "create") gets only that, its
+answer OK, INVALID_ARGUMENT or NOT_SUPPORTED with "action": "create" echoed.
 
 Buffers are raw bytes laid out by each tensor's Strides (in elements; absent =
 packed), so the operators below read and write through
@@ -19,6 +22,8 @@ statuses) is dmlcts_cmd.py, shared with the adapters for other stacks; this
 file is the operators.
 """
 import sys
+
+from dmlref_create import create_step
 
 import numpy as np
 
@@ -172,4 +177,5 @@ def run_case(case):
 
 
 if __name__ == "__main__":
-    sys.exit(cmd.main(sys.argv, __doc__, {}, lambda opts: (run_case, None, "numpy %s" % np.__version__)))
+    sys.exit(cmd.main(sys.argv, __doc__, {}, lambda opts: (run_case, None, "numpy %s" % np.__version__),
+                      create_step))

@@ -42,6 +42,10 @@ Data movement never does arithmetic on the elements: every tensor is viewed as
 the signed integer type of its width (int8/16/32/64), so NaN payloads, -0 and
 unsigned types (torch lacks uint16/32/64 arithmetic) move bit for bit.
 What it cannot express: nothing; no case is NOT_SUPPORTED.
+Create/validate (the "create" action, and the step before every run) calls the
+reference validator, `dmlref validate` (dmlref_create.py), not PyTorch: torch
+has no CreateOperator to ask, so invalid descs are refused as the reference
+refuses them.
 
 Without PyTorch or NumPy the script says so, answers every case ERROR (so that
 dmlcts does not retry the cases one by one) and exits 3.  Without CUDA it does
@@ -51,6 +55,7 @@ import sys
 
 import dmlcts_cmd as cmd
 from dmlcts_cmd import NotSupported, Unavailable
+from dmlref_create import create_step
 
 torch = None  # imported by setup(): --help and the no-torch answer work without it
 
@@ -293,4 +298,4 @@ def setup(opts):
 
 
 if __name__ == "__main__":
-    sys.exit(cmd.main(sys.argv, __doc__, {"--device": None}, setup))
+    sys.exit(cmd.main(sys.argv, __doc__, {"--device": None}, setup, create_step))

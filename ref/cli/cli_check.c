@@ -32,12 +32,18 @@ static const char check_help[] =
     "\n";
 
 static const char validate_help[] =
-    "usage: dmlref validate CASE.json [--feature-level X] [--max-memory N] [--max-work N]\n"
+    "usage: dmlref validate CASE.json [--feature-level X] [--dml-limits] [--max-memory N]\n"
+    "                      [--max-work N]\n"
     "\n"
     "Load the case and validate its operator desc with dmlr_validate at level X\n"
-    "(default: the case's feature_level, else 6_4).  Prints \"valid\", or the\n"
-    "library's message on one line naming the file (exit status 2).\n"
+    "(default: the case's feature_level, else 6_4).  Prints \"valid\", or one line\n"
+    "on stderr: FILE: STATUS: the library's message (exit status 2; STATUS is\n"
+    "INVALID_ARGUMENT or NOT_SUPPORTED).  The case may be a negative one (a desc\n"
+    "and expect_error, no values): the desc is validated all the same.\n"
     "\n"
+    "  --dml-limits  also apply DirectML's own cap, which the reference does not:\n"
+    "                at most 4294967295 elements per tensor (SPEC_NOTES LIMITS-1;\n"
+    "                such cases are tagged beyond-dml-limits)\n"
     "%s"
     "\n";
 
@@ -203,6 +209,7 @@ int cli_validate(int argc, char **argv)
 {
     const char *file = NULL, *fl = NULL;
     dmlr_feature_level level = 0;
+    bool dml_limits = false;
     dmlr_error err = {DMLR_STATUS_OK, ""};
     dmlc_load_options opt = {0, 0};
     dmlc_error why;
@@ -214,6 +221,10 @@ int cli_validate(int argc, char **argv)
             printf(validate_help, cli_limit_help);
             fputs(cli_exit_codes, stdout);
             return 0;
+        }
+        if (strcmp(argv[i], "--dml-limits") == 0) {
+            dml_limits = true;
+            continue;
         }
         if ((r = cli_limit_option("validate", argc, argv, &i, &opt)) == 2)
             return 2;
@@ -235,10 +246,12 @@ int cli_validate(int argc, char **argv)
         return rc;
     }
     dmlr_status st = dmlr_validate(&c->op, level ? level : c->feature_level, &err);
+    if (st == DMLR_STATUS_OK && dml_limits && dmlr_beyond_dml_limits(&c->op, &err)) /* LIMITS-1 */
+        st = err.status;
     if (st == DMLR_STATUS_OK)
         printf("valid\n");
     else
-        fprintf(stderr, "%s: %s\n", file, err.message);
+        fprintf(stderr, "%s: %s: %s\n", file, dmlr_status_name(st), err.message);
     dmlc_case_free(c);
     return st == DMLR_STATUS_OK ? 0 : st == DMLR_STATUS_OUT_OF_MEMORY ? 3 : 2;
 }

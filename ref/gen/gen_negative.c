@@ -150,7 +150,8 @@ char *dmlg_negative_case(const dmlg_negative *s, char *why, size_t cap)
     dmlr_error err;
     dmlg_json w = {0};
     char name[160];
-    const char *tags[4] = {"negative", s->dir, s->rule, s->rule2};
+    const char *tags[5] = {"negative", s->dir, s->rule, s->rule2, NULL};
+    uint32_t ntags = s->rule2 ? 4 : 3;
     for (uint32_t o = 0; dmlg_ops[o]; o++)
         if (strcmp(dmlg_ops[o]->dir, s->dir) == 0)
             op = dmlg_ops[o];
@@ -175,7 +176,9 @@ char *dmlg_negative_case(const dmlg_negative *s, char *why, size_t cap)
         return NULL;
     }
     snprintf(name, sizeof name, "gen/negative/%s/%s.%s", s->dir, s->rule, s->slug);
-    dmlg_head h = {name, s->why, tags, s->rule2 ? 4 : 3, min, level, false};
+    if (dmlr_beyond_dml_limits(&n->op, &(dmlr_error){DMLR_STATUS_OK, ""})) /* LIMITS-1 */
+        tags[ntags++] = "beyond-dml-limits";
+    dmlg_head h = {name, s->why, tags, ntags, min, level, false};
     dmlg_json_head(&w, &h, &n->op);
     dmlg_json_printf(&w, ",\n  \"expect_error\": {\"status\": \"%s\", \"message\": ",
                    dmlr_status_name(err.status));

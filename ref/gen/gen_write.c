@@ -79,8 +79,10 @@ static void tags(dmlg_case *gc, const char **out, uint32_t *count)
         all[m++] = s->op->params[p].values[s->a.v[p]];
     if (s->variant)
         all[m++] = s->variant;
-    for (uint32_t i = 0; i < gc->tag_count && m < 48; i++)
+    for (uint32_t i = 0; i < gc->tag_count && m < 47; i++)
         all[m++] = gc->tags[i];
+    if (dmlr_beyond_dml_limits(&gc->op, &(dmlr_error){DMLR_STATUS_OK, ""})) /* LIMITS-1 */
+        all[m++] = "beyond-dml-limits";
     for (uint32_t i = 0; i < m; i++) { /* each once, first place kept */
         bool known = false;
         for (uint32_t k = 0; k < n && !known; k++)

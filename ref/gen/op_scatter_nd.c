@@ -95,6 +95,8 @@ static bool build(dmlg_case *gc)
             long_axis ? 64 + (uint32_t)dmlg_below(gc, 64) : 2 + (uint32_t)dmlg_below(gc, 2);
     len = (nix - 1) + (nin - k); /* SCATTER_ND-6: the entries right-alignment drops must be 1 */
     drop = len > rank ? len - rank : 0;
+    if (drop) /* SCATTER_ND-10: trimming the surplus is the reference's reading, not the page's */
+        dmlg_tag(gc, "page-ambiguous");
     for (uint32_t j = 0; j < drop; j++) {
         if (j < nix - 1)
             ix[rank - nix + j] = 1;

@@ -324,6 +324,16 @@ dmlr_status dmlr_validate(const dmlr_operator_desc *op, dmlr_feature_level level
                           dmlr_error *err);
 
 /*
+ * LIMITS-1: whether a tensor of the desc has more elements than DirectML
+ * allows (DMLR_DML_MAX_ELEMENTS), which the reference itself accepts
+ * (TENSOR-5).  True with an INVALID_ARGUMENT message in err naming the
+ * tensor; false (err untouched) otherwise.  Descs that overflow 64 bits count
+ * as beyond.
+ */
+#define DMLR_DML_MAX_ELEMENTS UINT64_C(4294967295)
+bool dmlr_beyond_dml_limits(const dmlr_operator_desc *op, dmlr_error *err);
+
+/*
  * The lowest feature level at which the desc validates (a case's
  * min_feature_level); 0 when none does, with err from the highest level.
  */

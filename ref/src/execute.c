@@ -44,8 +44,9 @@ static dmlr_status resolve(const dmlr_operator_desc *op, dmlr_feature_level leve
                          dmlr_feature_level_name(r->info->support[0].level),
                          dmlr_feature_level_name(level));
     r->count = dmlr_operator_bindings(r->info, op->Desc, NULL, 0);
-    if (r->count > DMLR_MAX_BINDINGS)
-        return dmlr_fail(err, bad, "%s: %u tensors, expected at most %d", r->info->name,
+    if (r->count > DMLR_MAX_BINDINGS) /* LIMITS-2: the reference's own limit, not DirectML's */
+        return dmlr_fail(err, DMLR_STATUS_NOT_SUPPORTED, "%s: %u tensors; the reference binds "
+                         "at most %d (LIMITS-2: its own limit, not DirectML's)", r->info->name,
                          r->count, DMLR_MAX_BINDINGS);
     r->bindings = calloc(r->count + 1, sizeof *r->bindings);
     r->views = calloc(r->count + 1, sizeof *r->views);

@@ -46,7 +46,10 @@ enum {
     M_elements_line_index,  /* GATHER_ELEMENTS: one index per line along Axis, GATHER's habit:
                                every element reads the index at Axis position 0 */
     M_nd_tuple_reversed,    /* GATHER_ND, GATHER_ND1: a tuple's coordinates applied last first */
-    M_nd1_batch_ignored     /* GATHER_ND1: every batch reads the input's first batch */
+    M_nd1_batch_ignored,    /* GATHER_ND1: every batch reads the input's first batch */
+    M_accept_invalid,       /* create says OK to every desc, invalid ones too */
+    M_decline_declared,     /* claims every type, then run declines FLOAT64 */
+    M_refuse_trimmed        /* refuses SCATTER_ND whose updates need trimming (SCATTER_ND-10) */
 };
 
 #ifndef MUTANT
@@ -66,6 +69,40 @@ int dmlcts_backend_init(dmlcts_backend_info *info)
 
 void dmlcts_backend_shutdown(void)
 {
+}
+
+/* ABI 2: the reference validator's answer, except under M_accept_invalid. */
+dmlcts_create_status dmlcts_backend_create(const dmlcts_create_request *r)
+{
+    dmlr_error err = {DMLR_STATUS_OK, ""};
+    dmlr_status st = dmlr_validate(r->op, r->feature_level, &err);
+    if (MUTANT == M_refuse_trimmed && st == DMLR_STATUS_OK &&
+        r->op->Type == DMLR_OPERATOR_SCATTER_ND) {
+        /* A reading of the page as strict as DirectML's may be: L <= D. */
+        const dmlr_scatter_nd_operator_desc *d = r->op->Desc;
+        uint32_t D = d->InputTensor->DimensionCount;
+        uint32_t k = d->IndicesTensor->Sizes[d->IndicesTensor->DimensionCount - 1];
+        if ((d->IndicesDimensionCount - 1) + (d->InputDimensionCount - k) > D) {
+            snprintf(r->message, r->message_cap, "UpdatesTensor needs more than %u dimensions", D);
+            return DMLCTS_CREATE_INVALID_ARGUMENT;
+        }
+    }
+    if (MUTANT == M_accept_invalid || st == DMLR_STATUS_OK)
+        return DMLCTS_CREATE_OK;
+    snprintf(r->message, r->message_cap, "%s", err.message);
+    return st == DMLR_STATUS_NOT_SUPPORTED ? DMLCTS_CREATE_NOT_SUPPORTED
+                                           : DMLCTS_CREATE_INVALID_ARGUMENT;
+}
+
+/* M_decline_declared: whether a binding of the case is FLOAT64. */
+static bool has_float64(const dmlr_operator_info *info, const void *desc)
+{
+    dmlr_binding_info b[64];
+    uint32_t n = dmlr_operator_bindings(info, desc, b, 64);
+    for (uint32_t i = 0; i < n && i < 64; i++)
+        if (b[i].desc && b[i].desc->DataType == DMLR_FLOAT64)
+            return true;
+    return false;
 }
 
 /* Byte offset of row-major element `flat` in a tensor (Strides NULL: packed). */
@@ -523,6 +560,12 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
     case M_hang:
         while (targeted(c))
             sleep(1000);
+        break;
+    case M_decline_declared:
+        if (has_float64(info, c->op->Desc)) {
+            snprintf(c->message, c->message_cap, "FLOAT64 is not implemented");
+            return DMLCTS_RUN_NOT_SUPPORTED;
+        }
         break;
     default:
         break;

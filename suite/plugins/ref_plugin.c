@@ -14,6 +14,15 @@
  *     buffer's [data, data + size) and never write an input buffer: the
  *     harness checks canary bytes and the inputs after every call.
  *   - dmlcts_backend_shutdown: release the device.
+ *   - dmlcts_backend_create (optional, ABI 2): DirectML's CreateOperator,
+ *     the desc and feature level alone: OK, INVALID_ARGUMENT or
+ *     NOT_SUPPORTED with a message.  dmlcts asks it for every case, so
+ *     negative cases (invalid descs) are judged instead of SKIPPED.  This
+ *     one calls the reference validator, dmlr_validate; a device backend
+ *     may do the same, or ask its own API (DirectML: CreateOperator).
+ *
+ * Built with -DDMLCTS_REF_PLUGIN_V1 it is a version-1 plugin (no create),
+ * which dmlcts must keep running unchanged (suite/test/test-dmlcts.sh).
  *
  * A GPU backend's run() does, per case:
  *   1. map c->op->Type and the desc's members onto the device's operator
@@ -37,7 +46,11 @@
 
 int dmlcts_backend_init(dmlcts_backend_info *info)
 {
+#ifdef DMLCTS_REF_PLUGIN_V1
+    info->abi_version = 1;
+#else
     info->abi_version = DMLCTS_BACKEND_ABI_VERSION;
+#endif
     snprintf(info->name, sizeof info->name, "dmlref reference");
     /* The reference implements every level; a device reports its own. */
     info->feature_level = DMLR_FEATURE_LEVEL_MAX;
@@ -65,6 +78,19 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
     /* A device says NOT_SUPPORTED only for what it lacks, never to hide a bug. */
     return st == DMLR_STATUS_NOT_SUPPORTED ? DMLCTS_RUN_NOT_SUPPORTED : DMLCTS_RUN_ERROR;
 }
+
+#ifndef DMLCTS_REF_PLUGIN_V1
+dmlcts_create_status dmlcts_backend_create(const dmlcts_create_request *r)
+{
+    dmlr_error err = {DMLR_STATUS_OK, ""};
+    dmlr_status st = dmlr_validate(r->op, r->feature_level, &err);
+    if (st == DMLR_STATUS_OK)
+        return DMLCTS_CREATE_OK;
+    snprintf(r->message, r->message_cap, "%s", err.message);
+    return st == DMLR_STATUS_NOT_SUPPORTED ? DMLCTS_CREATE_NOT_SUPPORTED
+                                           : DMLCTS_CREATE_INVALID_ARGUMENT;
+}
+#endif
 
 void dmlcts_backend_shutdown(void)
 {

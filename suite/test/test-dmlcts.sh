@@ -53,12 +53,48 @@ positive=$((positive - negative))
 # 1. The reference passes everything, in every way it can be run.
 run ref 0 goldens
 has ref "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
+# The plugin has create (ABI 2): its negative cases are asked, not skipped.
 run plugin 0 --backend "plugin:$LIB/dmlcts_ref_plugin.so" goldens
-has plugin "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+has plugin "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
 run plugin_j2 0 -j2 --backend "plugin:$LIB/dmlcts_ref_plugin.so" goldens
-has plugin_j2 "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+has plugin_j2 "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
+# A version-1 plugin (no create) keeps working: negative cases SKIPPED as before.
+# cases SELECTION...: "POSITIVE NEGATIVE" of a selection (negative: the files with expect_error)
+cases() {
+    "$CTS" list "$@" 2>/dev/null | cut -f4 | while read -r f; do
+        grep -q '"expect_error"' "$f" && echo n || echo p
+    done | sort | uniq -c | awk '{c[$2] = $1} END {print c["p"] + 0, c["n"] + 0}'
+}
+SEL="goldens/doc goldens/cumulative_product goldens/gen/negative"
+read -r sel_pos sel_neg <<EOF
+$(cases $SEL)
+EOF
+run plugin_v1 0 --backend "plugin:$LIB/dmlcts_ref_plugin_v1.so" $SEL
+has plugin_v1 "^dmlcts: $sel_pos passed, 0 failed, $sel_neg skipped$"
+has plugin_v1 "^SKIPPED gen/negative/gather/TENSOR-5.sizes-overflow: negative case \(expect_error\): the backend has no create"
+# ref_client.py answers the "create" action (dmlref_create.py): negative cases judged too.
 run cmd 0 --backend "cmd:$CLIENT" --batch 7 goldens
-has cmd "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+has cmd "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
+# A program of before the create action (it does not echo "action") gets them SKIPPED;
+# one whose create accepts everything is caught.
+cat >"$T/old_client.sh" <<EOF
+#!/bin/sh
+$CLIENT "\$1" || exit
+$PY - "\$1/response.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for c in r["cases"]:
+    c.pop("action", None)
+json.dump(r, open(sys.argv[1], "w"))
+PY
+EOF
+run cmd_old 0 --backend "cmd:sh $T/old_client.sh" --batch 50 goldens/gen/negative/gather goldens/doc
+has cmd_old "^SKIPPED gen/negative/gather/TENSOR-5.sizes-overflow: negative case \(expect_error\): the program did not answer the create action"
+hasnt cmd_old "^(FAIL|ERROR) "
+sed 's/c.pop("action", None)/c["status"] = "OK" if c.get("action") == "create" else c["status"]/' \
+    "$T/old_client.sh" >"$T/lax_client.sh"
+run cmd_lax 1 --backend "cmd:sh $T/lax_client.sh" --batch 50 goldens/gen/negative/gather goldens/doc
+has cmd_lax "^FAIL gen/negative/gather/TENSOR-5.sizes-overflow: accepted an invalid desc: it breaks TENSOR-5"
 run export 0 export "$T/exported" goldens
 $CLIENT "$T/exported" >/dev/null 2>&1 || bad "ref_client.py failed on the exported batch"
 run check 0 check --results "$T/exported" goldens
@@ -118,11 +154,32 @@ elements_line_index FAIL doc/gather_elements.example1
 nd_tuple_reversed FAIL doc/gather_nd.example2
 nd1_batch_ignored FAIL doc/gather_nd1.example2
 EOF
+# The ABI-2 mutants are caught on every case they get wrong, and nothing else
+# (each on the part of the corpus it concerns: the whole would only take longer).
+run mutant_accept_invalid 1 --backend "plugin:$LIB/dmlcts_mutant_accept_invalid.so" $SEL
+has mutant_accept_invalid "^dmlcts: $sel_pos passed, $sel_neg failed, 0 skipped$"
+has mutant_accept_invalid "^FAIL gen/negative/gather/TENSOR-5.sizes-overflow: accepted an invalid desc: it breaks TENSOR-5"
+has mutant_accept_invalid "^FAIL cumulative_product/error_before_3_1: accepted an invalid desc: it breaks FL-1"
+read -r f64_pos f64_neg <<EOF
+$(cases --dtype FLOAT64 goldens)
+EOF
+run mutant_decline_declared 1 --backend "plugin:$LIB/dmlcts_mutant_decline_declared.so" --dtype FLOAT64 goldens
+has mutant_decline_declared "^dmlcts: $f64_neg passed, $f64_pos failed, 0 skipped$"
+has mutant_decline_declared "^FAIL gen/gather/f64.*: declared support, then declined"
+# SCATTER_ND-10: refusing the 15 page-ambiguous goldens is NOT_SUPPORTED, not a failure.
+read -r nd_pos nd_neg <<EOF
+$(cases goldens/gen/scatter_nd)
+EOF
+run mutant_refuse_trimmed 0 --backend "plugin:$LIB/dmlcts_mutant_refuse_trimmed.so" goldens/gen/scatter_nd
+has mutant_refuse_trimmed "^dmlcts: $((nd_pos + nd_neg - 15)) passed, 0 failed, 15 skipped$"
+has mutant_refuse_trimmed "^NOT_SUPPORTED gen/scatter_nd/.*ixall.*: the page is ambiguous \(SCATTER_ND-10\)"
+[ "$(grep -l '"page-ambiguous"' goldens/gen/scatter_nd/*ixall* | wc -l)" -eq 15 ] && ok ||
+    bad "SCATTER_ND-10: expected 15 goldens tagged page-ambiguous"
 
 # 3. A crash or a hang costs one case: the later ones are still judged.
 for m in crash hang; do
     has "mutant_$m" "^PASS dmlcts-selftest/split.u8_70000$"
-    has "mutant_$m" "^dmlcts: $((positive - 1)) passed, 1 failed, $negative skipped$"
+    has "mutant_$m" "^dmlcts: $((positive + negative - 1)) passed, 1 failed, 0 skipped$"
 done
 has mutant_write_past_end "OutputTensor: 1 canary byte\(s\) changed after the buffer's end, the first at byte \+0"
 # Far stray writes: in the canary band (4096) or on a PROT_NONE guard page
@@ -197,7 +254,7 @@ has level "^NOT_SUPPORTED doc/gather.example4: needs DML_FEATURE_LEVEL_3_0"
 # the same verdicts as the forked worker, mutants included; a crash there
 # ends dmlcts itself (documented), so it must at least not exit 0.
 run inproc 0 --in-process --backend "plugin:$LIB/dmlcts_ref_plugin.so" goldens
-has inproc "^dmlcts: $positive passed, 0 failed, $negative skipped$"
+has inproc "^dmlcts: $((positive + negative)) passed, 0 failed, 0 skipped$"
 run inproc_ref 0 --in-process goldens/doc
 has inproc_ref "^dmlcts: [1-9][0-9]* passed, 0 failed, 0 skipped$"
 for m in ignore_strides f16_truncate write_past_end narrow_offsets nan_canonical input_write; do

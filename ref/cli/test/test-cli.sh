@@ -122,6 +122,29 @@ expect 0 "validate good" "$B" validate "$G"
 has "$T/out" "valid" "validate good"
 expect 2 "validate rejected desc" "$B" validate "$T/cases/rejected.json"
 one_line "validate rejected desc"
+has "$T/err" "rejected.json: INVALID_ARGUMENT: GATHER: Axis is 3" "validate rejected desc"
+# LIMITS-1: --dml-limits adds DirectML's cap of 2^32 - 1 elements per tensor.
+expect 0 "validate --dml-limits, within the cap" "$B" validate --dml-limits "$G"
+has "$T/out" "valid" "validate --dml-limits, within the cap"
+# A desc only (the case format lists logical elements, so no positive case is this large).
+cat >"$T/cases/beyond.json" <<EOF
+{
+  "format": "dmlref-case-1", "name": "t/beyond", "min_feature_level": "3_0",
+  "type": "DML_OPERATOR_GATHER",
+  "desc": {
+    "InputTensor":   { "DataType": "FLOAT32", "Sizes": [2, 4294967295], "Strides": [0, 0] },
+    "IndicesTensor": { "DataType": "UINT32",  "Sizes": [1, 5] },
+    "OutputTensor":  { "DataType": "FLOAT32", "Sizes": [2, 5] },
+    "Axis": 1, "IndexDimensions": 1
+  },
+  "expect_error": { "status": "INVALID_ARGUMENT" }
+}
+EOF
+expect 0 "validate beyond the cap" "$B" validate "$T/cases/beyond.json"
+expect 2 "validate --dml-limits beyond the cap" "$B" validate --dml-limits "$T/cases/beyond.json"
+has "$T/err" "beyond.json: INVALID_ARGUMENT: GATHER: InputTensor has 8589934590 elements; DirectML caps a tensor at 4294967295 (LIMITS-1)" \
+    "validate --dml-limits beyond the cap"
+one_line "validate --dml-limits beyond the cap"
 expect 2 "validate malformed" "$B" validate "$T/cases/malformed.json"
 has "$T/err" "malformed JSON" "validate malformed"
 one_line "validate malformed"

@@ -35,7 +35,7 @@ static dmlr_status map_updates(const dmlr_scatter_nd_operator_desc *n, const dml
         uint32_t src = e < m->Q ? m->q0 + e : m->t0 + e - m->Q;
         uint64_t size = e < m->Q ? ix->sizes[src] : in->sizes[src];
         const char *tensor = e < m->Q ? "IndicesTensor" : "InputTensor";
-        if (e + m->D < m->L) {
+        if (e + m->D < m->L) { /* SCATTER_ND-10: accepted, though the page never says so */
             if (size != 1)
                 return dmlr_fail(err, DMLR_STATUS_INVALID_ARGUMENT,
                                  "SCATTER_ND: %s.Sizes[%u] is %llu, expected 1: the updates "

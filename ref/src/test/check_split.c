@@ -242,6 +242,28 @@ START_TEST(split_output_count_must_be_at_least_1)
 }
 END_TEST
 
+START_TEST(split_binds_up_to_1024_tensors_then_is_not_supported_by_the_reference)
+{
+    /* LIMITS-2: InputTensor + 1023 outputs is the most the reference binds; one more is
+     * NOT_SUPPORTED (a valid desc DirectML would take), never INVALID_ARGUMENT */
+    enum { N = DMLR_MAX_BINDINGS };
+    static uint32_t in_sizes[2] = {1, N}, one[2] = {1, 1}, last[2] = {1, 2};
+    static dmlr_tensor_desc outs[N];
+    dmlr_tensor_desc in = {F32, 0, 2, in_sizes, NULL, 0, 0};
+    dmlr_error e = {0, ""};
+    for (uint32_t i = 0; i < N; i++)
+        outs[i] = (dmlr_tensor_desc){F32, 0, 2, one, NULL, 0, 0};
+    dmlr_split_operator_desc s = {&in, N, outs, 1};
+    dmlr_operator_desc op = {DMLR_OPERATOR_SPLIT, &s};
+    ck_assert_int_eq(dmlr_validate(&op, MAX, &e), DMLR_STATUS_NOT_SUPPORTED);
+    ck_assert_str_eq(e.message, "SPLIT: 1025 tensors; the reference binds at most 1024 "
+                                "(LIMITS-2: its own limit, not DirectML's)");
+    s.OutputCount = N - 1; /* 1024 bindings: the last output takes two positions */
+    outs[N - 2].Sizes = last;
+    ck_assert_int_eq(dmlr_validate(&op, MAX, &e), DMLR_STATUS_OK);
+}
+END_TEST
+
 START_TEST(split_output_tensors_must_be_given_for_output_count)
 {
     /* SPLIT-1: OutputCount is the length of OutputTensors */
@@ -487,6 +509,7 @@ static Suite *split_suite(void)
     tcase_add_test(tc, split_support_table_follows_the_page);
     tcase_add_test(tc, split_unsupported_types_and_ranks_name_the_level_they_need);
     tcase_add_test(tc, split_lists_its_members_and_output_bindings);
+    tcase_add_test(tc, split_binds_up_to_1024_tensors_then_is_not_supported_by_the_reference);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -246,6 +246,32 @@ START_TEST(total_tensor_size_below_the_implied_size_is_rejected)
 }
 END_TEST
 
+START_TEST(tensors_beyond_directml_s_element_cap_are_valid_but_flagged)
+{
+    /* LIMITS-1, TENSOR-5: 2 x (2^32 - 1) broadcast elements validate; DirectML's cap
+     * (2^32 - 1 per tensor) flags them; exactly the cap does not */
+    fixture f;
+    dmlr_error e = {DMLR_STATUS_OK, ""};
+    fixture_init(&f);
+    ck_assert(!dmlr_beyond_dml_limits(&f.op, &e));
+    f.in.DimensionCount = 2;
+    f.in.Sizes = S(1, 4294967295u);
+    f.in.Strides = S(0, 0);
+    f.ix.DimensionCount = f.out.DimensionCount = 2;
+    f.ix.Sizes = S(1, 5);
+    f.out.Sizes = S(1, 5);
+    f.g.Axis = 1;
+    ck_assert_int_eq(validate(&f).status, DMLR_STATUS_OK);
+    ck_assert(!dmlr_beyond_dml_limits(&f.op, &e));
+    f.in.Sizes = S(2, 4294967295u);
+    f.out.Sizes = S(2, 5);
+    ck_assert_int_eq(validate(&f).status, DMLR_STATUS_OK);
+    ck_assert(dmlr_beyond_dml_limits(&f.op, &e));
+    ck_assert_error(e, DMLR_STATUS_INVALID_ARGUMENT, "GATHER: InputTensor has 8589934590 "
+                    "elements; DirectML caps a tensor at 4294967295 (LIMITS-1)");
+}
+END_TEST
+
 START_TEST(broadcast_inputs_are_accepted_and_broadcast_outputs_rejected)
 {
     /* TENSOR-4, TENSOR-7 */
@@ -470,6 +496,7 @@ static Suite *tensor_suite(void)
     tcase_add_test(tc, an_output_overlapping_an_input_is_rejected_unless_the_op_runs_in_place);
     tcase_add_test(tc, valid_bindings_execute_and_clear_the_error);
     tcase_add_test(tc, status_names_are_stable);
+    tcase_add_test(tc, tensors_beyond_directml_s_element_cap_are_valid_but_flagged);
     tcase_add_test(tc, the_lowest_valid_level_is_the_first_at_which_the_desc_validates);
     tcase_add_test(tc, pack_reads_a_padded_permuted_broadcast_tensor_in_row_major_order);
     suite_add_tcase(s, tc);

@@ -1,0 +1,127 @@
+#!/bin/sh
+# test-dxdispatch.sh BUILD/bin/dmlref -- the DxDispatch export, end to end, on
+# a machine without DirectML.
+#
+# Every exported model validates against docs/dxdispatch-model.schema.json
+# (Debian's python3-jsonschema; skipped with a message without it), its
+# bindings name its own resources and its writeFile targets are the outputs
+# `check` reads.  The stand-in executor (build/test/dxdispatch-standin: the
+# REFERENCE behind dxdispatch's command line, not DirectML) runs every model
+# the way scripts/dxdispatch/run-dxdispatch.ps1 runs dxdispatch.exe, and
+# `dmlcts check --results` must pass the whole exportable corpus, negative
+# cases included.  Then the importer must catch what a device could do wrong.
+set -u
+BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
+CTS=$BUILD/bin/dmlcts
+STANDIN=$BUILD/test/dxdispatch-standin
+case $STANDIN in /*) ;; *) STANDIN=$PWD/$STANDIN ;; esac
+PY=/usr/bin/python3
+T=$(mktemp -d "${TMPDIR:-/tmp}/test-dxdispatch.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+has() { if grep -Eq "$2" "$1"; then ok; else bad "$1: no line matches /$2/"; fi; }
+
+[ -x "$STANDIN" ] || { echo "FAIL: $STANDIN is missing (make test builds it)"; exit 1; }
+
+# run_models DIR: every model through the stand-in, as the PowerShell script runs dxdispatch.
+run_models() {
+    "$PY" -c 'import json,sys
+for c in json.load(open(sys.argv[1]))["cases"]: print(c["id"], c["feature_level"].replace("_", "."))' \
+        "$1/request.json" >"$T/ids" || return 1
+    (cd "$1" && while read -r id level; do
+        "$STANDIN" --dml_feature_level "$level" "$id.dxdispatch.json" >"$id.dxdispatch.log" 2>&1
+        echo $? >"$id.dxdispatch.rc"
+    done <"$T/ids")
+}
+
+# 1. The export: every case, or a reason.
+D=$T/corpus
+"$CTS" export --dxdispatch "$D" goldens >"$T/export.out" 2>"$T/export.err" && ok ||
+    { bad "export failed: $(tail -n 3 "$T/export.err")"; exit 1; }
+models=$(ls "$D"/*.dxdispatch.json | wc -l)
+cases=$("$CTS" list goldens 2>/dev/null | wc -l)
+skipped=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["skipped"]))' "$D/dxdispatch.json")
+[ $((models + skipped)) -eq "$cases" ] && ok || bad "$models models + $skipped skipped != $cases cases"
+has "$T/export.out" "^dmlcts export: $models DxDispatch model\(s\) written"
+# LIMITS-1: beyond-dml-limits cases are left out, with the reason.
+has "$T/export.out" "^  gen/negative/gather/TENSOR-5.sizes-overflow: beyond DirectML's limits \(LIMITS-1"
+n=$(grep -rl '"beyond-dml-limits"' goldens | wc -l)
+[ "$n" -gt 0 ] && [ "$(grep -c "beyond DirectML's limits" "$T/export.out")" -eq "$n" ] && ok ||
+    bad "expected the $n beyond-dml-limits goldens left out"
+# SCATTER_ND-10: the page-ambiguous cases are exported and marked.
+[ "$(grep -l '"page_ambiguous"' "$D"/*.dxdispatch.json | wc -l)" -eq 15 ] && ok ||
+    bad "expected 15 models marked page_ambiguous"
+
+# 2. Every model against the schema, and its inner references.
+if "$PY" -c 'import jsonschema' 2>/dev/null; then
+    "$PY" - "$D" docs/dxdispatch-model.schema.json <<'EOF' >"$T/schema.out" 2>&1 && ok || bad "schema: $(tail -n 5 "$T/schema.out")"
+import glob, json, os, sys
+import jsonschema
+d, schema = sys.argv[1], json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator.check_schema(schema)
+v = jsonschema.Draft202012Validator(schema)
+req = {c["id"]: c for c in json.load(open(os.path.join(d, "request.json")))["cases"]}
+n = 0
+for path in sorted(glob.glob(os.path.join(d, "*.dxdispatch.json"))):
+    m = json.load(open(path))
+    errors = sorted(v.iter_errors(m), key=str)
+    assert not errors, "%s: %s" % (path, errors[0].message)
+    case = req[os.path.basename(path).split(".")[0]]
+    op = m["dispatchables"]["op"]
+    assert op["type"] == case["type"].replace("SCATTER_ELEMENTS", "SCATTER"), path
+    assert list(op["desc"]) == list(case["desc"]), (path, "desc members not in desc order")
+    for cmd in m["commands"]:
+        if cmd["type"] == "dispatch":
+            assert list(cmd["bindings"]) == [k for k in op["desc"] if k.endswith(("Tensor", "Tensors"))]
+            for b in cmd["bindings"].values():
+                for name in b if isinstance(b, list) else [b]:
+                    assert name in m["resources"], (path, name)
+    targets = [c["targetPath"] for c in m["commands"] if c["type"] == "writeFile"]
+    want = [o["file"] for o in case["outputs"]] if case["action"] == "run" else []
+    assert targets == want, (path, targets, want)
+    for r in m["resources"].values():
+        src = r["initialValues"].get("sourcePath") if isinstance(r["initialValues"], dict) else None
+        assert src is None or os.path.exists(os.path.join(d, src)), (path, src)
+    n += 1
+print("schema: %d models valid" % n)
+EOF
+else
+    echo "test-dxdispatch: python3-jsonschema is missing (scripts/deps.sh installs it): schema checks skipped"
+fi
+
+# 3. The round trip through the stand-in: the whole exportable corpus passes.
+run_models "$D" || bad "running the models"
+"$CTS" check --results "$D" goldens --no-progress >"$T/check.out" 2>"$T/check.err"
+[ $? -eq 0 ] && ok || bad "check: $(grep -E '^(FAIL|ERROR)' "$T/check.out" | head -n 3)"
+has "$T/check.out" "^dmlcts: $models passed, 0 failed, $skipped skipped$"
+
+# 4. What a device could do wrong is caught.
+S=$T/small
+"$CTS" export --dxdispatch "$S" goldens/gen/negative/gather goldens/doc goldens/gen/scatter_nd \
+    >/dev/null 2>&1 || bad "small export"
+run_models "$S"
+id_of() { "$PY" -c 'import json,sys
+print([c["id"] for c in json.load(open(sys.argv[1]))["cases"] if c["name"] == sys.argv[2]][0])' "$S/request.json" "$1"; }
+neg=$(id_of gen/negative/gather/FL-2.float32-indices)
+echo 0 >"$S/$neg.dxdispatch.rc"; : >"$S/$neg.dxdispatch.log"        # created after all
+pos=$(id_of doc/gather.example1)
+"$PY" -c 'import numpy as np, sys
+a = np.load(sys.argv[1]); a.view(np.uint8)[0] ^= 1; np.save(sys.argv[1], a)' "$S/$pos.OutputTensor.npy"
+amb=$(id_of gen/scatter_nd/i32.u32.r4.broadcast.oob.inall.ixall.kpart.random.000)
+echo 1 >"$S/$amb.dxdispatch.rc"
+echo "Failed to create the operator: E_INVALIDARG (0x80070057)" >"$S/$amb.dxdispatch.log"
+gone=$(id_of doc/split.example1)
+rm -f "$S/$gone.dxdispatch.rc"
+"$CTS" check --results "$S" goldens/gen/negative/gather goldens/doc goldens/gen/scatter_nd \
+    --no-progress >"$T/wrong.out" 2>&1
+[ $? -eq 1 ] && ok || bad "check of a wrong device: exit status not 1"
+has "$T/wrong.out" "^FAIL gen/negative/gather/FL-2.float32-indices: accepted an invalid desc: it breaks FL-2"
+has "$T/wrong.out" "^FAIL doc/gather.example1: 1 of 5 compared element"
+has "$T/wrong.out" "^NOT_SUPPORTED gen/scatter_nd/i32.u32.r4.broadcast.oob.inall.ixall.kpart.random.000: the page is ambiguous \(SCATTER_ND-10\)"
+has "$T/wrong.out" "^ERROR doc/split.example1: .*the model was not run"
+
+echo "test-dxdispatch: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
