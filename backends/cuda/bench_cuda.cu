@@ -402,8 +402,9 @@ static double golden_bytes(const dmlc_case *c)
     case DMLR_OPERATOR_GATHER: return 2 * b[2] + b[1];
     case DMLR_OPERATOR_SCATTER:
     case DMLR_OPERATOR_SCATTER_ND: return 2 * b[3] + b[1] + 2 * b[2];
-    case DMLR_OPERATOR_CUMULATIVE_PRODUCT: return b[0] + b[1];
-    default: return 2 * outs; /* SPLIT */
+    case DMLR_OPERATOR_CUMULATIVE_PRODUCT:
+    case DMLR_OPERATOR_CUMULATIVE_SUMMATION: return b[0] + b[1];
+    default: return 2 * outs; /* SPLIT, JOIN: every byte read once, written once */
     }
 }
 
@@ -412,8 +413,9 @@ static int run_golden(const char *path)
 {
     dmlc_case *c = NULL;
     char msg[DMLC_CASE_MSG_MAX], name[40], why[DMLC_CASE_MSG_MAX + 64] = "";
-    if (dmlc_case_load(path, &c, msg, sizeof msg) != DMLC_CASE_OK) {
-        printf("%-26s FAILED: %s\n", "golden", msg);
+    dmlc_error lerr;
+    if (dmlc_case_load(path, &c, &lerr) != DMLC_CASE_OK) {
+        printf("%-26s FAILED: %s\n", "golden", lerr.message);
         return 1;
     }
     snprintf(name, sizeof name, "golden.%s", c->info->name);

@@ -226,5 +226,10 @@ dmlcu_status dmlcu_split(const dmlr_split_operator_desc *d, void *const *bufs, c
 dmlcu_status dmlcu_cumulative_product(const dmlr_cumulative_product_operator_desc *d,
                                       void *const *bufs, cudaStream_t s,
                                       const dmlcu_options *o, char *msg, size_t cap);
+dmlcu_status dmlcu_join(const dmlr_join_operator_desc *d, void *const *bufs, cudaStream_t s,
+                        const dmlcu_options *o, char *msg, size_t cap);
+dmlcu_status dmlcu_cumulative_summation(const dmlr_cumulative_summation_operator_desc *d,
+                                        void *const *bufs, cudaStream_t s,
+                                        const dmlcu_options *o, char *msg, size_t cap);
 
 #endif
