@@ -11,6 +11,10 @@
  *                            for cumprod, transposed (column-major)
  *   gather_elements.random   FLOAT32 {4096, 4096}, INT64 indices {4096, 4096} random
  *                            along Axis 1 (each row permuted with repeats)
+ *   join.4                   FLOAT32 4 x {4096, 4096} into {4096, 16384} along Axis 1
+ *                            (.strided: each input's rows padded by 64)
+ *   cumsum.inner / .outer    FLOAT32 {8192, 8192} along Axis 1 / Axis 0 (.strided: the
+ *                            input transposed)
  *   split.u8.5GiB            UINT8 {5, 2^30} (5 GiB) into {5, 7 * 2^27} (4.4 GiB) and
  *                            {5, 2^27} along Axis 1: offsets beyond 2^32 bytes in the
  *                            input and in an output; every output byte checked
@@ -31,19 +35,24 @@ int bench_hugepages = 1;
 const char *const bench_case_names[] = {
     "gather.random", "gather.random.strided", "scatter.random", "scatter.random.strided",
     "split.4", "split.4.strided", "cumprod.inner", "cumprod.inner.strided", "cumprod.outer",
-    "cumprod.outer.strided", "gather_elements.random", "split.u8.5GiB", NULL};
+    "cumprod.outer.strided", "gather_elements.random", "join.4", "join.4.strided", "cumsum.inner",
+    "cumsum.inner.strided", "cumsum.outer", "cumsum.outer.strided", "split.u8.5GiB", NULL};
 
-enum { GATHER, SCATTER, SPLIT, CUMPROD_INNER, CUMPROD_OUTER, BIG, ELEMENTS };
+enum { GATHER, SCATTER, SPLIT, CUMPROD_INNER, CUMPROD_OUTER, BIG, ELEMENTS, JOIN, CUMSUM_INNER,
+       CUMSUM_OUTER };
 static const int kinds[] = {GATHER, GATHER, SCATTER, SCATTER, SPLIT, SPLIT, CUMPROD_INNER,
-                            CUMPROD_INNER, CUMPROD_OUTER, CUMPROD_OUTER, ELEMENTS, BIG};
+                            CUMPROD_INNER, CUMPROD_OUTER, CUMPROD_OUTER, ELEMENTS, JOIN, JOIN,
+                            CUMSUM_INNER, CUMSUM_INNER, CUMSUM_OUTER, CUMSUM_OUTER, BIG};
 
 static uint32_t s_in[2], s_ix[1], s_out[4][2], st_in[2];
-static dmlr_tensor_desc d_in, d_ix, d_up, d_out[4];
+static dmlr_tensor_desc d_in, d_ix, d_up, d_out[4], d_ins[4];
 static dmlr_gather_operator_desc g;
 static dmlr_gather_elements_operator_desc ge;
 static dmlr_scatter_operator_desc sc;
 static dmlr_split_operator_desc sp;
 static dmlr_cumulative_product_operator_desc cp;
+static dmlr_join_operator_desc jn;
+static dmlr_cumulative_summation_operator_desc cs;
 static int strided;
 
 static uint64_t rng(uint64_t *s)
@@ -166,14 +175,34 @@ static void setup_split(bench_case *c)
     c->bytes = 64.0 * M * 8;
 }
 
-static void setup_cumprod(bench_case *c, uint32_t axis)
+/* The inverse of split.4: four {4096, 4096} inputs (rows padded by 64 when strided). */
+static void setup_join(bench_case *c)
+{
+    s_in[0] = 4096, s_in[1] = 4096, st_in[0] = 4096 + 64, st_in[1] = 1;
+    for (int k = 0; k < 4; k++) {
+        d_ins[k] = desc(DMLR_FLOAT32, 2, s_in, strided ? st_in : NULL);
+        fill_floats(bind(c, 0, &d_ins[k]), 1 + (uint64_t)k);
+    }
+    s_out[0][0] = 4096, s_out[0][1] = 16384;
+    d_out[0] = desc(DMLR_FLOAT32, 2, s_out[0], NULL);
+    bind(c, 1, &d_out[0]);
+    jn = (dmlr_join_operator_desc){4, d_ins, &d_out[0], 1};
+    c->op = (dmlr_operator_desc){DMLR_OPERATOR_JOIN, &jn};
+    c->elements = 64.0 * M;
+    c->bytes = 64.0 * M * 8;
+}
+
+static void setup_scan(bench_case *c, uint32_t axis, int sum)
 {
     s_in[0] = 8192, s_in[1] = 8192, st_in[0] = 1, st_in[1] = 8192;
     d_in = desc(DMLR_FLOAT32, 2, s_in, strided ? st_in : NULL);
     d_out[0] = desc(DMLR_FLOAT32, 2, s_in, NULL);
     cp = (dmlr_cumulative_product_operator_desc){&d_in, &d_out[0], axis,
                                                  DMLR_AXIS_DIRECTION_INCREASING, false};
-    c->op = (dmlr_operator_desc){DMLR_OPERATOR_CUMULATIVE_PRODUCT, &cp};
+    cs = (dmlr_cumulative_summation_operator_desc){&d_in, &d_out[0], axis,
+                                                   DMLR_AXIS_DIRECTION_INCREASING, false};
+    c->op = sum ? (dmlr_operator_desc){DMLR_OPERATOR_CUMULATIVE_SUMMATION, &cs}
+                : (dmlr_operator_desc){DMLR_OPERATOR_CUMULATIVE_PRODUCT, &cp};
     fill_floats(bind(c, 0, &d_in), 1);
     bind(c, 1, &d_out[0]);
     c->elements = 64.0 * M;
@@ -222,16 +251,20 @@ void bench_setup(bench_case *c, int i)
     case GATHER: setup_gather(c); break;
     case SCATTER: setup_scatter(c); break;
     case SPLIT: setup_split(c); break;
-    case CUMPROD_INNER: setup_cumprod(c, 1); break;
-    case CUMPROD_OUTER: setup_cumprod(c, 0); break;
+    case CUMPROD_INNER: setup_scan(c, 1, 0); break;
+    case CUMPROD_OUTER: setup_scan(c, 0, 0); break;
     case ELEMENTS: setup_elements(c); break;
+    case JOIN: setup_join(c); break;
+    case CUMSUM_INNER: setup_scan(c, 1, 1); break;
+    case CUMSUM_OUTER: setup_scan(c, 0, 1); break;
     default: setup_big(c); break;
     }
 }
 
 double bench_case_memory(int i)
 {
-    static const double mib[] = {448, 704, 704, 960, 513, 514, 512, 512, 512, 512, 256, 10240};
+    static const double mib[] = {448, 704, 704, 960, 513, 514, 512, 512, 512, 512, 256,
+                                 512, 514, 512, 512, 512, 512, 10240};
     return mib[i] * M;
 }
 
@@ -298,15 +331,29 @@ static int verify_split(const bench_case *c)
     return 1;
 }
 
-/* A few lanes, multiplied here in double in order and rounded once. */
-static int verify_cumprod(const bench_case *c)
+static int verify_join(const bench_case *c)
 {
-    int outer = c->kind == CUMPROD_OUTER;
+    uint64_t row = strided ? 4096 + 64 : 4096;
+    for (int k = 0; k < 4; k++)
+        for (uint64_t r = 0; r < 4096; r += 61)
+            for (uint64_t col = 0; col < 4096; col++)
+                if (!same(f32(c->out[0].data, r * 16384 + (uint64_t)k * 4096 + col),
+                          f32(c->in[k].data, r * row + col)))
+                    return 0;
+    return 1;
+}
+
+/* A few lanes, multiplied (added) here in double in order and rounded once. */
+static int verify_scan(const bench_case *c)
+{
+    int outer = c->kind == CUMPROD_OUTER || c->kind == CUMSUM_OUTER;
+    int sum = c->kind == CUMSUM_INNER || c->kind == CUMSUM_OUTER;
     for (uint64_t lane = 0; lane < 8192; lane += 1171) {
-        double acc = 1;
+        double acc = sum ? -0.0 : 1;
         for (uint64_t j = 0; j < 8192; j++) {
             uint64_t r = outer ? j : lane, col = outer ? lane : j;
-            acc *= f32(c->in[0].data, strided ? r + col * 8192 : r * 8192 + col);
+            double x = f32(c->in[0].data, strided ? r + col * 8192 : r * 8192 + col);
+            acc = sum ? acc + x : acc * x;
             if (!same(f32(c->out[0].data, r * 8192 + col), (float)acc))
                 return 0;
         }
@@ -336,8 +383,10 @@ int bench_verify(const bench_case *c)
     case GATHER: return verify_gather(c);
     case SCATTER: return verify_scatter(c);
     case SPLIT: return verify_split(c);
-    case CUMPROD_INNER: case CUMPROD_OUTER: return verify_cumprod(c);
+    case CUMPROD_INNER: case CUMPROD_OUTER: case CUMSUM_INNER: case CUMSUM_OUTER:
+        return verify_scan(c);
     case ELEMENTS: return verify_elements(c);
+    case JOIN: return verify_join(c);
     default: return verify_big(c);
     }
 }

@@ -21,6 +21,9 @@ numpy equivalents (numpy runs them on one thread):
   cumprod.outer    np.cumprod(c, axis=0)
   gather_elements.random  np.take_along_axis(e, eidx, axis=1)   e: 4096 x 4096 float32,
                    eidx: 4096 x 4096 int64 in [0, 4096)
+  join.4           np.concatenate(parts, axis=1), parts: 4 x (4096 x 4096) float32
+  cumsum.inner     np.cumsum(c, axis=1) (numpy accumulates float32 in float32; dmlref in
+  cumsum.outer     np.cumsum(c, axis=0)  float64, rounded once: more work, not less)
 numpy (1.16 and later) madvises its large arrays for transparent huge pages, as
 dmlref-bench does for its buffers: the comparison is like for like.
 """
@@ -50,9 +53,11 @@ def arrays_of(np):
     rng = np.random.default_rng(1)
     a = 1.0 + rng.integers(0, 1000, 64 * M).astype(np.float32) * np.float32(1e-7)
     idx = rng.integers(0, 64 * M, 16 * M, dtype=np.int64)
-    return {"a": a, "idx": idx, "upd": a[:16 * M].copy(), "m": a.reshape(4096, 16384),
-            "c": a.reshape(8192, 8192), "e": a[:16 * M].reshape(4096, 4096),
-            "eidx": rng.integers(0, 4096, (4096, 4096), dtype=np.int64)}
+    m = a.reshape(4096, 16384)
+    return {"a": a, "idx": idx, "upd": a[:16 * M].copy(), "m": m, "c": a.reshape(8192, 8192),
+            "e": a[:16 * M].reshape(4096, 4096),
+            "eidx": rng.integers(0, 4096, (4096, 4096), dtype=np.int64),
+            "parts": [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)]}
 
 
 def numpy_cases(np, arr, runs, wanted):
@@ -69,6 +74,9 @@ def numpy_cases(np, arr, runs, wanted):
         "cumprod.inner": lambda: np.cumprod(c, axis=1),
         "cumprod.outer": lambda: np.cumprod(c, axis=0),
         "gather_elements.random": lambda: np.take_along_axis(arr["e"], arr["eidx"], axis=1),
+        "join.4": lambda: np.concatenate(arr["parts"], axis=1),
+        "cumsum.inner": lambda: np.cumsum(c, axis=1),
+        "cumsum.outer": lambda: np.cumsum(c, axis=0),
     }
     return {k: median_time(f, runs) for k, f in fns.items() if k in wanted}
 
@@ -179,11 +187,19 @@ def main():
         verdict(desc, c and c["x_numpy"], 2.0 if "inner" in name else 1.5)
     c = at("cumprod.outer")
     verdict("CUMULATIVE_PRODUCT outer >= 0.4 x memcpy", c and c["x_memcpy"], 0.4)
+    c = at("join.4")
+    verdict("JOIN of 4 >= 0.6 x memcpy", c and c["x_memcpy"], 0.6)
+    for name, desc in (("join.4", "JOIN of 4 >= 1.5 x np.concatenate"),
+                       ("cumsum.inner", "CUMULATIVE_SUMMATION inner >= 1.5 x np.cumsum"),
+                       ("cumsum.outer", "CUMULATIVE_SUMMATION outer >= 1.5 x np.cumsum")):
+        c = at(name)
+        verdict(desc, c and c["x_numpy"], 1.5)
     for name, desc in (("gather.random", "GATHER 2 threads >= 1.6 x 1 thread"),
                        ("cumprod.outer", "CUMULATIVE_PRODUCT outer 2 threads >= 1.6 x 1 thread")):
         one, two = at(name, 1), at(name, 2)
         verdict(desc, one and two and one["ms"] / two["ms"], 1.6)
-    packed = ("gather.random", "scatter.random", "split.4", "cumprod.inner", "cumprod.outer")
+    packed = ("gather.random", "scatter.random", "split.4", "cumprod.inner", "cumprod.outer",
+              "join.4", "cumsum.inner", "cumsum.outer")
     for t in sorted({1, maxt}):
         for name in packed:
             c = at(name, t)

@@ -61,7 +61,8 @@ static bool member_json(void *ctx, const dmlr_member *m)
             cJSON_AddItemToObject(jw->j, fi->name,
                                   tensor_json(m->tensors, jw->c->tensors[m->binding].bytes));
         break;
-    case DMLR_FIELD_OUTPUT_TENSOR_ARRAY: {
+    case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
+    case DMLR_FIELD_INPUT_TENSOR_ARRAY: {
         cJSON *a = cJSON_AddArrayToObject(jw->j, fi->name);
         for (uint32_t i = 0; m->tensors && i < m->count; i++)
             cJSON_AddItemToArray(a, tensor_json(&m->tensors[i],

@@ -174,7 +174,7 @@ bool dmlcts_wire_get_desc(const unsigned char *p, size_t len, dmlr_operator_desc
             dmlr_set_member(fi, desc, NULL, 0, v);
             continue;
         }
-        if (v > max - used || (v > 1 && fi->kind != DMLR_FIELD_OUTPUT_TENSOR_ARRAY))
+        if (v > max - used || (v > 1 && !DMLR_FIELD_IS_ARRAY(fi->kind)))
             return false;
         t = v ? &descs[used] : NULL;
         for (uint32_t i = 0; i < v; i++, used++)

@@ -405,8 +405,9 @@ static double golden_bytes(const dmlc_case *c)
     case DMLR_OPERATOR_GATHER_ND1: return 2 * b[2] + b[1];
     case DMLR_OPERATOR_SCATTER:
     case DMLR_OPERATOR_SCATTER_ND: return 2 * b[3] + b[1] + 2 * b[2];
-    case DMLR_OPERATOR_CUMULATIVE_PRODUCT: return b[0] + b[1];
-    default: return 2 * outs; /* SPLIT */
+    case DMLR_OPERATOR_CUMULATIVE_PRODUCT:
+    case DMLR_OPERATOR_CUMULATIVE_SUMMATION: return b[0] + b[1];
+    default: return 2 * outs; /* SPLIT, JOIN: every byte read once, written once */
     }
 }
 

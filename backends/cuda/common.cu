@@ -274,6 +274,11 @@ dmlcu_status dmlcu_execute(const dmlr_operator_desc *op, void *const *bufs, uint
     case DMLR_OPERATOR_GATHER_ND1:
         return dmlcu_gather_nd1((const dmlr_gather_nd1_operator_desc *)op->Desc, bufs, stream, o,
                                 msg, cap);
+    case DMLR_OPERATOR_JOIN:
+        return dmlcu_join((const dmlr_join_operator_desc *)op->Desc, bufs, stream, o, msg, cap);
+    case DMLR_OPERATOR_CUMULATIVE_SUMMATION:
+        return dmlcu_cumulative_summation(
+            (const dmlr_cumulative_summation_operator_desc *)op->Desc, bufs, stream, o, msg, cap);
     default:
         return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED, "%s is not implemented", info->name);
     }

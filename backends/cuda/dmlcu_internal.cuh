@@ -233,5 +233,10 @@ dmlcu_status dmlcu_gather_nd(const dmlr_gather_nd_operator_desc *d, void *const 
                              cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap);
 dmlcu_status dmlcu_gather_nd1(const dmlr_gather_nd1_operator_desc *d, void *const *bufs,
                               cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap);
+dmlcu_status dmlcu_join(const dmlr_join_operator_desc *d, void *const *bufs, cudaStream_t s,
+                        const dmlcu_options *o, char *msg, size_t cap);
+dmlcu_status dmlcu_cumulative_summation(const dmlr_cumulative_summation_operator_desc *d,
+                                        void *const *bufs, cudaStream_t s,
+                                        const dmlcu_options *o, char *msg, size_t cap);
 
 #endif

@@ -1,14 +1,14 @@
 /*
  * move.cu -- the data-movement operators: SCATTER (= SCATTER_ELEMENTS),
- * SCATTER_ND and SPLIT, plus the strided copy that SPLIT and the scatters'
- * "output = input" are made of.
+ * SCATTER_ND, SPLIT and JOIN, plus the strided copy that SPLIT, JOIN and the
+ * scatters' "output = input" are made of.
  *
  * One thread per element of an iteration space (grid-stride), offsets from
  * the linear index by dmlcu_offsets: the dims are collapsed first, so a packed
  * case is one or two dims, and copies move 16-byte words where the layout
  * allows (dmlcu_geo_widen).  Elements are opaque words of their width.
  * GATHER is in gather.cu.  SPEC_NOTES: SCATTER-5/6/7, SCATTER_ND-7/8/9,
- * SPLIT-7/8.
+ * SPLIT-7/8, JOIN-7/8.
  */
 #include "dmlcu_internal.cuh"
 
@@ -267,6 +267,35 @@ dmlcu_status dmlcu_split(const dmlr_split_operator_desc *desc, void *const *bufs
         if (st)
             return st;
         start += out.sizes[desc->Axis];
+    }
+    return DMLCU_OK;
+}
+
+/* ---- JOIN: each input into its slab of the output along Axis (JOIN-7), one copy each ---- */
+
+dmlcu_status dmlcu_join(const dmlr_join_operator_desc *desc, void *const *bufs, cudaStream_t s,
+                        const dmlcu_options *o, char *msg, size_t cap)
+{
+    dmlcu_tensor out;
+    dmlcu_resolve(desc->OutputTensor, &out);
+    uint8_t *dst = (uint8_t *)bufs[desc->InputCount];
+    uint64_t start = 0;
+    for (uint32_t i = 0; i < desc->InputCount; i++) {
+        dmlcu_tensor in;
+        dmlcu_resolve(&desc->InputTensors[i], &in);
+        dmlcu_geo g;
+        memset(&g, 0, sizeof g);
+        g.rank = (int)in.rank, g.nops = 2;
+        for (uint32_t d = 0; d < in.rank; d++) {
+            g.sizes[d] = in.sizes[d];
+            g.steps[0][d] = out.strides[d];
+            g.steps[1][d] = in.strides[d];
+        }
+        dmlcu_status st = dmlcu_copy(dst, (const uint8_t *)bufs[i], &g, out.esize,
+                                     start * out.strides[desc->Axis], 0, s, o, msg, cap);
+        if (st)
+            return st;
+        start += in.sizes[desc->Axis];
     }
     return DMLCU_OK;
 }

@@ -1,12 +1,15 @@
 /*
- * scan.cu -- CUMULATIVE_PRODUCT: a product scan of every lane (the elements
- * along Axis, all other coordinates fixed) in AxisDirection order, exclusive
- * or not.
+ * scan.cu -- CUMULATIVE_PRODUCT and CUMULATIVE_SUMMATION: a product or sum
+ * scan of every lane (the elements along Axis, all other coordinates fixed)
+ * in AxisDirection order, exclusive or not.  The operation is a template
+ * parameter (op_mul, op_add); everything else is shared.
  *
- * Arithmetic (CUMULATIVE_PRODUCT-8/9): FLOAT32 and FLOAT16 multiply in double
- * and round once at the store (__double2float_rn, __double2half: cvt.rn from
- * f64, never through float), like the reference; INT32/UINT32 and
- * INT64/UINT64 multiply in unsigned 32/64-bit and wrap.
+ * Arithmetic (CUMULATIVE_PRODUCT-8/9, CUMULATIVE_SUMMATION-8/9/10): FLOAT32
+ * and FLOAT16 multiply or add in double and round once at the store
+ * (__double2float_rn, __double2half: cvt.rn from f64, never through float),
+ * like the reference; INT32/UINT32 and INT64/UINT64 in unsigned 32/64-bit,
+ * wrapping.  Sums start from -0 (the exact identity) and an exclusive zero
+ * sum is written +0, as the reference does.
  *
  * Two kernels, chosen per case (README.md, "The scan"):
  *   walk   one thread walks a chunk of one lane sequentially; neighbouring
@@ -21,9 +24,9 @@
  * recursively, on the double/u32/u64 aggregates), then each chunk's scan
  * seeded with its carry.  Every chunk is loaded before it is stored by the
  * same thread or block, so in-place execution (CUMULATIVE_PRODUCT-7) is safe.
- * Reassociated float products stay inside CUMULATIVE_PRODUCT-10's bound:
- * they are computed in double, whose own error is far below one rounding of
- * the output type.
+ * Reassociated float products and sums stay inside CUMULATIVE_PRODUCT-10's
+ * and CUMULATIVE_SUMMATION-11's bounds: they are computed in double, whose own
+ * error is far below one rounding of the output type.
  */
 #include "dmlcu_internal.cuh"
 
@@ -69,6 +72,23 @@ struct t_u64 {
     static __device__ __forceinline__ void st(E *p, Acc a) { *p = a; }
 };
 
+/* ---- the operation: identity, combine, and what an exclusive scan writes ------------ */
+
+struct op_mul {
+    static const char *name() { return "CUMULATIVE_PRODUCT"; }
+    template <class A> static __device__ __forceinline__ A id() { return A(1); }
+    template <class A> static __device__ __forceinline__ A ap(A a, A b) { return a * b; }
+    template <class A> static __device__ __forceinline__ A ex(A a) { return a; }
+};
+struct op_add {
+    static const char *name() { return "CUMULATIVE_SUMMATION"; }
+    /* -0 for doubles (-0 + x == x for every x), 0 for the unsigned types */
+    template <class A> static __device__ __forceinline__ A id() { return A(0); }
+    template <class A> static __device__ __forceinline__ A ap(A a, A b) { return a + b; }
+    template <class A> static __device__ __forceinline__ A ex(A a) { return a + A(0); }
+};
+template <> __device__ __forceinline__ double op_add::id<double>() { return -0.0; }
+
 /* ---- geometry ----------------------------------------------------------------- */
 
 /* The lanes (every dim but Axis, collapsed; innermost = smallest output step) and the Axis. */
@@ -100,7 +120,7 @@ __device__ __forceinline__ uint64_t axis_index(const scan_geo &g, uint64_t k)
 
 /* ---- walk: thread t = chunk * lanes + lane ----------------------------------------- */
 
-template <class T, bool REDUCE>
+template <class T, class OP, bool REDUCE>
 __global__ void k_walk(const typename T::E *in, typename T::E *out, scan_geo g, uint64_t chunk,
                        uint64_t nchunks, typename T::Acc *agg)
 {
@@ -112,14 +132,14 @@ __global__ void k_walk(const typename T::E *in, typename T::E *out, scan_geo g, 
         lane_offsets(g, lane, li, lo);
         uint64_t k = c * chunk, k1 = k + chunk < g.len ? k + chunk : g.len;
         if (REDUCE) {
-            Acc acc = 1;
+            Acc acc = OP::template id<Acc>();
 #pragma unroll 4
             for (; k < k1; k++)
-                acc = acc * T::ld(in + li + axis_index(g, k) * g.in_ax);
+                acc = OP::ap(acc, T::ld(in + li + axis_index(g, k) * g.in_ax));
             agg[t] = acc;
             continue;
         }
-        Acc acc = nchunks > 1 ? agg[t] : Acc(1);
+        Acc acc = nchunks > 1 ? agg[t] : OP::template id<Acc>();
         /* Four loads ahead of their stores: latency hidden, and in place each
          * element is still read before it is written. */
         for (; k + 4 <= k1; k += 4) {
@@ -129,14 +149,14 @@ __global__ void k_walk(const typename T::E *in, typename T::E *out, scan_geo g, 
                 x[u] = T::ld(in + li + axis_index(g, k + u) * g.in_ax);
 #pragma unroll
             for (int u = 0; u < 4; u++) {
-                Acc next = acc * x[u];
-                T::st(out + lo + axis_index(g, k + u) * g.out_ax, g.excl ? acc : next);
+                Acc next = OP::ap(acc, x[u]);
+                T::st(out + lo + axis_index(g, k + u) * g.out_ax, g.excl ? OP::ex(acc) : next);
                 acc = next;
             }
         }
         for (; k < k1; k++) {
-            Acc next = acc * T::ld(in + li + axis_index(g, k) * g.in_ax);
-            T::st(out + lo + axis_index(g, k) * g.out_ax, g.excl ? acc : next);
+            Acc next = OP::ap(acc, T::ld(in + li + axis_index(g, k) * g.in_ax));
+            T::st(out + lo + axis_index(g, k) * g.out_ax, g.excl ? OP::ex(acc) : next);
             acc = next;
         }
     }
@@ -146,8 +166,8 @@ __global__ void k_walk(const typename T::E *in, typename T::E *out, scan_geo g, 
 
 enum { ITEMS_MAX = 8 }; /* elements per thread; a chunk holds up to BLOCK * ITEMS_MAX */
 
-/* Exclusive product scan of one value per thread; *total gets the block's product. */
-template <class Acc, int BLOCK>
+/* Exclusive scan of one value per thread; *total gets the block's product (sum). */
+template <class Acc, class OP, int BLOCK>
 __device__ __forceinline__ Acc block_exclusive(Acc v, Acc *wsm, Acc *total)
 {
     const int NW = BLOCK / 32, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -156,32 +176,32 @@ __device__ __forceinline__ Acc block_exclusive(Acc v, Acc *wsm, Acc *total)
     for (int o = 1; o < 32; o <<= 1) {
         Acc y = __shfl_up_sync(0xffffffffu, x, o);
         if (lane >= o)
-            x = y * x;
+            x = OP::ap(y, x);
     }
     if (lane == 31)
         wsm[warp] = x;
     __syncthreads();
     if (warp == 0) {
-        Acc w = lane < NW ? wsm[lane] : Acc(1);
+        Acc w = lane < NW ? wsm[lane] : OP::template id<Acc>();
 #pragma unroll
         for (int o = 1; o < 32; o <<= 1) {
             Acc y = __shfl_up_sync(0xffffffffu, w, o);
             if (lane >= o)
-                w = y * w;
+                w = OP::ap(y, w);
         }
         if (lane < NW)
             wsm[lane] = w;
     }
     __syncthreads();
     *total = wsm[NW - 1];
-    Acc before = warp ? wsm[warp - 1] : Acc(1);
+    Acc before = warp ? wsm[warp - 1] : OP::template id<Acc>();
     Acc y = __shfl_up_sync(0xffffffffu, x, 1);
-    return lane ? before * y : before;
+    return lane ? OP::ap(before, y) : before;
 }
 
 __device__ __forceinline__ uint32_t pad(uint32_t q) { return q + q / 32; } /* fewer bank conflicts */
 
-template <class T, int BLOCK, bool REDUCE>
+template <class T, class OP, int BLOCK, bool REDUCE>
 __global__ void __launch_bounds__(BLOCK)
     k_block(const typename T::E *in, typename T::E *out, scan_geo g, uint32_t chunk, uint32_t ipt,
             uint64_t nchunks, typename T::Acc *agg)
@@ -197,18 +217,19 @@ __global__ void __launch_bounds__(BLOCK)
         uint32_t n = (uint32_t)(g.len - k0 < chunk ? g.len - k0 : chunk);
         for (uint32_t r = 0; r < ipt; r++) { /* striped: neighbouring threads, neighbouring k */
             uint32_t q = r * BLOCK + tid;
-            sm[pad(q)] = q < n ? T::ld(in + li + axis_index(g, k0 + q) * g.in_ax) : Acc(1);
+            sm[pad(q)] = q < n ? T::ld(in + li + axis_index(g, k0 + q) * g.in_ax)
+                               : OP::template id<Acc>();
         }
         __syncthreads();
-        Acc v[ITEMS_MAX], mine = 1;
+        Acc v[ITEMS_MAX], mine = OP::template id<Acc>();
 #pragma unroll
         for (uint32_t i = 0; i < ITEMS_MAX; i++) /* blocked: thread tid owns tid*ipt .. +ipt-1 */
             if (i < ipt) {
                 v[i] = sm[pad(tid * ipt + i)];
-                mine = mine * v[i];
+                mine = OP::ap(mine, v[i]);
             }
         Acc block_total;
-        Acc run = block_exclusive<Acc, BLOCK>(mine, wsm, &block_total);
+        Acc run = block_exclusive<Acc, OP, BLOCK>(mine, wsm, &block_total);
         if (REDUCE) {
             if (tid == 0)
                 agg[b] = block_total;
@@ -216,12 +237,12 @@ __global__ void __launch_bounds__(BLOCK)
             continue;
         }
         if (nchunks > 1)
-            run = agg[b] * run; /* the carry: product of the lane's earlier chunks */
+            run = OP::ap(agg[b], run); /* the carry: the lane's earlier chunks */
 #pragma unroll
         for (uint32_t i = 0; i < ITEMS_MAX; i++)
             if (i < ipt) {
-                Acc next = run * v[i];
-                sm[pad(tid * ipt + i)] = g.excl ? run : next;
+                Acc next = OP::ap(run, v[i]);
+                sm[pad(tid * ipt + i)] = g.excl ? OP::ex(run) : next;
                 run = next;
             }
         __syncthreads();
@@ -280,7 +301,7 @@ static scan_plan plan(const scan_geo &g, const dmlcu_options *o)
     return p;
 }
 
-template <class T>
+template <class T, class OP>
 static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan_geo &g,
                          cudaStream_t s, const dmlcu_options *o, int depth, char *msg, size_t cap);
 
@@ -295,11 +316,11 @@ static scan_geo aggregate_geo(const scan_geo &g, const scan_plan &p)
     a.lanes = g.lanes;
     a.len = p.nchunks;
     a.in_ax = a.out_ax = p.block ? 1 : g.lanes;
-    a.excl = true; /* chunk c's carry: the product of chunks 0 .. c-1 */
+    a.excl = true; /* chunk c's carry: the product (sum) of chunks 0 .. c-1 */
     return a;
 }
 
-template <class T, int BLOCK>
+template <class T, class OP, int BLOCK>
 static void launch_block(bool reduce, const typename T::E *in, typename T::E *out,
                          const scan_geo &g, const scan_plan &p, typename T::Acc *agg,
                          cudaStream_t s)
@@ -307,33 +328,33 @@ static void launch_block(bool reduce, const typename T::E *in, typename T::E *ou
     uint64_t blocks = g.lanes * p.nchunks;
     unsigned grid = (unsigned)(blocks < (1u << 20) ? blocks : (1u << 20));
     uint32_t ipt = (uint32_t)((p.chunk + BLOCK - 1) / BLOCK);
-    auto k = reduce ? k_block<T, BLOCK, true> : k_block<T, BLOCK, false>;
+    auto k = reduce ? k_block<T, OP, BLOCK, true> : k_block<T, OP, BLOCK, false>;
     DMLCU_LAUNCH_SYNC(k, grid, BLOCK, s, in, out, g, (uint32_t)p.chunk, ipt, p.nchunks, agg);
 }
 
-template <class T>
+template <class T, class OP>
 static void launch(bool reduce, const typename T::E *in, typename T::E *out, const scan_geo &g,
                    const scan_plan &p, typename T::Acc *agg, cudaStream_t s)
 {
     if (p.block && p.chunk <= 64 * ITEMS_MAX)
-        launch_block<T, 64>(reduce, in, out, g, p, agg, s);
+        launch_block<T, OP, 64>(reduce, in, out, g, p, agg, s);
     else if (p.block)
-        launch_block<T, 256>(reduce, in, out, g, p, agg, s);
+        launch_block<T, OP, 256>(reduce, in, out, g, p, agg, s);
     else {
-        auto k = reduce ? k_walk<T, true> : k_walk<T, false>;
+        auto k = reduce ? k_walk<T, OP, true> : k_walk<T, OP, false>;
         DMLCU_LAUNCH(k, dmlcu_grid(g.lanes * p.nchunks, 256), 256, s, in, out, g, p.chunk,
                      p.nchunks, agg);
     }
 }
 
-template <class T>
+template <class T, class OP>
 static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan_geo &g,
                          cudaStream_t s, const dmlcu_options *o, int depth, char *msg, size_t cap)
 {
     typedef typename T::Acc Acc;
     typedef typename T::Agg A;
     if (depth > 40) /* chunks >= 2 halve the length each level: cannot happen */
-        return dmlcu_fail(msg, cap, DMLCU_ERROR, "CUMULATIVE_PRODUCT: scan recursion too deep");
+        return dmlcu_fail(msg, cap, DMLCU_ERROR, "%s: scan recursion too deep", OP::name());
     scan_plan p = plan(g, o);
     Acc *agg = NULL;
     dmlcu_status st;
@@ -342,11 +363,11 @@ static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan
                              "cudaMallocAsync (scan carries)", msg, cap);
         if (st)
             return st;
-        launch<T>(true, in, out, g, p, agg, s);
-        st = dmlcu_cuda_fail(cudaGetLastError(), "CUMULATIVE_PRODUCT reduce launch", msg, cap);
+        launch<T, OP>(true, in, out, g, p, agg, s);
+        st = dmlcu_cuda_fail(cudaGetLastError(), "scan reduce launch", msg, cap);
         if (!st) {
             scan_geo a = aggregate_geo(g, p);
-            st = scan<A>((const typename A::E *)agg, (typename A::E *)agg, a, s, o, depth + 1, msg,
+            st = scan<A, OP>((const typename A::E *)agg, (typename A::E *)agg, a, s, o, depth + 1, msg,
                          cap);
         }
         if (st) {
@@ -354,8 +375,8 @@ static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan
             return st;
         }
     }
-    launch<T>(false, in, out, g, p, agg, s);
-    st = dmlcu_cuda_fail(cudaGetLastError(), "CUMULATIVE_PRODUCT scan launch", msg, cap);
+    launch<T, OP>(false, in, out, g, p, agg, s);
+    st = dmlcu_cuda_fail(cudaGetLastError(), "scan launch", msg, cap);
     if (agg) {
         dmlcu_status fst = dmlcu_cuda_fail(cudaFreeAsync(agg, s), "cudaFreeAsync", msg, cap);
         if (!st)
@@ -364,22 +385,24 @@ static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan
     return st;
 }
 
-dmlcu_status dmlcu_cumulative_product(const dmlr_cumulative_product_operator_desc *desc,
-                                      void *const *bufs, cudaStream_t s,
-                                      const dmlcu_options *o, char *msg, size_t cap)
+/* The lanes of a scan (as dmlcu_geo_simplify, with the Axis left out), then the kernels. */
+template <class OP>
+static dmlcu_status scan_op(const dmlr_tensor_desc *tin, const dmlr_tensor_desc *tout,
+                            uint32_t axis, dmlr_axis_direction dir, bool excl, void *const *bufs,
+                            cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap)
 {
     dmlcu_tensor in, out;
-    dmlcu_resolve(desc->InputTensor, &in);
-    dmlcu_resolve(desc->OutputTensor, &out);
+    dmlcu_resolve(tin, &in);
+    dmlcu_resolve(tout, &out);
     scan_geo g;
     memset(&g, 0, sizeof g);
     /* Lanes: the other dims, innermost = smallest output stride, merged where
-     * contiguous in both tensors (as dmlcu_geo_simplify, with the Axis left out). */
+     * contiguous in both tensors. */
     dmlcu_geo lg;
     memset(&lg, 0, sizeof lg);
     lg.nops = 2;
     for (uint32_t d = 0; d < in.rank; d++) {
-        if (d == desc->Axis)
+        if (d == axis)
             continue;
         lg.sizes[lg.rank] = in.sizes[d];
         lg.steps[0][lg.rank] = out.strides[d];
@@ -391,26 +414,42 @@ dmlcu_status dmlcu_cumulative_product(const dmlr_cumulative_product_operator_des
     for (int d = 0; d < lg.rank; d++)
         g.sizes[d] = lg.sizes[d], g.out_step[d] = lg.steps[0][d], g.in_step[d] = lg.steps[1][d];
     g.lanes = lg.count;
-    g.len = in.sizes[desc->Axis];
-    g.in_ax = in.strides[desc->Axis];
-    g.out_ax = out.strides[desc->Axis];
-    g.dec = desc->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING;
-    g.excl = desc->HasExclusiveProduct;
-    switch (in.dt) { /* CUMULATIVE_PRODUCT-13: the support table's types */
+    g.len = in.sizes[axis];
+    g.in_ax = in.strides[axis];
+    g.out_ax = out.strides[axis];
+    g.dec = dir == DMLR_AXIS_DIRECTION_DECREASING;
+    g.excl = excl;
+    switch (in.dt) { /* CUMULATIVE_PRODUCT-13, CUMULATIVE_SUMMATION-14: the tables' types */
     case DMLR_FLOAT32:
-        return scan<t_f32>((const float *)bufs[0], (float *)bufs[1], g, s, o, 0, msg, cap);
+        return scan<t_f32, OP>((const float *)bufs[0], (float *)bufs[1], g, s, o, 0, msg, cap);
     case DMLR_FLOAT16:
-        return scan<t_f16>((const __half *)bufs[0], (__half *)bufs[1], g, s, o, 0, msg, cap);
+        return scan<t_f16, OP>((const __half *)bufs[0], (__half *)bufs[1], g, s, o, 0, msg, cap);
     case DMLR_INT32:
     case DMLR_UINT32:
-        return scan<t_u32>((const uint32_t *)bufs[0], (uint32_t *)bufs[1], g, s, o, 0, msg, cap);
+        return scan<t_u32, OP>((const uint32_t *)bufs[0], (uint32_t *)bufs[1], g, s, o, 0, msg,
+                               cap);
     case DMLR_INT64:
     case DMLR_UINT64:
-        return scan<t_u64>((const unsigned long long *)bufs[0], (unsigned long long *)bufs[1], g,
-                           s, o, 0, msg, cap);
+        return scan<t_u64, OP>((const unsigned long long *)bufs[0], (unsigned long long *)bufs[1],
+                               g, s, o, 0, msg, cap);
     default:
-        return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED,
-                          "CUMULATIVE_PRODUCT: %s is not implemented by the CUDA backend",
-                          dmlr_data_type_name(in.dt));
+        return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED, "%s: %s is not implemented by the CUDA "
+                          "backend", OP::name(), dmlr_data_type_name(in.dt));
     }
+}
+
+dmlcu_status dmlcu_cumulative_product(const dmlr_cumulative_product_operator_desc *d,
+                                      void *const *bufs, cudaStream_t s,
+                                      const dmlcu_options *o, char *msg, size_t cap)
+{
+    return scan_op<op_mul>(d->InputTensor, d->OutputTensor, d->Axis, d->AxisDirection,
+                           d->HasExclusiveProduct, bufs, s, o, msg, cap);
+}
+
+dmlcu_status dmlcu_cumulative_summation(const dmlr_cumulative_summation_operator_desc *d,
+                                        void *const *bufs, cudaStream_t s,
+                                        const dmlcu_options *o, char *msg, size_t cap)
+{
+    return scan_op<op_add>(d->InputTensor, d->OutputTensor, d->Axis, d->AxisDirection,
+                           d->HasExclusiveSum, bufs, s, o, msg, cap);
 }

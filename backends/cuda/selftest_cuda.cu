@@ -14,13 +14,14 @@
  * Judging: output buffers byte for byte (padding included: both sides start
  * 0xA5 and must write only addressed elements), except that a scatter
  * element written by colliding updates may hold any of them (SCATTER-6,
- * SCATTER_ND-8) and a FLOAT32/FLOAT16 CUMULATIVE_PRODUCT element is judged
- * with the cases' bound (CUMULATIVE_PRODUCT-10, ref/case/tolerance.c).
+ * SCATTER_ND-8) and a FLOAT32/FLOAT16 CUMULATIVE_PRODUCT or CUMULATIVE_SUMMATION
+ * element is judged with the cases' bound (CUMULATIVE_PRODUCT-10,
+ * CUMULATIVE_SUMMATION-11, ref/case/tolerance.c).
  *
  *   dmlref-cuda-selftest [--cases N] [--big N] [--seed S] [--seconds T] [--op NAME] [--verbose]
- * --big N: N more cases of up to 1M elements (CUMULATIVE_PRODUCT: long axes);
+ * --big N: N more cases of up to 1M elements (the scans: long axes);
  * --op: one operator only (GATHER, SCATTER, SCATTER_ND, SPLIT, CUMULATIVE_PRODUCT,
- *   GATHER_ELEMENTS, GATHER_ND, GATHER_ND1).
+ *   GATHER_ELEMENTS, GATHER_ND, GATHER_ND1, JOIN, CUMULATIVE_SUMMATION).
  * Prints one line per failure and "selftest: P passed, F failed"; exit 1 on failure.
  */
 #include "dmlcu.h"
@@ -160,9 +161,11 @@ struct test_case {
         dmlr_gather_elements_operator_desc e;
         dmlr_gather_nd_operator_desc nd;
         dmlr_gather_nd1_operator_desc n1;
+        dmlr_join_operator_desc j;
+        dmlr_cumulative_summation_operator_desc cs;
     } u;
     tensor t[8]; /* binding order */
-    dmlr_tensor_desc split_descs[6];
+    dmlr_tensor_desc split_descs[6], join_descs[6];
     uint32_t count, outputs;
     bool in_place;
 };
@@ -314,7 +317,31 @@ static void make_split(test_case &c, uint64_t cap)
              axis, parts);
 }
 
-static void make_cumprod(test_case &c, uint64_t cap, bool long_axis)
+/* JOIN: SPLIT's shapes the other way round (JOIN-5/6), each input its own layout. */
+static void make_join(test_case &c, uint64_t cap)
+{
+    uint32_t D = 1 + (uint32_t)below(8), out_s[8];
+    uint32_t axis = (uint32_t)below(D);
+    random_sizes(D, out_s, cap);
+    uint32_t dim = out_s[axis], parts = 1 + (uint32_t)below(dim < 5 ? dim : 5), left = dim;
+    dmlr_data_type dt = any_type();
+    for (uint32_t i = 0; i < parts; i++) {
+        uint32_t s[8];
+        memcpy(s, out_s, sizeof s);
+        s[axis] = i + 1 == parts ? left : 1 + (uint32_t)below(left - (parts - 1 - i));
+        left -= s[axis];
+        layout(c.t[i], dt, D, s, true);
+        c.join_descs[i] = c.t[i].d;
+    }
+    layout(c.t[parts], dt, D, out_s, false);
+    c.u.j = {parts, c.join_descs, &c.t[parts].d, axis};
+    c.count = 1 + parts, c.outputs = 1;
+    snprintf(c.what, sizeof c.what, "JOIN %s rank %u axis %u of %u", dmlr_data_type_name(dt), D,
+             axis, parts);
+}
+
+/* CUMULATIVE_PRODUCT, or with sum CUMULATIVE_SUMMATION: one shape, in place or not. */
+static void make_scan(test_case &c, uint64_t cap, bool long_axis, bool sum)
 {
     static const dmlr_data_type types[] = {DMLR_FLOAT32, DMLR_FLOAT16, DMLR_INT32,
                                            DMLR_UINT32, DMLR_INT64, DMLR_UINT64};
@@ -364,14 +391,18 @@ static void make_cumprod(test_case &c, uint64_t cap, bool long_axis)
             }
         }
     }
-    c.u.c = {&c.t[0].d, &c.t[1].d, axis,
-             chance(50) ? DMLR_AXIS_DIRECTION_DECREASING : DMLR_AXIS_DIRECTION_INCREASING,
-             chance(50)};
+    dmlr_axis_direction dir =
+        chance(50) ? DMLR_AXIS_DIRECTION_DECREASING : DMLR_AXIS_DIRECTION_INCREASING;
+    bool excl = chance(50);
+    if (sum)
+        c.u.cs = {&c.t[0].d, &c.t[1].d, axis, dir, excl};
+    else
+        c.u.c = {&c.t[0].d, &c.t[1].d, axis, dir, excl};
     c.count = 2, c.outputs = 1;
-    snprintf(c.what, sizeof c.what, "CUMULATIVE_PRODUCT %s rank %u axis %u len %u %s%s%s",
-             dmlr_data_type_name(dt), D, axis, s[axis],
-             c.u.c.AxisDirection ? "decreasing" : "increasing",
-             c.u.c.HasExclusiveProduct ? " exclusive" : "", c.in_place ? " in-place" : "");
+    snprintf(c.what, sizeof c.what, "%s %s rank %u axis %u len %u %s%s%s",
+             sum ? "CUMULATIVE_SUMMATION" : "CUMULATIVE_PRODUCT", dmlr_data_type_name(dt), D, axis,
+             s[axis], dir ? "decreasing" : "increasing", excl ? " exclusive" : "",
+             c.in_place ? " in-place" : "");
 }
 
 static dmlr_operator_desc op_of(test_case &c)
@@ -383,7 +414,7 @@ static dmlr_operator_desc op_of(test_case &c)
 static const dmlr_operator_type types[] = {
     DMLR_OPERATOR_GATHER, DMLR_OPERATOR_SCATTER, DMLR_OPERATOR_SCATTER_ND, DMLR_OPERATOR_SPLIT,
     DMLR_OPERATOR_CUMULATIVE_PRODUCT, DMLR_OPERATOR_GATHER_ELEMENTS, DMLR_OPERATOR_GATHER_ND,
-    DMLR_OPERATOR_GATHER_ND1};
+    DMLR_OPERATOR_GATHER_ND1, DMLR_OPERATOR_JOIN, DMLR_OPERATOR_CUMULATIVE_SUMMATION};
 enum { TYPE_COUNT = sizeof types / sizeof types[0] };
 
 /* Make a valid random case (retrying what dmlr_validate refuses). */
@@ -400,7 +431,9 @@ static void make_case(test_case &c, int which, uint64_t cap, bool long_axis)
         case DMLR_OPERATOR_GATHER_ELEMENTS: make_gather_elements(c, cap); break;
         case DMLR_OPERATOR_GATHER_ND: make_gather_nd(c, cap, false); break;
         case DMLR_OPERATOR_GATHER_ND1: make_gather_nd(c, cap, true); break;
-        default: make_cumprod(c, cap, long_axis); break;
+        case DMLR_OPERATOR_JOIN: make_join(c, cap); break;
+        case DMLR_OPERATOR_CUMULATIVE_SUMMATION: make_scan(c, cap, long_axis, true); break;
+        default: make_scan(c, cap, long_axis, false); break;
         }
         /* Every tensor within 4 x cap: a GATHER's output is input x indices. */
         bool small = true;
@@ -469,6 +502,57 @@ static uint64_t elem_offset(const tensor &t, uint64_t flat)
     return off * es;
 }
 
+static bool is_scan(dmlr_operator_type t)
+{
+    return t == DMLR_OPERATOR_CUMULATIVE_PRODUCT || t == DMLR_OPERATOR_CUMULATIVE_SUMMATION;
+}
+
+static double load_float(const uint8_t *p, uint32_t es)
+{
+    if (es == 4) {
+        float x;
+        memcpy(&x, p, 4);
+        return x;
+    }
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return dmlr_f16_to_f64(h);
+}
+
+/*
+ * CUMULATIVE_SUMMATION-11's inputs per output element (flat, row-major): the
+ * prefix length n and the finite terms' magnitudes, walked lane by lane.
+ */
+static void sum_prefixes(const test_case &c, std::vector<uint64_t> &n, std::vector<double> &mag)
+{
+    const dmlr_cumulative_summation_operator_desc &d = c.u.cs;
+    const tensor &in = c.t[0];
+    uint32_t es = dmlr_data_type_size(in.d.DataType);
+    uint64_t len = in.sizes[d.Axis], inner = 1, outer = 1;
+    for (uint32_t k = 0; k < in.d.DimensionCount; k++)
+        if (k < d.Axis)
+            outer *= in.sizes[k];
+        else if (k > d.Axis)
+            inner *= in.sizes[k];
+    n.assign(outer * len * inner, 0);
+    mag.assign(outer * len * inner, 0);
+    for (uint64_t o = 0; o < outer; o++)
+        for (uint64_t i = 0; i < inner; i++) {
+            double a = 0;
+            for (uint64_t t = 0; t < len; t++) {
+                uint64_t k = d.AxisDirection == DMLR_AXIS_DIRECTION_DECREASING ? len - 1 - t : t;
+                uint64_t f = (o * len + k) * inner + i;
+                double x = load_float(&in.host[elem_offset(in, f)], es);
+                if (d.HasExclusiveSum) /* the terms before this one */
+                    n[f] = t, mag[f] = a;
+                if (x == x && x - x == 0)
+                    a += x < 0 ? -x : x;
+                if (!d.HasExclusiveSum)
+                    n[f] = t + 1, mag[f] = a;
+            }
+        }
+}
+
 /* Judge one case's GPU outputs against the reference's; msg says what differs. */
 static bool judge(test_case &c, std::vector<std::vector<uint8_t>> &gpu,
                   std::vector<std::vector<uint8_t>> &ref, char *msg, size_t cap)
@@ -499,23 +583,22 @@ static bool judge(test_case &c, std::vector<std::vector<uint8_t>> &gpu,
                 memcpy(&gpu[0][o], &ref[0][o], es); /* a legal value: accept */
         }
     }
-    if (c.type == DMLR_OPERATOR_CUMULATIVE_PRODUCT &&
-        (out0.d.DataType == DMLR_FLOAT32 || out0.d.DataType == DMLR_FLOAT16)) {
-        for (uint64_t f = 0; f < n; f++) { /* CUMULATIVE_PRODUCT-10/11 */
+    if (is_scan(c.type) && (out0.d.DataType == DMLR_FLOAT32 || out0.d.DataType == DMLR_FLOAT16)) {
+        bool sum = c.type == DMLR_OPERATOR_CUMULATIVE_SUMMATION;
+        std::vector<uint64_t> sn;
+        std::vector<double> mag;
+        if (sum)
+            sum_prefixes(c, sn, mag);
+        for (uint64_t f = 0; f < n; f++) { /* CUMULATIVE_PRODUCT-10/11, CUMULATIVE_SUMMATION-11/12 */
             uint64_t o = elem_offset(out0, f);
-            if (!dmlc_cumprod_within_bound(out0.d.DataType, &ref[0][o], &gpu[0][o],
-                                           dmlc_cumprod_prefix_length(&c.u.c, f))) {
-                double e = 0, g = 0;
-                if (es == 4) {
-                    float x, y;
-                    memcpy(&x, &ref[0][o], 4), memcpy(&y, &gpu[0][o], 4), e = x, g = y;
-                } else {
-                    uint16_t x, y;
-                    memcpy(&x, &ref[0][o], 2), memcpy(&y, &gpu[0][o], 2);
-                    e = dmlr_f16_to_f64(x), g = dmlr_f16_to_f64(y);
-                }
+            bool in_bound =
+                sum ? dmlc_cumsum_within_bound(out0.d.DataType, &ref[0][o], &gpu[0][o], sn[f], mag[f])
+                    : dmlc_cumprod_within_bound(out0.d.DataType, &ref[0][o], &gpu[0][o],
+                                                dmlc_cumprod_prefix_length(&c.u.c, f));
+            if (!in_bound) {
                 snprintf(msg, cap, "element %llu: expected %.9g, got %.9g (outside the bound)",
-                         (unsigned long long)f, e, g);
+                         (unsigned long long)f, load_float(&ref[0][o], es),
+                         load_float(&gpu[0][o], es));
                 return false;
             }
             memcpy(&gpu[0][o], &ref[0][o], es);
@@ -631,7 +714,7 @@ int main(int argc, char **argv)
         }
         bool is_big = i >= cases;
         int which = only >= 0 ? only : (int)(i % TYPE_COUNT);
-        /* Big cases: up to 1M elements; CUMULATIVE_PRODUCT ones with a long Axis. */
+        /* Big cases: up to 1M elements; the scans with a long Axis. */
         make_case(c, which, is_big ? (1u << 20) : 4096, is_big && chance(70));
         std::vector<std::vector<uint8_t>> ref;
         std::vector<dmlr_buffer> ins, outs;
@@ -655,7 +738,7 @@ int main(int argc, char **argv)
         }
         bool case_ok = true;
         for (int v = 0; v < nv; v++) {
-            if (v >= 3 && v <= 8 && c.type != DMLR_OPERATOR_CUMULATIVE_PRODUCT)
+            if (v >= 3 && v <= 8 && !is_scan(c.type))
                 continue; /* scan variants change nothing else */
             if (v >= 9 && c.type != DMLR_OPERATOR_GATHER)
                 continue; /* nor do the row-path ones */

@@ -106,7 +106,8 @@ def split(d, ins, outs):
         at += n
 
 
-def cumulative_product(d, ins, outs):
+def scan(d, ins, outs, ufunc, identity, exclusive):
+    """CUMULATIVE_PRODUCT (np.multiply, 1) and CUMULATIVE_SUMMATION (np.add, 0)."""
     x = np.asarray(ins[0])
     out = outs[0]
     axis = d["Axis"]
@@ -114,20 +115,42 @@ def cumulative_product(d, ins, outs):
     if decreasing:
         x = np.flip(x, axis)
     if x.dtype.kind == "f":
-        # CUMULATIVE_PRODUCT-9: FLOAT64 products in order, rounded once.
+        # CUMULATIVE_PRODUCT-9, CUMULATIVE_SUMMATION-9/10: FLOAT64 in order from the
+        # first element, rounded once.
         acc = x.astype(np.float64)
     else:
-        # CUMULATIVE_PRODUCT-8: integers wrap modulo 2^bits.
+        # CUMULATIVE_PRODUCT-8, CUMULATIVE_SUMMATION-8: integers wrap modulo 2^bits.
         acc = x.view(x.dtype.str.replace("i", "u"))
-    prod = np.multiply.accumulate(acc, axis=axis, dtype=acc.dtype)
-    if d["HasExclusiveProduct"]:
-        ones = np.ones_like(np.take(prod, [0], axis=axis))
-        prod = np.concatenate([ones, np.take(prod, range(prod.shape[axis] - 1), axis=axis)],
-                              axis=axis)
-    res = prod.astype(x.dtype) if x.dtype.kind == "f" else prod.view(x.dtype)
+    res = ufunc.accumulate(acc, axis=axis, dtype=acc.dtype)
+    if d[exclusive]:
+        first = np.full_like(np.take(res, [0], axis=axis), identity)
+        res = np.concatenate([first, np.take(res, range(res.shape[axis] - 1), axis=axis)],
+                             axis=axis)
+        if x.dtype.kind == "f" and identity == 0:
+            res = res + 0.0                           # a zero sum is written +0
+    res = res.astype(x.dtype) if x.dtype.kind == "f" else res.view(x.dtype)
     if decreasing:
         res = np.flip(res, axis)
     out[...] = res
+
+
+def cumulative_product(d, ins, outs):
+    scan(d, ins, outs, np.multiply, 1, "HasExclusiveProduct")
+
+
+def cumulative_summation(d, ins, outs):
+    scan(d, ins, outs, np.add, 0, "HasExclusiveSum")
+
+
+def join(d, ins, outs):
+    out = outs[0]
+    axis, at = d["Axis"], 0
+    for inp in ins:                                   # JOIN-7: consecutive, in array order
+        n = inp.shape[axis]
+        sl = [slice(None)] * out.ndim
+        sl[axis] = slice(at, at + n)
+        out[tuple(sl)] = inp
+        at += n
 
 
 def gather_elements(d, ins, outs):
@@ -165,6 +188,8 @@ OPERATORS = {
     "GATHER_ELEMENTS": gather_elements,
     "GATHER_ND": gather_nd,
     "GATHER_ND1": gather_nd,
+    "JOIN": join,
+    "CUMULATIVE_SUMMATION": cumulative_summation,
 }
 
 

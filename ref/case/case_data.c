@@ -177,27 +177,59 @@ static bool place(dmlc_jctx *j, dmlc_case_tensor *t, const unsigned char *packed
     return true;
 }
 
-bool dmlc_case_parse_inputs(dmlc_jctx *j, const cJSON *inputs)
+/*
+ * The members of inputs or outputs: one per tensor member, keyed by its name
+ * (a tensor array's entries in one JSON array).
+ */
+static bool list_members(dmlc_jctx *j, const cJSON *obj, bool outputs)
 {
     dmlc_jmember m[64];
     uint32_t n = 0;
+    for (uint32_t i = 0; i < j->c->tensor_count && n < 64; i++) {
+        const dmlc_case_tensor *t = &j->tensors[i];
+        if (t->is_output == outputs && (n == 0 || strcmp(m[n - 1].name, t->member) != 0))
+            m[n].name = t->member, m[n++].required = true;
+    }
+    return dmlc_jmembers(j, obj, m, n);
+}
+
+/* t's entry in inputs or outputs, the path pointing at it; NULL (err set) if the array is wrong. */
+static const cJSON *member_entry(dmlc_jctx *j, const cJSON *obj, const dmlc_case_tensor *t,
+                                 const char *what)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, t->member);
+    dmlc_jkey(j, t->member);
+    if (t->member_index < 0)
+        return v;
+    int count = 0;
+    for (uint32_t k = 0; k < j->c->tensor_count; k++)
+        count += j->tensors[k].member == t->member;
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != count) {
+        dmlc_jfail(j, "expected an array of %d %s entries (one per %s), got %s", count, what,
+                   t->member, cJSON_IsArray(v) ? "another length" : dmlc_jkind(v));
+        return NULL;
+    }
+    dmlc_jindex(j, (uint64_t)t->member_index);
+    return cJSON_GetArrayItem(v, t->member_index);
+}
+
+bool dmlc_case_parse_inputs(dmlc_jctx *j, const cJSON *inputs)
+{
     size_t back = j->len;
-    for (uint32_t i = 0; i < j->c->tensor_count && n < 64; i++)
-        if (!j->tensors[i].is_output)
-            m[n].name = j->tensors[i].name, m[n++].required = true;
-    if (!dmlc_jmembers(j, inputs, m, n))
+    if (!list_members(j, inputs, false))
         return false;
     for (uint32_t i = 0; i < j->c->tensor_count; i++) {
         dmlc_case_tensor *t = &j->tensors[i];
         unsigned char *packed;
+        const cJSON *v;
         bool nested, ok;
         if (t->is_output)
             continue;
-        dmlc_jkey(j, t->name);
+        if (!(v = member_entry(j, inputs, t, "input")))
+            return false;
         if (!(packed = malloc((size_t)(t->count * t->esize))))
             return dmlc_joom(j);
-        ok = dmlc_case_parse_entry(j, cJSON_GetObjectItemCaseSensitive(inputs, t->name), t,
-                                   packed, &t->sidecar, &nested) &&
+        ok = dmlc_case_parse_entry(j, v, t, packed, &t->sidecar, &nested) &&
              place(j, t, packed, nested, t->sidecar ? "npy" : t->generated ? "generate" : NULL);
         free(packed);
         if (!ok)
@@ -383,34 +415,15 @@ static bool parse_output(dmlc_jctx *j, const cJSON *v, dmlc_case_tensor *t)
 
 bool dmlc_case_parse_outputs(dmlc_jctx *j, const cJSON *outputs)
 {
-    dmlc_jmember m[64];
-    uint32_t n = 0;
     size_t back = j->len;
-    for (uint32_t i = 0; i < j->c->tensor_count && n < 64; i++) {
-        const dmlc_case_tensor *t = &j->tensors[i];
-        if (t->is_output && (n == 0 || strcmp(m[n - 1].name, t->member) != 0))
-            m[n].name = t->member, m[n++].required = true;
-    }
-    if (!dmlc_jmembers(j, outputs, m, n))
+    if (!list_members(j, outputs, true))
         return false;
     for (uint32_t i = 0; i < j->c->tensor_count; i++) {
         dmlc_case_tensor *t = &j->tensors[i];
         const cJSON *v;
         if (!t->is_output)
             continue;
-        v = cJSON_GetObjectItemCaseSensitive(outputs, t->member);
-        dmlc_jkey(j, t->member);
-        if (t->member_index >= 0) {
-            int count = 0;
-            for (uint32_t k = 0; k < j->c->tensor_count; k++)
-                count += j->tensors[k].member == t->member;
-            if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != count)
-                return dmlc_jfail(j, "expected an array of %d output entries (one per %s), got %s",
-                             count, t->member, cJSON_IsArray(v) ? "another length" : dmlc_jkind(v));
-            dmlc_jindex(j, (uint64_t)t->member_index);
-            v = cJSON_GetArrayItem(v, t->member_index);
-        }
-        if (!parse_output(j, v, t))
+        if (!(v = member_entry(j, outputs, t, "output")) || !parse_output(j, v, t))
             return false;
         dmlc_jback(j, back);
     }

@@ -150,6 +150,7 @@ static bool parse_field(dmlc_jctx *j, const dmlr_field_info *f, const cJSON *v, 
         dmlr_set_member(f, base, t, 1, 0);
         return true;
     case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
+    case DMLR_FIELD_INPUT_TENSOR_ARRAY:
         if (!cJSON_IsArray(v))
             return dmlc_jfail(j, "expected an array of tensor descs, got %s", dmlc_jkind(v));
         if (!(t = dmlc_alloc(j, ((size_t)cJSON_GetArraySize(v) + 1) * sizeof *t)))
@@ -194,7 +195,7 @@ static bool check_counts(dmlc_jctx *j, const dmlr_operator_info *info, const cJS
     for (uint32_t a = 0; a < info->field_count; a++) {
         const dmlr_field_info *arr = &info->fields[a];
         uint32_t n;
-        if (arr->kind != DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+        if (!DMLR_FIELD_IS_ARRAY(arr->kind))
             continue;
         memcpy(&n, base + arr->count_offset, sizeof n);
         for (uint32_t f = 0; f < info->field_count; f++) {

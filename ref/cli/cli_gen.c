@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 
 static const char help[] =
-    "usage: dmlref gen --out DIR [--coverage FILE [--known DIR]] [--skip-large] [--only GLOB]\n"
-    "                  [--list]\n"
+    "usage: dmlref gen --out DIR [--coverage FILE [--known DIR]] [--skip-large] [--huge]\n"
+    "                  [--only GLOB] [--list]\n"
     "\n"
     "Generate the golden corpus from the coverage matrix: per operator an all-pairs\n"
     "design, every data type at every rank, targeted edge cases and large cases,\n"
@@ -34,6 +34,9 @@ static const char help[] =
     "                   in DIR (goldens/known)\n"
     "  --skip-large     leave out the large cases (16.8M elements each); the report\n"
     "                   still counts them\n"
+    "  --huge           write only the huge cases (\"huge/OP/...\": outputs beyond 4 GiB,\n"
+    "                   about 9 GiB of memory each), which are never written otherwise\n"
+    "                   (make goldens-huge: DIR goldens-huge)\n"
     "  --only GLOB      only cases whose name matches (fnmatch), e.g. 'gen/gather/f16.*'\n"
     "  --list           print the names instead of writing anything\n"
     "\n";
@@ -60,7 +63,7 @@ static int write_case(const char *out, const char *name, const char *text)
     int err;
     if (!path)
         return ENOMEM;
-    snprintf(path, n, "%s/%s.json", out, name + 4); /* "gen/" is the corpus directory itself */
+    snprintf(path, n, "%s/%s.json", out, strchr(name, '/') + 1); /* "gen/": the directory itself */
     dmlc_error why;
     err = make_parents(path);
     if (err) {
@@ -77,7 +80,7 @@ static int write_case(const char *out, const char *name, const char *text)
 
 typedef struct options {
     const char *out, *coverage, *only, *known;
-    bool skip_large, list;
+    bool skip_large, huge, list;
 } options;
 
 static bool wanted(const options *o, const char *name)
@@ -127,12 +130,13 @@ static int generate(const options *o, const dmlg_spec *const *specs, const uint3
     for (uint32_t k = 0; k < DMLG_OP_COUNT && !rc; k++)
         for (uint32_t i = 0, op = order[k]; i < counts[op] && !rc; i++) {
             const dmlg_spec *s = &specs[op][i];
-            if (o->skip_large && s->set == DMLG_LARGE)
+            bool huge = strcmp(dmlg_corpus(s), "huge") == 0;
+            if ((o->skip_large && s->set == DMLG_LARGE) || huge != o->huge)
                 continue;
-            snprintf(name, sizeof name, "gen/%s/%s", s->op->dir, s->stem);
+            snprintf(name, sizeof name, "%s/%s/%s", dmlg_corpus(s), s->op->dir, s->stem);
             rc = one(o, name, build_spec, s, &written);
         }
-    for (uint32_t i = 0; i < dmlg_negative_total() && !rc; i++) {
+    for (uint32_t i = 0; i < dmlg_negative_total() && !rc && !o->huge; i++) {
         const dmlg_negative *s = dmlg_negative_at(i);
         snprintf(name, sizeof name, "gen/negative/%s/%s.%s", s->dir, s->rule, s->slug);
         rc = one(o, name, build_negative, s, &written);
@@ -144,7 +148,7 @@ static int generate(const options *o, const dmlg_spec *const *specs, const uint3
 
 int cli_gen(int argc, char **argv)
 {
-    options o = {NULL, NULL, NULL, NULL, false, false};
+    options o = {NULL, NULL, NULL, NULL, false, false, false};
     const dmlg_spec *specs[DMLG_OP_COUNT] = {NULL};
     dmlg_spec *owned[DMLG_OP_COUNT] = {NULL};
     uint32_t counts[DMLG_OP_COUNT] = {0};
@@ -168,6 +172,8 @@ int cli_gen(int argc, char **argv)
             o.skip_large = true;
         else if (strcmp(argv[i], "--list") == 0)
             o.list = true;
+        else if (strcmp(argv[i], "--huge") == 0)
+            o.huge = true;
         else
             return cli_usage_error("gen", "unknown argument %s", argv[i]);
     }

@@ -162,6 +162,13 @@ char *dmlg_coverage(const dmlg_spec *const *specs, const uint32_t *counts);
  */
 char *dmlg_known_section(const char *dir, dmlc_error *err);
 
+/*
+ * The corpus of a spec, the first word of its case's name: "gen" (goldens/gen),
+ * or "huge" for the cases too big for the default corpus (GOLDENS-10:
+ * goldens-huge/, written only by `dmlref gen --huge`).
+ */
+const char *dmlg_corpus(const dmlg_spec *s);
+
 /* ---- building one case (gen_case.c) ------------------------------------------ */
 
 typedef enum dmlg_role { DMLG_ROLE_DATA, DMLG_ROLE_INDEX, DMLG_ROLE_OUTPUT } dmlg_role;
@@ -204,6 +211,7 @@ typedef struct dmlg_case {
 #undef X
     } d;
     dmlr_tensor_desc split_outputs[DMLG_MAX_TENSORS];
+    dmlr_tensor_desc join_inputs[DMLG_MAX_TENSORS];
     dmlr_operator_desc op;
     dmlg_tensor t[DMLG_MAX_TENSORS]; /* binding order */
     uint32_t tensor_count;
@@ -283,6 +291,23 @@ void dmlg_scatter_tensors(dmlg_case *gc, dmlr_data_type dt, dmlr_data_type it, u
  * parameter) and the marks (GATHER_ND-8). */
 bool dmlg_gather_nd_build(struct dmlg_case *gc, bool nd1);
 bool dmlg_gather_nd_marks(struct dmlg_case *gc);
+/*
+ * CUMULATIVE_PRODUCT's and CUMULATIVE_SUMMATION's tensors (gen_tensor.c): one
+ * shape for InputTensor and OutputTensor (an Axis of 1, fixed_len if not 0,
+ * long, or DMLG_LARGE_ROWS x DMLG_LARGE_AXIS for large, whose input the caller
+ * then gives a recipe), the layout, in place (TENSOR-12: the same desc).
+ * Returns the Axis.
+ */
+enum { DMLG_LARGE_AXIS = 70000, DMLG_LARGE_ROWS = 240 };
+uint32_t dmlg_scan_tensors(dmlg_case *gc, uint32_t fixed_len);
+/* The scans' marks (gen_marks.c): floats only, from mark(gc, marks) over OutputTensor. */
+bool dmlg_scan_marks(dmlg_case *gc, void (*mark)(dmlg_case *gc, bool *marks));
+/*
+ * SPLIT's and JOIN's parts along Axis (SPLIT-5/6/9, JOIN-5/6/9) by the case's
+ * "parts" value and variant (axis1, many, long; large: the given sizes); each
+ * at least 1.  Returns how many, into p (at most 16).
+ */
+uint32_t dmlg_parts(dmlg_case *gc, uint32_t *p, const uint32_t *large, uint32_t large_count);
 /* Recipes of large cases (GOLDENS-6): random bits; indices distinct per block. */
 dmlc_recipe dmlg_recipe_bits(dmlg_case *gc);
 dmlc_recipe dmlg_recipe_distinct(dmlg_case *gc, uint64_t range, uint64_t block);

@@ -286,7 +286,8 @@ bool dmlg_specs(const dmlg_op *op, dmlg_spec **out, uint32_t *count, char *why,
     memset(p.covered, 0, p.total);
     for (uint32_t e = 0; ok && e < op->edge_count; e++) { /* edges, then the large ones */
         const dmlg_edge *edge = &op->edges[e];
-        bool large = edge->variant && strcmp(edge->variant, "large") == 0;
+        bool large = edge->variant && (strcmp(edge->variant, "large") == 0 ||
+                                       strcmp(edge->variant, "huge") == 0);
         memset(&a, 0, sizeof a);
         memset(set, 0, sizeof set);
         if (!parse_assign(op, edge->assign, &a, set, why, cap)) {

@@ -192,6 +192,7 @@ static bool member(void *ctx, const dmlr_member *m)
         dmlg_json_tensor(w, m->tensors);
         break;
     case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
+    case DMLR_FIELD_INPUT_TENSOR_ARRAY:
         dmlg_json_put(w, m->count ? "[\n" : "[");
         for (uint32_t i = 0; i < m->count; i++) {
             dmlg_json_put(w, "      ");

@@ -120,3 +120,21 @@ bool dmlg_marks(dmlg_case *gc)
                                          "elements");
     return ok;
 }
+
+bool dmlg_scan_marks(dmlg_case *gc, void (*mark)(dmlg_case *gc, bool *marks))
+{
+    dmlg_tensor *out = &gc->t[1];
+    bool *marks;
+    if (!(out->impl = dmlg_alloc(gc, out->count)) ||
+        !(marks = dmlg_alloc(gc, out->count * sizeof *marks)))
+        return false;
+    if (!dmlr_data_type_is_float(out->desc.DataType))
+        return true; /* integers wrap exactly: never marked */
+    mark(gc, marks);
+    for (uint64_t o = 0; o < out->count; o++)
+        if (marks[o]) {
+            out->impl[o] = 1;
+            out->impl_count++;
+        }
+    return true;
+}

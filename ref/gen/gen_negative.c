@@ -29,7 +29,17 @@ typedef struct neg_case {
     unsigned char desc[128]; /* the operator desc struct */
     dmlr_operator_desc op;
     uint32_t count;          /* tensors */
+    uint32_t array;          /* of them, in the tensor array member (SPLIT, JOIN); 0 if none */
 } neg_case;
+
+/* The tensor members that are not arrays: each binds one tensor. */
+static uint32_t single_tensors(const dmlr_operator_info *info)
+{
+    uint32_t k = 0;
+    for (uint32_t f = 0; f < info->field_count; f++)
+        k += DMLR_FIELD_IS_TENSOR(info->fields[f].kind) && !DMLR_FIELD_IS_ARRAY(info->fields[f].kind);
+    return k;
+}
 
 static uint32_t parse_list(const char *s, uint32_t *out)
 {
@@ -54,9 +64,9 @@ static bool set_member(neg_case *n, const char *name, const char *value)
             return false;
         dmlr_set_member(fi, n->desc, NULL, 0, u);
         for (uint32_t a = 0; a < info->field_count; a++) /* a count member: the array too */
-            if (info->fields[a].kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY &&
+            if (DMLR_FIELD_IS_ARRAY(info->fields[a].kind) &&
                 info->fields[a].count_offset == fi->offset)
-                n->count = 1 + u;
+                n->array = u, n->count = single_tensors(info) + u;
         return true;
     }
     return false;
@@ -116,9 +126,10 @@ static void link(neg_case *n)
         const dmlr_field_info *fi = &info->fields[f];
         if (!DMLR_FIELD_IS_TENSOR(fi->kind))
             continue;
-        /* OutputTensors comes last among the tensors: the rest of t[] */
-        dmlr_set_member(fi, n->desc, &n->t[next], n->count - next, 0);
-        next += fi->kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY ? DMLG_MAX_TENSORS : 1;
+        /* an array takes n->array tensors, each other member one */
+        uint32_t k = DMLR_FIELD_IS_ARRAY(fi->kind) ? n->array : 1;
+        dmlr_set_member(fi, n->desc, &n->t[next], k, 0);
+        next += k;
     }
     n->op.Desc = n->desc;
 }
@@ -134,6 +145,7 @@ static bool make_base(neg_case *n, const dmlg_op *op)
         n->t[i].DimensionCount = parse_list(op->negative_base[i], n->sizes[i]);
         n->count = i + 1;
     }
+    n->array = n->count - single_tensors(info);
     link(n);
     dmlr_binding_info b[4];
     for (uint32_t i = 0, count = dmlr_operator_bindings(info, n->op.Desc, b, 4); i < count && i < 4; i++)

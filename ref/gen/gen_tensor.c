@@ -213,3 +213,39 @@ void dmlg_scatter_tensors(dmlg_case *gc, dmlr_data_type dt, dmlr_data_type it, u
         dmlg_layout(gc, i, layout);
     dmlg_layout(gc, 3, dmlg_variant(gc, "interleaved") ? "interleaved" : layout);
 }
+
+uint32_t dmlg_scan_tensors(dmlg_case *gc, uint32_t fixed_len)
+{
+    dmlr_data_type dt = dmlg_dtype_of(dmlg_value(gc, "dtype"));
+    uint32_t rank = dmlg_rank(gc), axis = dmlg_axis(gc, rank), in[DMLR_MAX_RANK];
+    uint32_t lo = dmlg_variant(gc, "interleaved") ? 2 : 1;
+    bool large = dmlg_variant(gc, "large"), long_axis = dmlg_variant(gc, "long");
+    dmlg_tensor *src = &gc->t[0], *dst = &gc->t[1];
+    for (uint32_t d = 0; d < rank; d++)
+        in[d] = large ? DMLG_LARGE_ROWS : lo + (uint32_t)dmlg_below(gc, 3);
+    in[axis] = large                       ? DMLG_LARGE_AXIS
+               : dmlg_variant(gc, "axis1") ? 1
+               : fixed_len                 ? fixed_len
+               : long_axis                 ? 200 + (uint32_t)dmlg_below(gc, 100)
+                                           : 2 + (uint32_t)dmlg_below(gc, 5);
+    if (!large)
+        dmlg_cap_sizes(in, rank, 1u << axis, long_axis ? 600 : 160);
+    dmlg_tensor_init(gc, 0, "InputTensor", DMLG_ROLE_DATA, dt, rank, in);
+    dmlg_tensor_init(gc, 1, "OutputTensor", DMLG_ROLE_OUTPUT, dt, rank, in);
+    gc->in_place = dmlg_is(gc, "inplace", "inplace");
+    if (large) {
+        src->generated = true; /* the caller picks the recipe */
+    } else {
+        dmlg_layout(gc, 0, dmlg_value(gc, "layout"));
+        if (gc->in_place) { /* TENSOR-12: the very same desc */
+            memcpy(dst->strides, src->strides, sizeof dst->strides);
+            dst->desc.Strides = src->desc.Strides ? dst->strides : NULL;
+        } else {
+            dmlg_layout(gc, 1, dmlg_variant(gc, "interleaved") ? "interleaved"
+                                                               : dmlg_value(gc, "layout"));
+        }
+    }
+    if (gc->in_place)
+        dmlg_tag(gc, "inplace");
+    return axis;
+}

@@ -176,3 +176,50 @@ const dmlg_negative *dmlg_negative_at(uint32_t i)
     }
     return NULL;
 }
+
+const char *dmlg_corpus(const dmlg_spec *s)
+{
+    return s->variant && strcmp(s->variant, "huge") == 0 ? "huge" : "gen";
+}
+
+uint32_t dmlg_parts(dmlg_case *gc, uint32_t *p, const uint32_t *large, uint32_t large_count)
+{
+    uint32_t c = 2 + (uint32_t)dmlg_below(gc, 2);
+    bool same = true;
+    if (dmlg_variant(gc, "axis1")) {
+        p[0] = 1;
+        return 1;
+    }
+    if (dmlg_variant(gc, "many")) { /* sixteen parts of 1 or 2 */
+        for (uint32_t i = 0; i < 16; i++)
+            p[i] = 1 + (uint32_t)dmlg_below(gc, 2);
+        return 16;
+    }
+    if (dmlg_variant(gc, "large")) {
+        memcpy(p, large, large_count * sizeof *p);
+        return large_count;
+    }
+    if (dmlg_variant(gc, "long")) {
+        for (uint32_t i = 0; i < 3; i++)
+            p[i] = 80 + (uint32_t)dmlg_below(gc, 100);
+        return 3;
+    }
+    if (dmlg_is(gc, "parts", "one")) {
+        p[0] = 1 + (uint32_t)dmlg_below(gc, 4);
+        return 1;
+    }
+    if (dmlg_is(gc, "parts", "size1")) { /* 1 to 3 each, one of them 1 */
+        c = 2 + (uint32_t)dmlg_below(gc, 3);
+        for (uint32_t i = 0; i < c; i++)
+            p[i] = 1 + (uint32_t)dmlg_below(gc, 3);
+        p[dmlg_below(gc, c)] = 1;
+        return c;
+    }
+    for (uint32_t i = 0; i < c; i++) {
+        p[i] = i && dmlg_is(gc, "parts", "equal") ? p[0] : 2 + (uint32_t)dmlg_below(gc, 3);
+        same &= p[i] == p[0];
+    }
+    if (same && dmlg_is(gc, "parts", "unequal"))
+        p[c - 1]++;
+    return c;
+}

@@ -7,8 +7,8 @@
  * Data ("values"): random (short exact decimals for floats, small and
  * full-range integers), special (float: +-0, +-inf, quiet and signalling
  * NaNs with payloads, subnormals, smallest normal, largest finite, +-1;
- * integer: the extremes), extreme (CUMULATIVE_PRODUCT: magnitudes whose
- * products overflow, underflow or wrap).  Indices ("index"): inrange, negidx
+ * integer: the extremes), extreme (CUMULATIVE_PRODUCT, CUMULATIVE_SUMMATION:
+ * magnitudes whose products or sums overflow, underflow, cancel or wrap).  Indices ("index"): inrange, negidx
  * (counting from the end), oob (just past either end), extreme (the index
  * type's extremes: never in range), dup (two values only, so they repeat).
  */
@@ -102,11 +102,12 @@ static uint64_t data_value(dmlg_case *gc, dmlr_data_type dt, uint64_t k, const c
                            uint32_t offset)
 {
     bool fl = dmlr_data_type_is_float(dt);
-    bool scan = gc->spec->op->type == DMLR_OPERATOR_CUMULATIVE_PRODUCT;
+    bool prod = gc->spec->op->type == DMLR_OPERATOR_CUMULATIVE_PRODUCT;
+    bool scan = prod || gc->spec->op->type == DMLR_OPERATOR_CUMULATIVE_SUMMATION;
     uint64_t pool[24];
     uint32_t n;
     if (strcmp(kind, "random") == 0) {
-        if (fl && scan) { /* factors in [0.5, 2]: short lanes stay in range */
+        if (fl && prod) { /* factors in [0.5, 2]: short lanes stay in range */
             double f = 1 + ((double)dmlg_below(gc, 25) - 8) / 16;
             return float_bits(dt, dmlg_below(gc, 4) == 0 ? -f : f);
         }
@@ -119,7 +120,7 @@ static uint64_t data_value(dmlg_case *gc, dmlr_data_type dt, uint64_t k, const c
         }
         return dmlg_rand(gc); /* full range: truncated to the width by the caller */
     }
-    if (strcmp(kind, "extreme") == 0 && fl) { /* products leave the range within a lane */
+    if (strcmp(kind, "extreme") == 0 && fl) { /* products (sums) leave the range within a lane */
         unsigned e, m;
         float_format(dt, &e, &m);
         int emax = (1 << (e - 1)) - 1, half = emax / 2 + 1;

@@ -226,47 +226,67 @@ static void output_entry(dmlg_json *w, dmlg_case *gc, const dmlg_tensor *t, int 
     dmlg_json_printf(w, "\n%*s}", b, "");
 }
 
+/* The member of a tensor's name: "OutputTensors[1]" -> "OutputTensors" (len chars). */
+static size_t member_len(const dmlg_tensor *t)
+{
+    const char *b = strchr(t->name, '[');
+    return b ? (size_t)(b - t->name) : strlen(t->name);
+}
+
+static bool same_member(const dmlg_tensor *a, const dmlg_tensor *b)
+{
+    return member_len(a) == member_len(b) && strncmp(a->name, b->name, member_len(a)) == 0;
+}
+
+static void input_entry(dmlg_json *w, dmlg_case *gc, const dmlg_tensor *t, int b)
+{
+    (void)gc;
+    if (t->generated)
+        generate_entry(w, t);
+    else
+        dmlg_json_values(w, t->desc.DataType, t->logical, t->count, b + 2, false);
+}
+
+/*
+ * The inputs' or outputs' entries, one member each, keyed by its name; a
+ * tensor array's entries ("OutputTensors[1]") in one JSON array.
+ */
+static void member_entries(dmlg_json *w, dmlg_case *gc, bool outputs,
+                           void (*entry)(dmlg_json *, dmlg_case *, const dmlg_tensor *, int))
+{
+    const dmlg_tensor *prev = NULL;
+    for (uint32_t i = 0; i < gc->tensor_count; i++) {
+        const dmlg_tensor *t = &gc->t[i];
+        bool array = strchr(t->name, '[') != NULL;
+        if ((t->role == DMLG_ROLE_OUTPUT) != outputs)
+            continue;
+        if (prev && same_member(prev, t)) {
+            dmlg_json_put(w, ",\n      ");
+        } else {
+            if (prev)
+                dmlg_json_put(w, strchr(prev->name, '[') ? "\n    ],\n" : ",\n");
+            dmlg_json_printf(w, "    \"%.*s\": %s", (int)member_len(t), t->name,
+                             array ? "[\n      " : "");
+        }
+        entry(w, gc, t, array ? 6 : 4);
+        prev = t;
+    }
+    if (prev)
+        dmlg_json_put(w, strchr(prev->name, '[') ? "\n    ]\n" : "\n");
+}
+
 char *dmlg_write(dmlg_case *gc, dmlr_feature_level min_level)
 {
     dmlg_json w = {0};
     const char *tag[48];
     dmlg_head h = {gc->name, gc->description, tag, 0, min_level, 0, gc->in_place};
-    bool first = true;
-    uint32_t outputs = 0;
     describe(gc);
     tags(gc, tag, &h.tag_count);
     dmlg_json_head(&w, &h, &gc->op);
     dmlg_json_put(&w, ",\n  \"inputs\": {\n");
-    for (uint32_t i = 0; i < gc->tensor_count; i++) {
-        const dmlg_tensor *t = &gc->t[i];
-        if (t->role == DMLG_ROLE_OUTPUT)
-            continue;
-        dmlg_json_printf(&w, "%s    \"%s\": ", first ? "" : ",\n", t->name);
-        first = false;
-        if (t->generated)
-            generate_entry(&w, t);
-        else
-            dmlg_json_values(&w, t->desc.DataType, t->logical, t->count, 6, false);
-    }
-    dmlg_json_put(&w, "\n  },\n  \"outputs\": {\n");
-    for (uint32_t i = 0; i < gc->tensor_count; i++)
-        outputs += gc->t[i].role == DMLG_ROLE_OUTPUT;
-    if (gc->op.Type == DMLR_OPERATOR_SPLIT) {
-        dmlg_json_put(&w, "    \"OutputTensors\": [\n");
-        for (uint32_t i = 1, k = 0; i < gc->tensor_count; i++, k++) {
-            dmlg_json_put(&w, "      ");
-            output_entry(&w, gc, &gc->t[i], 6);
-            dmlg_json_put(&w, k + 1 < outputs ? ",\n" : "\n");
-        }
-        dmlg_json_put(&w, "    ]\n");
-    } else {
-        for (uint32_t i = 0; i < gc->tensor_count; i++)
-            if (gc->t[i].role == DMLG_ROLE_OUTPUT) {
-                dmlg_json_printf(&w, "    \"%s\": ", gc->t[i].name);
-                output_entry(&w, gc, &gc->t[i], 4);
-                dmlg_json_put(&w, "\n");
-            }
-    }
+    member_entries(&w, gc, false, input_entry);
+    dmlg_json_put(&w, "  },\n  \"outputs\": {\n");
+    member_entries(&w, gc, true, output_entry);
     dmlg_json_put(&w, "  }\n}\n");
     return dmlg_json_finish(&w);
 }

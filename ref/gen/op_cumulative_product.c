@@ -9,8 +9,6 @@
 
 #include <string.h>
 
-enum { LARGE_AXIS = 70000, LARGE_ROWS = 240 };
-
 /* ---- the matrix ---- */
 
 static const dmlg_param cumulative_product_params[] = {
@@ -74,66 +72,28 @@ static bool f16_once(dmlg_case *gc)
 
 static bool build(dmlg_case *gc)
 {
-    dmlr_data_type dt = dmlg_dtype_of(dmlg_value(gc, "dtype"));
-    uint32_t rank = dmlg_rank(gc), axis = dmlg_axis(gc, rank), in[DMLR_MAX_RANK];
-    uint32_t lo = dmlg_variant(gc, "interleaved") ? 2 : 1;
-    bool large = dmlg_variant(gc, "large"), long_axis = dmlg_variant(gc, "long");
+    uint32_t axis = dmlg_scan_tensors(gc, dmlg_variant(gc, "f16once") ? 3 : 0);
     dmlg_tensor *src = &gc->t[0], *dst = &gc->t[1];
-    dmlr_axis_direction dir;
-    for (uint32_t d = 0; d < rank; d++)
-        in[d] = large ? LARGE_ROWS : lo + (uint32_t)dmlg_below(gc, 3);
-    in[axis] = large                             ? LARGE_AXIS
-               : dmlg_variant(gc, "axis1")   ? 1
-               : dmlg_variant(gc, "f16once") ? 3
-               : long_axis                       ? 200 + (uint32_t)dmlg_below(gc, 100)
-                                                 : 2 + (uint32_t)dmlg_below(gc, 5);
-    if (!large)
-        dmlg_cap_sizes(in, rank, 1u << axis, long_axis ? 600 : 160);
-    dmlg_tensor_init(gc, 0, "InputTensor", DMLG_ROLE_DATA, dt, rank, in);
-    dmlg_tensor_init(gc, 1, "OutputTensor", DMLG_ROLE_OUTPUT, dt, rank, in);
-    gc->in_place = dmlg_is(gc, "inplace", "inplace");
-    if (large) { /* odd factors: a group modulo 2^32, so the products never collapse to 0 */
-        src->generated = true;
+    if (src->generated) /* odd factors: a group modulo 2^32, so the products never collapse to 0 */
         src->recipe = (dmlc_recipe){DMLC_RECIPE_BITS, dmlg_rand(gc), UINT64_MAX, 1, 0, 0, 0, 0};
-    } else {
-        dmlg_layout(gc, 0, dmlg_value(gc, "layout"));
-        if (gc->in_place) { /* TENSOR-12: the very same desc */
-            memcpy(dst->strides, src->strides, sizeof dst->strides);
-            dst->desc.Strides = src->desc.Strides ? dst->strides : NULL;
-        } else {
-            dmlg_layout(gc, 1,
-                            dmlg_variant(gc, "interleaved") ? "interleaved"
-                                                                : dmlg_value(gc, "layout"));
-        }
-    }
-    dir = dmlg_is(gc, "direction", "dec") ? DMLR_AXIS_DIRECTION_DECREASING
-                                              : DMLR_AXIS_DIRECTION_INCREASING;
-    gc->d.cumulative_product = (dmlr_cumulative_product_operator_desc){&src->desc, &dst->desc, axis, dir,
-                                                            dmlg_is(gc, "exclusive", "excl")};
+    dmlr_axis_direction dir = dmlg_is(gc, "direction", "dec") ? DMLR_AXIS_DIRECTION_DECREASING
+                                                              : DMLR_AXIS_DIRECTION_INCREASING;
+    gc->d.cumulative_product = (dmlr_cumulative_product_operator_desc){
+        &src->desc, &dst->desc, axis, dir, dmlg_is(gc, "exclusive", "excl")};
     gc->op = (dmlr_operator_desc){DMLR_OPERATOR_CUMULATIVE_PRODUCT, &gc->d.cumulative_product};
-    if (gc->in_place)
-        dmlg_tag(gc, "inplace");
     return !dmlg_variant(gc, "f16once") || f16_once(gc);
 }
 
 /* ---- the marks ---- */
 
+static void mark(dmlg_case *gc, bool *marks)
+{
+    dmlc_cumprod_implementation_defined(&gc->d.cumulative_product, gc->t[0].logical, marks);
+}
+
 static bool marks(dmlg_case *gc)
 {
-    dmlg_tensor *out = &gc->t[1];
-    bool *marks;
-    if (!(out->impl = dmlg_alloc(gc, out->count)) ||
-        !(marks = dmlg_alloc(gc, out->count * sizeof *marks)))
-        return false;
-    if (!dmlr_data_type_is_float(out->desc.DataType))
-        return true; /* integers wrap exactly: never marked */
-    dmlc_cumprod_implementation_defined(&gc->d.cumulative_product, gc->t[0].logical, marks);
-    for (uint64_t o = 0; o < out->count; o++)
-        if (marks[o]) {
-            out->impl[o] = 1;
-            out->impl_count++;
-        }
-    return true;
+    return dmlg_scan_marks(gc, mark); /* CUMULATIVE_PRODUCT-12 */
 }
 
 /* ---- negative cases ---- */

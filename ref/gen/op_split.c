@@ -9,6 +9,8 @@
 #include <string.h>
 
 enum { LARGE_AXIS = 70000, LARGE_ROWS = 240, MAX_PARTS = DMLG_MAX_TENSORS - 1 };
+/* large: 40000 + 30000, the 70000 of the Axis */
+static const uint32_t large_parts[2] = {40000, 30000};
 
 /* ---- the matrix ---- */
 
@@ -37,52 +39,12 @@ static const dmlg_edge split_edges[] = {
 
 /* ---- the builder ---- */
 
-static uint32_t parts_of(dmlg_case *gc, uint32_t *p)
-{
-    uint32_t c = 2 + (uint32_t)dmlg_below(gc, 2);
-    bool same = true;
-    if (dmlg_variant(gc, "axis1")) {
-        p[0] = 1;
-        return 1;
-    }
-    if (dmlg_variant(gc, "many")) { /* sixteen outputs of 1 or 2 */
-        for (uint32_t i = 0; i < 16; i++)
-            p[i] = 1 + (uint32_t)dmlg_below(gc, 2);
-        return 16;
-    }
-    if (dmlg_variant(gc, "long") || dmlg_variant(gc, "large")) {
-        c = dmlg_variant(gc, "large") ? 2 : 3;
-        for (uint32_t i = 0; i < c; i++) /* large: 40000 + 30000, the 70000 of the Axis */
-            p[i] = dmlg_variant(gc, "large") ? (i ? 30000 : 40000)
-                                                 : 80 + (uint32_t)dmlg_below(gc, 100);
-        return c;
-    }
-    if (dmlg_is(gc, "parts", "one")) {
-        p[0] = 1 + (uint32_t)dmlg_below(gc, 4);
-        return 1;
-    }
-    if (dmlg_is(gc, "parts", "size1")) { /* 1 to 3 each, one of them 1 */
-        c = 2 + (uint32_t)dmlg_below(gc, 3);
-        for (uint32_t i = 0; i < c; i++)
-            p[i] = 1 + (uint32_t)dmlg_below(gc, 3);
-        p[dmlg_below(gc, c)] = 1;
-        return c;
-    }
-    for (uint32_t i = 0; i < c; i++) {
-        p[i] = i && dmlg_is(gc, "parts", "equal") ? p[0] : 2 + (uint32_t)dmlg_below(gc, 3);
-        same &= p[i] == p[0];
-    }
-    if (same && dmlg_is(gc, "parts", "unequal"))
-        p[c - 1]++;
-    return c;
-}
-
 static bool build(dmlg_case *gc)
 {
     dmlr_data_type dt = dmlg_dtype_of(dmlg_value(gc, "dtype"));
     uint32_t rank = dmlg_rank(gc), axis = dmlg_axis(gc, rank), in[DMLR_MAX_RANK],
              p[MAX_PARTS];
-    uint32_t lo = dmlg_variant(gc, "interleaved") ? 2 : 1, c = parts_of(gc, p), sum = 0;
+    uint32_t lo = dmlg_variant(gc, "interleaved") ? 2 : 1, c = dmlg_parts(gc, p, large_parts, 2), sum = 0;
     bool large = dmlg_variant(gc, "large");
     const char *layout = dmlg_value(gc, "layout");
     for (uint32_t d = 0; d < rank; d++)

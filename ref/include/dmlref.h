@@ -14,6 +14,8 @@
  *   dmlr_gather_elements_operator_desc   DML_GATHER_ELEMENTS_OPERATOR_DESC
  *   dmlr_gather_nd_operator_desc         DML_GATHER_ND_OPERATOR_DESC
  *   dmlr_gather_nd1_operator_desc        DML_GATHER_ND1_OPERATOR_DESC
+ *   dmlr_join_operator_desc              DML_JOIN_OPERATOR_DESC
+ *   dmlr_cumulative_summation_operator_desc DML_CUMULATIVE_SUMMATION_OPERATOR_DESC
  *   dmlr_operator_desc                   DML_OPERATOR_DESC
  *
  * Member names and order are DirectML's, so a backend copies members one by
@@ -221,7 +223,9 @@ dmlr_status dmlr_tensor_pack(const dmlr_tensor_desc *t, const void *buffer, void
     X(CUMULATIVE_PRODUCT, 145, dmlr_cumulative_product_operator_desc, cumulative_product) \
     X(GATHER_ELEMENTS, 107, dmlr_gather_elements_operator_desc, gather_elements)        \
     X(GATHER_ND, 108, dmlr_gather_nd_operator_desc, gather_nd)                          \
-    X(GATHER_ND1, 140, dmlr_gather_nd1_operator_desc, gather_nd1)
+    X(GATHER_ND1, 140, dmlr_gather_nd1_operator_desc, gather_nd1) \
+    X(JOIN, 63, dmlr_join_operator_desc, join)                                         \
+    X(CUMULATIVE_SUMMATION, 105, dmlr_cumulative_summation_operator_desc, cumulative_summation)
 
 typedef enum dmlr_operator_type {
     DMLR_OPERATOR_INVALID = 0,
@@ -305,6 +309,21 @@ typedef struct dmlr_gather_nd1_operator_desc {
     uint32_t BatchDimensionCount;
 } dmlr_gather_nd1_operator_desc;
 
+typedef struct dmlr_join_operator_desc {
+    uint32_t InputCount;
+    const dmlr_tensor_desc *InputTensors; /* InputCount descs */
+    const dmlr_tensor_desc *OutputTensor;
+    uint32_t Axis;
+} dmlr_join_operator_desc;
+
+typedef struct dmlr_cumulative_summation_operator_desc {
+    const dmlr_tensor_desc *InputTensor;
+    const dmlr_tensor_desc *OutputTensor;
+    uint32_t Axis;
+    dmlr_axis_direction AxisDirection;
+    bool HasExclusiveSum;
+} dmlr_cumulative_summation_operator_desc;
+
 typedef struct dmlr_operator_desc {
     dmlr_operator_type Type;
     const void *Desc; /* points to the struct matching Type */
@@ -342,7 +361,7 @@ dmlr_feature_level dmlr_lowest_valid_level(const dmlr_operator_desc *op, dmlr_er
 /*
  * Execute one operator on host buffers.  inputs[] and outputs[] are bound in
  * the order of the desc's tensor members (dmlr_operator_bindings() lists
- * them); SPLIT binds OutputCount outputs.  Validates the desc and the
+ * them); SPLIT binds OutputCount outputs, JOIN InputCount inputs.  Validates the desc and the
  * bindings first and writes nothing when anything is wrong.
  */
 dmlr_status dmlr_execute(const dmlr_operator_desc *op, const dmlr_buffer *inputs,
@@ -381,6 +400,7 @@ typedef enum dmlr_field_kind {
     DMLR_FIELD_INDICES_TENSOR,       /* an input checked against index_types */
     DMLR_FIELD_OUTPUT_TENSOR,        /* const dmlr_tensor_desc * */
     DMLR_FIELD_OUTPUT_TENSOR_ARRAY,  /* const dmlr_tensor_desc *, count in count_offset */
+    DMLR_FIELD_INPUT_TENSOR_ARRAY,   /* likewise, inputs (JOIN's InputTensors) */
     DMLR_FIELD_UINT,                 /* uint32_t */
     DMLR_FIELD_AXIS_DIRECTION,       /* dmlr_axis_direction */
     DMLR_FIELD_BOOL                  /* bool */
@@ -429,9 +449,12 @@ const dmlr_operator_info *dmlr_operator_by_type(dmlr_operator_type type);
 const dmlr_operator_info *const *dmlr_operators(void);
 
 /* Tensor members: a single desc or an array of them; the rest are scalars. */
-#define DMLR_FIELD_IS_TENSOR(kind) ((kind) <= DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+#define DMLR_FIELD_IS_TENSOR(kind) ((kind) <= DMLR_FIELD_INPUT_TENSOR_ARRAY)
 #define DMLR_FIELD_IS_OUTPUT(kind) \
     ((kind) == DMLR_FIELD_OUTPUT_TENSOR || (kind) == DMLR_FIELD_OUTPUT_TENSOR_ARRAY)
+/* An array of descs whose count is another (UINT) member. */
+#define DMLR_FIELD_IS_ARRAY(kind) \
+    ((kind) == DMLR_FIELD_OUTPUT_TENSOR_ARRAY || (kind) == DMLR_FIELD_INPUT_TENSOR_ARRAY)
 
 /*
  * A desc member with its value read out: what every walk over a desc (the

@@ -58,6 +58,7 @@ bool dmlr_visit_desc(const dmlr_operator_info *info, const void *desc,
             m.count = 1;
             break;
         case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
+        case DMLR_FIELD_INPUT_TENSOR_ARRAY:
             memcpy(&m.tensors, base + fi->offset, sizeof m.tensors);
             memcpy(&m.count, base + fi->count_offset, sizeof m.count);
             break;
@@ -90,6 +91,7 @@ void dmlr_set_member(const dmlr_field_info *f, void *desc, const dmlr_tensor_des
     unsigned char *base = desc;
     switch (f->kind) {
     case DMLR_FIELD_OUTPUT_TENSOR_ARRAY:
+    case DMLR_FIELD_INPUT_TENSOR_ARRAY:
         memcpy(base + f->count_offset, &count, sizeof count);
         memcpy(base + f->offset, &tensors, sizeof tensors);
         break;
@@ -125,7 +127,7 @@ static bool list_binding(void *ctx, const dmlr_member *m)
 {
     binding_walk *w = ctx;
     const dmlr_field_info *fi = m->field;
-    bool array = fi->kind == DMLR_FIELD_OUTPUT_TENSOR_ARRAY;
+    bool array = DMLR_FIELD_IS_ARRAY(fi->kind);
     for (uint32_t i = 0; i < m->count; i++, w->n++) { /* scalars have count 0 */
         bool out = DMLR_FIELD_IS_OUTPUT(fi->kind);
         bool first = out ? !w->output_seen : !w->input_seen;

@@ -1,16 +1,18 @@
 /*
- * scan.c -- CUMULATIVE_PRODUCT's lane kernels (scan.h).
+ * scan.c -- the scans of CUMULATIVE_PRODUCT and CUMULATIVE_SUMMATION (scan.h).
  *
- *   acc = 1; for j in AxisDirection order: out[j] = exclusive ? acc : acc * in[j];
- *                                          acc = acc * in[j]
+ *   acc = identity; for j in AxisDirection order: out[j] = exclusive ? acc : acc (op) in[j];
+ *                                                 acc = acc (op) in[j]
  *
- * Integers multiply in unsigned arithmetic of their width
- * (CUMULATIVE_PRODUCT-8); floats in FLOAT64, each output rounded once
- * (CUMULATIVE_PRODUCT-9).  Every lane's factor is read before its element is
- * written, so OutputTensor may alias InputTensor (CUMULATIVE_PRODUCT-7).  Both
- * kernels do the same per-lane arithmetic, element for element: a lane gives
- * the same bits whichever kernel and tile walk it.
+ * Integers multiply or add in unsigned arithmetic of their width
+ * (CUMULATIVE_PRODUCT-8, CUMULATIVE_SUMMATION-8); floats in FLOAT64, each
+ * output rounded once (CUMULATIVE_PRODUCT-9, CUMULATIVE_SUMMATION-9).  Every
+ * lane's element is read before it is written, so OutputTensor may alias
+ * InputTensor (CUMULATIVE_PRODUCT-7, CUMULATIVE_SUMMATION-7).  Both kernels
+ * do the same per-lane arithmetic, element for element: a lane gives the same
+ * bits whichever kernel and tile walk it.
  */
+#include "copy.h"
 #include "scan.h"
 
 typedef unsigned char byte;
@@ -26,15 +28,35 @@ static uint64_t same_u64(uint64_t x) { return x; }
 static uint32_t mul_u32(uint32_t a, uint32_t b) { return (uint32_t)(1u * a * b); }
 static uint64_t mul_u64(uint64_t a, uint64_t b) { return a * b; }
 static double mul_f64(double a, double b) { return a * b; }
+/* CUMULATIVE_SUMMATION-8: modulo 2^bits. */
+static uint32_t add_u32(uint32_t a, uint32_t b) { return a + b; }
+static uint64_t add_u64(uint64_t a, uint64_t b) { return a + b; }
+static double add_f64(double a, double b) { return a + b; }
+/*
+ * The value an exclusive scan writes: the running result; for sums a zero is
+ * written +0 (CUMULATIVE_SUMMATION-10: the running sum starts at -0, the exact
+ * additive identity, and the empty sum is the page's 0).
+ */
+static double plus_zero(double a) { return a + 0.0; }
+#define KEEP(a) (a)
 
-/* Per data type: element storage, accumulator, element -> accumulator, back, multiply. */
-#define KERNELS(X)                                                          \
-    X(FLOAT32, float, double, widen_f32, narrow_f32, mul_f64)               \
-    X(FLOAT16, uint16_t, double, dmlr_f16_to_f64, narrow_f16, mul_f64)      \
-    X(INT32, uint32_t, uint32_t, same_u32, same_u32, mul_u32)               \
-    X(UINT32, uint32_t, uint32_t, same_u32, same_u32, mul_u32)              \
-    X(INT64, uint64_t, uint64_t, same_u64, same_u64, mul_u64)               \
-    X(UINT64, uint64_t, uint64_t, same_u64, same_u64, mul_u64)
+/*
+ * Per scan and data type: name, element storage, accumulator, identity,
+ * element -> accumulator, back, the operation, the exclusive write.
+ */
+#define KERNELS(X)                                                                        \
+    X(prod_FLOAT32, float, double, 1.0, widen_f32, narrow_f32, mul_f64, KEEP)             \
+    X(prod_FLOAT16, uint16_t, double, 1.0, dmlr_f16_to_f64, narrow_f16, mul_f64, KEEP)    \
+    X(prod_INT32, uint32_t, uint32_t, 1u, same_u32, same_u32, mul_u32, KEEP)              \
+    X(prod_UINT32, uint32_t, uint32_t, 1u, same_u32, same_u32, mul_u32, KEEP)             \
+    X(prod_INT64, uint64_t, uint64_t, 1u, same_u64, same_u64, mul_u64, KEEP)              \
+    X(prod_UINT64, uint64_t, uint64_t, 1u, same_u64, same_u64, mul_u64, KEEP)             \
+    X(sum_FLOAT32, float, double, -0.0, widen_f32, narrow_f32, add_f64, plus_zero)        \
+    X(sum_FLOAT16, uint16_t, double, -0.0, dmlr_f16_to_f64, narrow_f16, add_f64, plus_zero) \
+    X(sum_INT32, uint32_t, uint32_t, 0u, same_u32, same_u32, add_u32, KEEP)               \
+    X(sum_UINT32, uint32_t, uint32_t, 0u, same_u32, same_u32, add_u32, KEEP)              \
+    X(sum_INT64, uint64_t, uint64_t, 0u, same_u64, same_u64, add_u64, KEEP)               \
+    X(sum_UINT64, uint64_t, uint64_t, 0u, same_u64, same_u64, add_u64, KEEP)
 
 /*
  * Lanes anywhere (not contiguous in both tensors): blocks of up to STEPS steps
@@ -87,11 +109,11 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
 
 /* One step of N lanes (a: their accumulators, e: their elements, replaced by the
  * outputs): the arithmetic of every kernel. */
-#define LANES(ACC, WIDEN, NARROW, MUL, N)                                               \
+#define LANES(ACC, WIDEN, NARROW, MUL, EXCL, N)                                               \
     if (x.exclusive) /* outside the loops: a select inside stops the vectoriser */      \
         for (uint64_t w = 0; w < (N); w++) {                                            \
             ACC next = MUL(a[w], WIDEN(e[w]));                                          \
-            e[w] = NARROW(a[w]);                                                        \
+            e[w] = NARROW(EXCL(a[w]));                                                  \
             a[w] = next;                                                                \
         }                                                                               \
     else                                                                                \
@@ -101,14 +123,14 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
             a[w] = next;                                                                \
         }
 
-#define STAGED_KERNEL(NAME, ELEM, ACC, WIDEN, NARROW, MUL)                              \
+#define STAGED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                            \
     static void staged_##NAME(const byte *src, byte *dst, const geom *g, uint64_t width) \
     {                                                                                   \
         const geom x = *g;                                                              \
         ACC acc[DMLR_SCAN_NARROW];                                                      \
         ELEM buf[STEPS][DMLR_SCAN_NARROW];                                              \
         for (uint64_t w = 0; w < width; w++)                                            \
-            acc[w] = 1;                                                                 \
+            acc[w] = ID;                                                                \
         for (uint64_t k0 = 0; k0 < x.len; k0 += STEPS) {                                \
             uint64_t ns = x.len - k0 < STEPS ? x.len - k0 : STEPS;                      \
             uint64_t lo = x.decreasing ? x.len - k0 - ns : k0; /* lowest position */    \
@@ -120,12 +142,12 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
                 for (; w0 + GROUP <= width; w0 += GROUP) {                              \
                     ACC *a = acc + w0;                                                  \
                     ELEM *e = row + w0;                                                 \
-                    LANES(ACC, WIDEN, NARROW, MUL, GROUP)                               \
+                    LANES(ACC, WIDEN, NARROW, MUL, EXCL, GROUP)                               \
                 }                                                                       \
                 for (; w0 < width; w0++) {                                              \
                     ACC *a = acc + w0;                                                  \
                     ELEM *e = row + w0;                                                 \
-                    LANES(ACC, WIDEN, NARROW, MUL, 1)                                   \
+                    LANES(ACC, WIDEN, NARROW, MUL, EXCL, 1)                                   \
                 }                                                                       \
             }                                                                           \
             stage_out((const byte *)buf, sizeof buf[0], dst + lo * x.out_step,          \
@@ -140,13 +162,13 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
  * them at -O2); the last partial block takes the same loop one lane at a time.
  */
 enum { BLOCK = 32 };
-#define BLOCKED_KERNEL(NAME, ELEM, ACC, WIDEN, NARROW, MUL)                             \
+#define BLOCKED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                            \
     static void blocked_##NAME(const byte *src, byte *dst, const geom *g, uint64_t width) \
     {                                                                                   \
         const geom x = *g;                                                              \
         ACC acc[DMLR_SCAN_WIDE];                                                        \
         for (uint64_t w = 0; w < width; w++)                                            \
-            acc[w] = 1;                                                                 \
+            acc[w] = ID;                                                                \
         for (uint64_t k = 0; k < x.len; k++) {                                          \
             uint64_t j = x.decreasing ? x.len - 1 - k : k, w0 = 0;                      \
             const byte *s = src + j * x.in_step;                                        \
@@ -155,13 +177,13 @@ enum { BLOCK = 32 };
             for (; w0 + BLOCK <= width; w0 += BLOCK) {                                  \
                 ACC *a = acc + w0;                                                      \
                 memcpy(e, s + w0 * sizeof e[0], sizeof e);                              \
-                LANES(ACC, WIDEN, NARROW, MUL, BLOCK)                           \
+                LANES(ACC, WIDEN, NARROW, MUL, EXCL, BLOCK)                           \
                 memcpy(d + w0 * sizeof e[0], e, sizeof e);                              \
             }                                                                           \
             for (; w0 < width; w0++) {                                                  \
                 ACC *a = acc + w0;                                                      \
                 memcpy(e, s + w0 * sizeof e[0], sizeof e[0]);                           \
-                LANES(ACC, WIDEN, NARROW, MUL, 1)                               \
+                LANES(ACC, WIDEN, NARROW, MUL, EXCL, 1)                               \
                 memcpy(d + w0 * sizeof e[0], e, sizeof e[0]);                           \
             }                                                                           \
         }                                                                               \
@@ -170,24 +192,108 @@ KERNELS(STAGED_KERNEL)
 KERNELS(BLOCKED_KERNEL)
 
 typedef void (*tile_fn)(const byte *src, byte *dst, const geom *g, uint64_t width);
-/* By DataType; types outside the list are refused by the support table. */
-static const tile_fn staged[DMLR_DATA_TYPE_END] = {
-#define ENTRY(NAME, ...) [DMLR_##NAME] = staged_##NAME,
-    KERNELS(ENTRY)
-#undef ENTRY
-};
-static const tile_fn blocked[DMLR_DATA_TYPE_END] = {
-#define ENTRY(NAME, ...) [DMLR_##NAME] = blocked_##NAME,
-    KERNELS(ENTRY)
-#undef ENTRY
-};
+/* By scan and DataType; types outside the list are refused by the support tables. */
+#define ROW(OP, FN)                                                                     \
+    {[DMLR_FLOAT32] = FN##_##OP##_FLOAT32, [DMLR_FLOAT16] = FN##_##OP##_FLOAT16,        \
+     [DMLR_INT32] = FN##_##OP##_INT32, [DMLR_UINT32] = FN##_##OP##_UINT32,              \
+     [DMLR_INT64] = FN##_##OP##_INT64, [DMLR_UINT64] = FN##_##OP##_UINT64}
+static const tile_fn staged[2][DMLR_DATA_TYPE_END] = {
+    [DMLR_SCAN_PRODUCT] = ROW(prod, staged), [DMLR_SCAN_SUM] = ROW(sum, staged)};
+static const tile_fn blocked[2][DMLR_DATA_TYPE_END] = {
+    [DMLR_SCAN_PRODUCT] = ROW(prod, blocked), [DMLR_SCAN_SUM] = ROW(sum, blocked)};
+#undef ROW
 
-void dmlr_cumprod_tile(dmlr_data_type dt, const unsigned char *src, unsigned char *dst,
-                       const dmlr_scan_geom *g, uint64_t width)
+/*
+ * The tile dimension: lanes contiguous in both tensors if there are such
+ * (wide tiles: rows stream through the blocked kernel), else contiguous in one
+ * (NARROW lanes: runs of 256 bytes and more there), else the closest in the
+ * output (FAR lanes); the last two take the staged kernel.
+ */
+static uint32_t tile_dim(const dmlr_nest *n, uint64_t esize, uint64_t *tile)
 {
-    uint32_t esize = dmlr_data_type_size(dt);
-    if (g->in_lane == esize && g->out_lane == esize)
-        blocked[dt](src, dst, g, width);
-    else
-        staged[dt](src, dst, g, width);
+    uint32_t best = 0, rank = 0;
+    for (uint32_t d = 0; d < n->rank; d++) {
+        uint32_t r = n->step[0][d] == esize && n->step[1][d] == esize ? 3
+                     : n->step[1][d] == esize ? 2 : n->step[0][d] == esize ? 1 : 0;
+        if (d == 0 || r > rank || (r == rank && r == 0 && n->step[1][d] < n->step[1][best]))
+            best = d, rank = r;
+    }
+    *tile = rank == 3 ? DMLR_SCAN_WIDE : rank ? DMLR_SCAN_NARROW : DMLR_SCAN_FAR;
+    return best;
+}
+
+void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr_view *out,
+               void *dst, uint32_t axis, bool decreasing, bool exclusive)
+{
+    uint32_t r = 0;
+    uint64_t sizes[DMLR_MAX_RANK], tile;
+    dmlr_nest n; /* the lanes: every dimension but Axis, input (0) and output (1) */
+
+    for (uint32_t d = 0; d < in->rank; d++)
+        if (d != axis)
+            sizes[r++] = in->sizes[d];
+    dmlr_nest_init(&n, r, sizes, 2);
+    for (uint32_t d = 0, e = 0; d < in->rank; d++)
+        if (d != axis)
+            n.step[0][e] = in->strides[d] * in->esize, n.step[1][e++] = out->strides[d] * out->esize;
+    dmlr_nest_coalesce(&n);
+    uint32_t last = n.rank - 1, td = tile_dim(&n, in->esize, &tile);
+    for (uint32_t o = 0; o < 2; o++) { /* the tile dimension goes last */
+        uint64_t t = n.step[o][td];
+        n.step[o][td] = n.step[o][last], n.step[o][last] = t;
+    }
+    uint64_t t = n.size[td];
+    n.size[td] = n.size[last], n.size[last] = t;
+    uint64_t wide = n.size[last], rows = n.count / wide, threads = dmlr_max_threads();
+    tile = tile < wide ? tile : wide;
+    if (tile > DMLR_SCAN_NARROW && rows * ((wide + tile - 1) / tile) < threads) {
+        uint64_t split = (threads + rows - 1) / rows; /* wide rows: share them out */
+        tile = ((wide + split - 1) / split + 31) / 32 * 32;
+    }
+    uint64_t per_row = (wide + tile - 1) / tile, items = rows * per_row;
+    dmlr_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
+                        out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
+                        decreasing, exclusive};
+    const tile_fn fn = g.in_lane == in->esize && g.out_lane == in->esize
+                           ? blocked[op][in->dtype] : staged[op][in->dtype];
+    /* independent tiles of lanes; each walk stays sequential (CUMULATIVE_PRODUCT-6,
+     * CUMULATIVE_SUMMATION-6) */
+    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(in->count) && items > 1)
+    for (int64_t i = 0; i < (int64_t)items; i++) {
+        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS];
+        uint64_t first = (uint64_t)i % per_row * tile;
+        dmlr_nest_seek(&n, last, (uint64_t)i / per_row, coord, off);
+        fn((const byte *)src + off[0] + first * g.in_lane, (byte *)dst + off[1] + first * g.out_lane,
+           &g, wide - first < tile ? wide - first : tile);
+    }
+}
+
+/* The rules both scans share; `op` names the operator in messages. */
+dmlr_status dmlr_scan_validate(const char *op, const dmlr_view *v, uint32_t axis,
+                               dmlr_axis_direction direction, dmlr_error *err)
+{
+    const dmlr_view *in = &v[0], *out = &v[1];
+    const dmlr_status bad = DMLR_STATUS_INVALID_ARGUMENT;
+
+    if (out->rank != in->rank) /* CUMULATIVE_PRODUCT-1, CUMULATIVE_SUMMATION-1 */
+        return dmlr_fail(err, bad, "%s: OutputTensor.DimensionCount is %u, expected %u "
+                         "(InputTensor.DimensionCount)", op, out->rank, in->rank);
+    if (out->dtype != in->dtype) /* CUMULATIVE_PRODUCT-2, CUMULATIVE_SUMMATION-2 */
+        return dmlr_fail(err, bad, "%s: OutputTensor.DataType is %s, expected %s "
+                         "(InputTensor.DataType)", op, dmlr_data_type_name(out->dtype),
+                         dmlr_data_type_name(in->dtype));
+    for (uint32_t d = 0; d < in->rank; d++)
+        if (out->sizes[d] != in->sizes[d]) /* CUMULATIVE_PRODUCT-3, CUMULATIVE_SUMMATION-3 */
+            return dmlr_fail(err, bad, "%s: OutputTensor.Sizes[%u] is %llu, expected %llu "
+                             "(InputTensor.Sizes[%u])", op, d, (unsigned long long)out->sizes[d],
+                             (unsigned long long)in->sizes[d], d);
+    if (axis >= in->rank) /* CUMULATIVE_PRODUCT-4, CUMULATIVE_SUMMATION-4 */
+        return dmlr_fail(err, bad, "%s: Axis is %u, expected 0 to %u "
+                         "(InputTensor.DimensionCount - 1)", op, axis, in->rank - 1);
+    if (direction != DMLR_AXIS_DIRECTION_INCREASING &&
+        direction != DMLR_AXIS_DIRECTION_DECREASING) /* CUMULATIVE_PRODUCT-5, CUMULATIVE_SUMMATION-5 */
+        return dmlr_fail(err, bad, "%s: AxisDirection is %d, expected "
+                         "DML_AXIS_DIRECTION_INCREASING (0) or DML_AXIS_DIRECTION_DECREASING (1)",
+                         op, (int)direction);
+    return DMLR_STATUS_OK;
 }

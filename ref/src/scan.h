@@ -1,9 +1,10 @@
 /*
- * scan.h -- the lane kernels of CUMULATIVE_PRODUCT; private to the library.
+ * scan.h -- the scans of CUMULATIVE_PRODUCT and CUMULATIVE_SUMMATION; private
+ * to the library.
  *
  * A tile is `width` neighbouring lanes walked side by side, one step of each
  * in turn; each lane is one sequential walk in AxisDirection order, never
- * split or reassociated (CUMULATIVE_PRODUCT-6), so how lanes are grouped
+ * split or reassociated (CUMULATIVE_PRODUCT-6, CUMULATIVE_SUMMATION-6), so how lanes are grouped
  * into tiles, and which kernel walks them, never changes a bit.
  */
 #ifndef DMLREF_SCAN_H
@@ -22,12 +23,20 @@ enum { DMLR_SCAN_WIDE = 4096 };
 /* The widest tile of any other layout; lanes far apart in both tensors take FAR. */
 enum { DMLR_SCAN_NARROW = 64, DMLR_SCAN_FAR = 16 };
 
+typedef enum dmlr_scan_op { DMLR_SCAN_PRODUCT, DMLR_SCAN_SUM } dmlr_scan_op;
+
 /*
- * Walks lanes [0, width) of one tile starting at src / dst.  Contiguous lanes
- * take the blocked kernel (vectorisable: whole blocks through local arrays),
- * others the strided one.  dt is one of CUMULATIVE_PRODUCT's data types.
+ * out = the scan of in along axis (equal sizes; out may be exactly in): the
+ * lanes are grouped into tiles of neighbouring lanes walked side by side,
+ * tiles run in parallel, each lane is one walk.  Lanes contiguous in both
+ * tensors take the blocked kernel (vectorisable: whole blocks through local
+ * arrays), others the staged one.  in's DataType is one of the scans' types.
  */
-void dmlr_cumprod_tile(dmlr_data_type dt, const unsigned char *src, unsigned char *dst,
-                       const dmlr_scan_geom *g, uint64_t width);
+/* Rules 1 .. 5 of both scans (InputTensor v[0], OutputTensor v[1]); `op` names the operator. */
+dmlr_status dmlr_scan_validate(const char *op, const dmlr_view *v, uint32_t axis,
+                               dmlr_axis_direction direction, dmlr_error *err);
+
+void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr_view *out,
+               void *dst, uint32_t axis, bool decreasing, bool exclusive);
 
 #endif

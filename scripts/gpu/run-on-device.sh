@@ -6,6 +6,7 @@
 #   build      make cuda (nvcc, sm_90): plugin, bench, self-test; on failure the
 #              copies built before the trip (CARRY/prebuilt) are used
 #   cuda       dmlcts --backend plugin:build/lib/dmlcts_cuda_plugin.so goldens
+#   cuda-huge  (last) the plugin on goldens-huge: outputs beyond 4 GiB, 64-bit byte offsets
 #   torch      dmlcts --backend cmd:"python3 backends/python/torch_backend.py" goldens
 #   selftest   random cases of every operator, GPU vs the host reference, every
 #              kernel path (backends/cuda/selftest_cuda.cu)
@@ -19,7 +20,8 @@
 #   memcheck-control, memcheck-control-forked   the same two ways on a plugin
 #              with one planted out-of-bounds write per case: memcheck must
 #              report it (exit 99), proving it watches the plugin's kernels
-#   memcheck-selftest, racecheck-scan   compute-sanitizer on the self-test
+#   memcheck-selftest, racecheck-scan, racecheck-scan-sum   compute-sanitizer on the
+#              self-test (the racechecks: the block scan of each scan operation)
 #   cuda-64bit-novec, cuda-scan-block2, cuda-scan-chunked2, cuda-rows-always
 #              the suite again with the plugin forced onto its other paths
 #              (DMLCU_* knobs)
@@ -189,7 +191,7 @@ else
         why="no compute-sanitizer at $SANITIZER"
         [ -n "$DRYRUN" ] && why="dry run"
         for s in memcheck-dmlcts memcheck-dmlcts-forked memcheck-control memcheck-control-forked \
-                 memcheck-selftest racecheck-scan; do
+                 memcheck-selftest racecheck-scan racecheck-scan-sum; do
             skip "$s" "$why"
         done
     else
@@ -217,24 +219,36 @@ else
         step memcheck-selftest 75 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
             "${SAN[@]}" --tool memcheck --leak-check full \
             "$SELFTEST" --cases 150 --big 4 --seconds 45
-        # Shared-memory races in the block scan (forced onto every CUMULATIVE_PRODUCT).
+        # Shared-memory races in the block scan (forced onto every scan), both operations.
         step racecheck-scan 50 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
             "${SAN[@]}" --tool racecheck \
-            "$SELFTEST" --op CUMULATIVE_PRODUCT --cases 60 --big 2 --seconds 30
+            "$SELFTEST" --op CUMULATIVE_PRODUCT --cases 60 --big 2 --seconds 22
+        step racecheck-scan-sum 35 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
+            "${SAN[@]}" --tool racecheck \
+            "$SELFTEST" --op CUMULATIVE_SUMMATION --cases 60 --big 2 --seconds 22
     fi
 
     # ---- the suite on the plugin's other paths ------------------------------------------
     step cuda-64bit-novec 50 "$DONE_RE" env DMLCU_FORCE_64BIT=1 DMLCU_MAX_VECTOR=1 \
         "$CTS" --backend "plugin:$PLUGIN" goldens "${CTSOPT[@]}" --json "$OUT/cuda-64bit-novec.json"
     step cuda-scan-block2 40 "$DONE_RE" env DMLCU_SCAN=block DMLCU_SCAN_CHUNK=2 \
-        "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT goldens "${CTSOPT[@]}" \
-        --json "$OUT/cuda-scan-block2.json"
+        "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens \
+        "${CTSOPT[@]}" --json "$OUT/cuda-scan-block2.json"
     step cuda-scan-chunked2 40 "$DONE_RE" env DMLCU_SCAN=chunked DMLCU_SCAN_CHUNK=2 \
-        "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT goldens "${CTSOPT[@]}" \
-        --json "$OUT/cuda-scan-chunked2.json"
+        "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens \
+        "${CTSOPT[@]}" --json "$OUT/cuda-scan-chunked2.json"
     step cuda-rows-always 40 "$DONE_RE" env DMLCU_GATHER_ROWS=always \
         "$CTS" --backend "plugin:$PLUGIN" --op GATHER goldens "${CTSOPT[@]}" \
         --json "$OUT/cuda-rows-always.json"
+    # Last, as the longest: the corpus beyond 4 GiB (GOLDENS-10), byte offsets past 32 bits
+    # (about 13 GiB of host memory, 8.6 GiB on the device; raise BUDGET to give it time).
+    if [ -n "$DRYRUN" ]; then
+        skip cuda-huge "dry run (about 13 GiB of host memory)"
+    else
+        step cuda-huge 240 "$DONE_RE" "$CTS" --backend "plugin:$PLUGIN" goldens-huge \
+            --max-memory 24G --max-work 4G --no-progress -v --timeout 600 \
+            --json "$OUT/cuda-huge.json"
+    fi
 fi
 
 # ---- summary -------------------------------------------------------------------------
@@ -259,7 +273,7 @@ fi
             grep -E '^(gather|golden\.gather)' "$OUT/bench-rows-never.txt"
     fi
     for s in memcheck-dmlcts memcheck-dmlcts-forked memcheck-control memcheck-control-forked \
-             memcheck-selftest racecheck-scan; do
+             memcheck-selftest racecheck-scan racecheck-scan-sum; do
         [ -s "$OUT/$s.txt" ] || continue
         echo "-- $s: $(grep -c 'ERROR SUMMARY' "$OUT/$s.txt") process(es) reported: $(grep 'ERROR SUMMARY' "$OUT/$s.txt" | tr '\n' ' ')"
         grep -m 3 -E '^========= (Invalid|Race|Error|Program hit|Leaked)' "$OUT/$s.txt" | cut -c1-200

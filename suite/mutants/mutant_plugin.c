@@ -49,7 +49,9 @@ enum {
     M_nd1_batch_ignored,    /* GATHER_ND1: every batch reads the input's first batch */
     M_accept_invalid,       /* create says OK to every desc, invalid ones too */
     M_decline_declared,     /* claims every type, then run declines FLOAT64 */
-    M_refuse_trimmed        /* refuses SCATTER_ND whose updates need trimming (SCATTER_ND-10) */
+    M_refuse_trimmed,       /* refuses SCATTER_ND whose updates need trimming (SCATTER_ND-10) */
+    M_join_reversed,        /* JOIN: the inputs placed in reverse array order */
+    M_sum_saturates         /* CUMULATIVE_SUMMATION: integer sums saturate instead of wrapping */
 };
 
 #ifndef MUTANT
@@ -159,6 +161,13 @@ static bool strip_strides(void *ctx, const dmlr_member *m)
     return true;
 }
 
+/* The desc of the first binding (InputTensor, or JOIN's InputTensors[0]). */
+static const dmlr_tensor_desc *first_tensor(const dmlr_operator_info *info, const void *desc)
+{
+    dmlr_binding_info b[1];
+    return dmlr_operator_bindings(info, desc, b, 1) ? b[0].desc : NULL;
+}
+
 static const dmlr_field_info *field(const dmlr_operator_info *info, const char *name)
 {
     for (uint32_t f = 0; f < info->field_count; f++)
@@ -210,6 +219,48 @@ static void cumprod_f16_truncating(const dmlr_cumulative_product_operator_desc *
                 memcpy(out + offset_of(to, flat), &r, 2);
                 if (d->HasExclusiveProduct)
                     acc *= dmlr_f16_to_f32(h);
+            }
+        }
+}
+
+/* M_sum_saturates: a + b clamped to the type's range (dt one of the scan's integer types). */
+static uint64_t add_saturating(dmlr_data_type dt, uint64_t a, uint64_t b)
+{
+    uint32_t bits = 8 * dmlr_data_type_size(dt);
+    uint64_t mask = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1, sum = (a + b) & mask;
+    uint64_t top = UINT64_C(1) << (bits - 1);
+    if (!dmlr_data_type_is_signed(dt))
+        return sum < a ? mask : sum;
+    if (!((a ^ b) & top) && ((sum ^ a) & top)) /* both signs equal, the sum's differs */
+        return a & top ? top : top - 1;
+    return sum;
+}
+
+static void cumsum_saturating(const dmlr_cumulative_summation_operator_desc *d,
+                              const unsigned char *in, unsigned char *out)
+{
+    const dmlr_tensor_desc *ti = d->InputTensor, *to = d->OutputTensor;
+    dmlr_data_type dt = ti->DataType;
+    uint32_t es = dmlr_data_type_size(dt);
+    uint64_t len = ti->Sizes[d->Axis], inner = 1, outer = 1;
+    for (uint32_t k = 0; k < ti->DimensionCount; k++)
+        if (k < d->Axis)
+            outer *= ti->Sizes[k];
+        else if (k > d->Axis)
+            inner *= ti->Sizes[k];
+    for (uint64_t o = 0; o < outer; o++)
+        for (uint64_t i = 0; i < inner; i++) {
+            uint64_t acc = 0;
+            for (uint64_t k = 0; k < len; k++) {
+                uint64_t j = d->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING ? len - 1 - k : k;
+                uint64_t flat = (o * len + j) * inner + i, x = 0, next;
+                memcpy(&x, in + offset_of(ti, flat), es); /* little-endian: the low bytes */
+                if (dmlr_data_type_is_signed(dt) && (x >> (8 * es - 1) & 1) && es < 8)
+                    x |= UINT64_MAX << (8 * es); /* sign-extended, then masked again */
+                x &= es == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * es)) - 1;
+                next = add_saturating(dt, acc, x);
+                memcpy(out + offset_of(to, flat), d->HasExclusiveSum ? &acc : &next, es);
+                acc = next;
             }
         }
 }
@@ -467,10 +518,9 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
         dmlr_visit_desc(info, c->op->Desc, strip_strides, &(strip){desc, tensors, &nt});
         break;
     case M_axis_off_by_one:
-        if ((fi = field(info, "Axis"))) {
-            const dmlr_tensor_desc *t;
+        if ((fi = field(info, "Axis")) && first_tensor(info, desc)) {
+            const dmlr_tensor_desc *t = first_tensor(info, desc); /* every tensor has its rank */
             uint32_t axis;
-            memcpy(&t, desc + info->fields[0].offset, sizeof t);
             memcpy(&axis, desc + fi->offset, sizeof axis);
             axis = (axis + 1) % t->DimensionCount;
             memcpy(desc + fi->offset, &axis, sizeof axis);
@@ -501,6 +551,30 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
                 cumprod_f16_truncating(d, c->inputs[0].data, c->outputs[0].data);
                 return DMLCTS_RUN_OK;
             }
+        }
+        break;
+    case M_join_reversed:
+        if (c->op->Type == DMLR_OPERATOR_JOIN && c->input_count <= 16) {
+            dmlr_join_operator_desc *j = (dmlr_join_operator_desc *)(void *)desc;
+            for (uint32_t i = 0; i < j->InputCount; i++) {
+                tensors[i] = j->InputTensors[j->InputCount - 1 - i];
+                in[i] = c->inputs[j->InputCount - 1 - i];
+            }
+            j->InputTensors = tensors;
+            if (reference(c, &op, in, out) != DMLCTS_RUN_OK) /* a reversed desc may be invalid */
+                return reference(c, c->op, c->inputs, c->outputs);
+            return DMLCTS_RUN_OK;
+        }
+        break;
+    case M_sum_saturates:
+        if (c->op->Type == DMLR_OPERATOR_CUMULATIVE_SUMMATION) {
+            const dmlr_cumulative_summation_operator_desc *d = c->op->Desc;
+            dmlr_error err;
+            if (dmlr_data_type_is_float(d->InputTensor->DataType) ||
+                dmlr_validate(c->op, c->feature_level, &err) != DMLR_STATUS_OK)
+                return reference(c, c->op, c->inputs, c->outputs);
+            cumsum_saturating(d, c->inputs[0].data, c->outputs[0].data);
+            return DMLCTS_RUN_OK;
         }
         break;
     case M_negative_index_clamp:

@@ -125,6 +125,8 @@ input_write FAIL .*INPUT_MODIFIED
 index_width FAIL known/gather_int32_indices
 nd_tuples_by_first_coordinate FAIL known/scatter_nd_tuples_share_first_coordinate
 blend_duplicates FAIL known/scatter_duplicates_take_one_update
+join_reversed FAIL doc/join.example1
+sum_saturates FAIL cumulative_summation/int32_wraps
 EOF
 
 # 2b. The known-bug corpus: every case tagged "mutant:NAME" (goldens/known,

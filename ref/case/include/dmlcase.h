@@ -392,6 +392,27 @@ bool dmlc_cumprod_within_bound(dmlr_data_type dt, const void *expected, const vo
 uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_operator_desc *desc,
                                              const void *input, bool *marks);
 
+/*
+ * CUMULATIVE_SUMMATION (SPEC_NOTES: CUMULATIVE_SUMMATION-11 .. -13).  A sum's
+ * error depends on the magnitudes of its terms, not on its value (terms may
+ * cancel), so the bound takes `magnitudes`: the sum of |x| over the finite
+ * terms of the element's prefix (n of them, n as dmlc_cumprod_prefix_length
+ * counts):  2 ((1 + 2^-(m+1))^(n+1) - 1) magnitudes + 2 n smallest normal;
+ * 0 for n == 0 or a non-float type.
+ */
+double dmlc_cumsum_bound(dmlr_data_type dt, double magnitudes, uint64_t n);
+/* Integers exact; NaN any NaN; +-inf only itself; else |got - expected| <= the bound. */
+bool dmlc_cumsum_within_bound(dmlr_data_type dt, const void *expected, const void *got,
+                              uint64_t n, double magnitudes);
+/*
+ * CUMULATIVE_SUMMATION-13: marks (as dmlc_cumprod_implementation_defined) the
+ * elements where some association order may overflow: the prefix's finite
+ * magnitudes reach the largest finite value / (2 (1 + gamma_n)); once marked,
+ * every later element of the lane is too.
+ */
+uint64_t dmlc_cumsum_implementation_defined(const dmlr_cumulative_summation_operator_desc *desc,
+                                            const void *input, bool *marks);
+
 
 /* ==== case ================================================================ */
 /*
@@ -427,7 +448,9 @@ uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_opera
 #define DMLC_CHECK_MODES(X)                                                                 \
     X(EXACT, "exact", DMLR_OPERATOR_INVALID, false, true, NULL)                            \
     X(CUMPROD_BOUND, "cumulative_product_bound", DMLR_OPERATOR_CUMULATIVE_PRODUCT, true,   \
-      false, dmlc_cumprod_accepts) /* CUMULATIVE_PRODUCT-10/11 */
+      false, dmlc_cumprod_accepts) /* CUMULATIVE_PRODUCT-10/11 */                        \
+    X(CUMSUM_BOUND, "cumulative_summation_bound", DMLR_OPERATOR_CUMULATIVE_SUMMATION, true, \
+      false, dmlc_cumsum_accepts) /* CUMULATIVE_SUMMATION-11/12 */
 
 typedef enum dmlc_check_mode {
 #define X(name, token, op, float_only, digest, accepts) DMLC_CHECK_##name,
@@ -462,6 +485,9 @@ const char *dmlc_check_tokens(void);
 /* CUMULATIVE_PRODUCT-10/11: dmlc_cumprod_within_bound at element e's prefix length. */
 bool dmlc_cumprod_accepts(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
                           const void *expected, const void *got);
+/* CUMULATIVE_SUMMATION-11/12: dmlc_cumsum_within_bound with e's prefix from the case's input. */
+bool dmlc_cumsum_accepts(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
+                         const void *expected, const void *got);
 
 /* An element where any of several values is right. */
 typedef struct dmlc_legal_values {

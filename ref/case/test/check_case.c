@@ -231,7 +231,7 @@ START_TEST(an_unknown_check_mode_is_an_error)
     write_case("case.json", "{" HEAD ", " DESC ", " INPUTS("[11, 12, 13, 14]") ", 'outputs': "
                "{'OutputTensor': {'check': 'ulp', 'expected': [1, 2, 3, 4, 5]}}}");
     assert_bad("$.outputs.OutputTensor.check: \"ulp\" is not a check mode this dmlref knows "
-               "(\"exact\", \"cumulative_product_bound\")");
+               "(\"exact\", \"cumulative_product_bound\", \"cumulative_summation_bound\")");
 }
 END_TEST
 

@@ -145,6 +145,40 @@ START_TEST(an_output_count_that_disagrees_with_its_array_is_rejected)
 }
 END_TEST
 
+START_TEST(join_inputs_are_one_array_of_entries_each_placed_by_its_own_desc)
+{
+    /* JOIN-1, JOIN-8: "InputTensors": [entry, ...], each input its own layout */
+    write_case("case.json", "{" HEAD ", 'type': 'JOIN', 'desc': {'InputCount': 2, 'InputTensors': "
+               "[{'DataType': 'UINT8', 'Sizes': [2, 1], 'Strides': [2, 1]}, {'DataType': 'UINT8',"
+               " 'Sizes': [2, 2]}], 'OutputTensor': {'DataType': 'UINT8', 'Sizes': [2, 3]}, "
+               "'Axis': 1}, 'inputs': {'InputTensors': [[1, 4], [[2, 3], [5, 6]]]}, 'outputs': "
+               "{'OutputTensor': {'check': 'exact', 'expected': [1, 2, 3, 4, 5, 6]}}}");
+    dmlc_case *c = load_ok("case.json");
+    ck_assert_int_eq(c->input_count, 2);
+    ck_assert_str_eq(c->tensors[1].name, "InputTensors[1]");
+    ck_assert_str_eq(c->tensors[1].member, "InputTensors");
+    ck_assert_int_eq(c->tensors[1].member_index, 1);
+    ck_assert_str_eq(c->tensors[1].stem, "InputTensors_1");
+    const unsigned char *in0 = c->tensors[0].data;
+    ck_assert_int_eq(in0[0], 1);
+    ck_assert_int_eq(in0[1], 0x5A); /* the padding between the rows */
+    ck_assert_int_eq(in0[2], 4);
+    ck_assert_mem_eq(c->tensors[1].data, "\x02\x03\x05\x06", 4);
+    dmlc_case_free(c);
+    write_case("case.json", "{" HEAD ", 'type': 'JOIN', 'desc': {'InputCount': 2, 'InputTensors': "
+               "[{'DataType': 'UINT8', 'Sizes': [1]}, {'DataType': 'UINT8', 'Sizes': [1]}], "
+               "'OutputTensor': {'DataType': 'UINT8', 'Sizes': [2]}, 'Axis': 0}, 'inputs': "
+               "{'InputTensors': [[1]]}, 'outputs': {'OutputTensor': {'check': 'exact', "
+               "'expected': [1, 2]}}}");
+    assert_bad("$.inputs.InputTensors: expected an array of 2 input entries (one per "
+               "InputTensors), got another length");
+    write_case("case.json", "{" HEAD ", 'type': 'JOIN', 'desc': {'InputCount': 3, 'InputTensors': "
+               "[{'DataType': 'UINT8', 'Sizes': [1]}], 'OutputTensor': {'DataType': 'UINT8', "
+               "'Sizes': [1]}, 'Axis': 0}}");
+    assert_bad("$.desc.InputCount: 3, expected 1 (the number of InputTensors)");
+}
+END_TEST
+
 START_TEST(outputs_start_filled_with_0xa5_so_unwritten_bytes_show)
 {
     static const unsigned char a5[4] = {0xA5, 0xA5, 0xA5, 0xA5};
@@ -371,6 +405,7 @@ static Suite *suite(void)
     tcase_add_test(tc, a_negative_case_needs_no_inputs_or_outputs);
     tcase_add_test(tc, the_desc_is_built_from_the_operator_fields);
     tcase_add_test(tc, an_output_count_that_disagrees_with_its_array_is_rejected);
+    tcase_add_test(tc, join_inputs_are_one_array_of_entries_each_placed_by_its_own_desc);
     tcase_add_test(tc, outputs_start_filled_with_0xa5_so_unwritten_bytes_show);
     tcase_add_test(tc, a_mismatch_is_reported_with_its_coordinates_values_and_bits);
     tcase_add_test(tc, every_mismatch_is_visited_in_order_even_past_the_ones_kept);

@@ -1,14 +1,18 @@
 /*
- * check_tolerance.c -- the judge of device results for CUMULATIVE_PRODUCT
- * (ref/case/tolerance.c): values just inside and just outside the bound, the
- * special values, the prefix length of each element, and the marking of
- * elements whose answer depends on the device's accumulation.
+ * check_tolerance.c -- the judge of device results for CUMULATIVE_PRODUCT and
+ * CUMULATIVE_SUMMATION (ref/case/tolerance.c): values just inside and just
+ * outside the bounds, the special values, the prefix length of each element,
+ * and the marking of elements whose answer depends on the device's
+ * accumulation.
  *
  * The ulp counts below were computed exactly (rational arithmetic) from
  * max(|E|, smallest normal) * ((1 + 2^-(m+1))^(n+1) - 1).
  */
 #include "testutil.h"
 #include "dmlcase.h"
+
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <float.h>
 #include <math.h>
@@ -304,6 +308,160 @@ START_TEST(tolerance_never_marks_integers)
 }
 END_TEST
 
+/* ---- CUMULATIVE_SUMMATION-11 .. -13 ---------------------------------------- */
+
+static bool s32(float e, float g, uint64_t n, double a)
+{
+    return dmlc_cumsum_within_bound(DMLR_FLOAT32, &e, &g, n, a);
+}
+
+START_TEST(tolerance_sum_bound_is_the_documented_formula)
+{
+    /* CUMULATIVE_SUMMATION-11: 2 ((1 + 2^-(m+1))^(n+1) - 1) A + 2 n smallest normal */
+    double u = ldexp(1, -24), h = ldexp(1, -11);
+    ck_assert_double_eq_tol(dmlc_cumsum_bound(DMLR_FLOAT32, 6, 3),
+                            2 * (pow(1 + u, 4) - 1) * 6 + 6 * ldexp(1, -126), 1e-14);
+    ck_assert_double_eq_tol(dmlc_cumsum_bound(DMLR_FLOAT16, 100, 10),
+                            2 * (pow(1 + h, 11) - 1) * 100 + 20 * ldexp(1, -14), 1e-9);
+    ck_assert(dmlc_cumsum_bound(DMLR_FLOAT32, 6, 0) == 0);
+    ck_assert(dmlc_cumsum_bound(DMLR_INT32, 6, 3) == 0);
+}
+END_TEST
+
+START_TEST(tolerance_sum_bound_just_inside_and_just_outside)
+{
+    /* CUMULATIVE_SUMMATION-11: one term of 1: bound 2^-22 (+ tiny): 2 ulps above, 4 half-ulps below */
+    ck_assert(s32(1, 1, 1, 1));
+    ck_assert(s32(1, nextafterf(nextafterf(1, 2), 2), 1, 1));
+    ck_assert(!s32(1, 1 + 3 * 0x1p-23f, 1, 1));
+    ck_assert(s32(1, 1 - 4 * 0x1p-24f, 1, 1));
+    ck_assert(!s32(1, 1 - 5 * 0x1p-24f, 1, 1));
+    /* 1 + 2 + 3 = 6: A = 6, n = 3: 48 u = 6 ulps of 6 */
+    ck_assert(s32(6, 6 + 6 * 0x1p-21f, 3, 6));
+    ck_assert(!s32(6, 6 + 7 * 0x1p-21f, 3, 6));
+    ck_assert(!s32(6, -6, 3, 6)); /* the sign of a nonzero value is judged */
+}
+END_TEST
+
+START_TEST(tolerance_sum_bound_follows_the_magnitudes_not_the_value)
+{
+    /* CUMULATIVE_SUMMATION-11: 2^40 + 1 - 2^40 is 1, or 0 in FP32 order: both legal */
+    double a = 0x1p41 + 1;
+    ck_assert(s32(1, 0, 3, a));
+    ck_assert(s32(1, 0x1p20f, 3, a));
+    ck_assert(!s32(1, 0x1p21f, 3, a));
+}
+END_TEST
+
+START_TEST(tolerance_sum_specials_integers_and_zeros)
+{
+    /* CUMULATIVE_SUMMATION-12 */
+    ck_assert(s32(NAN, -NAN, 2, 1));
+    ck_assert(!s32(NAN, 0x1p127f, 2, 0x1p127));
+    ck_assert(!s32(1, NAN, 2, 1));
+    ck_assert(s32(INFINITY, INFINITY, 2, 1));
+    ck_assert(!s32(INFINITY, -INFINITY, 2, 1));
+    ck_assert(!s32(INFINITY, FLT_MAX, 2, 1));
+    ck_assert(!s32(FLT_MAX, INFINITY, 2, FLT_MAX));
+    ck_assert(s32(0, -0.0f, 0, 0)); /* the exclusive 0: either sign */
+    ck_assert(!s32(0, 0x1p-149f, 0, 0));
+    ck_assert(s32(3 * 0x1p-149f, 0, 2, 3 * 0x1p-149)); /* FTZ flushes a subnormal sum */
+    int32_t e = INT32_MIN, g = INT32_MIN, h = INT32_MIN + 1;
+    ck_assert(dmlc_cumsum_within_bound(DMLR_INT32, &e, &g, 5, 1e9));
+    ck_assert(!dmlc_cumsum_within_bound(DMLR_INT32, &e, &h, 5, 1e9));
+}
+END_TEST
+
+static uint64_t sum_marks_of(const uint16_t *vals, uint32_t n, int dir, bool excl, bool *marks)
+{
+    dmlr_tensor_desc t = {DMLR_FLOAT16, 0, 1, &n, NULL, 0, 0};
+    dmlr_cumulative_summation_operator_desc c = {&t, &t, 0, (dmlr_axis_direction)dir, excl};
+    return dmlc_cumsum_implementation_defined(&c, vals, marks);
+}
+
+static void assert_sum_marks(const float *vals, uint32_t n, int dir, bool excl, const bool *want)
+{
+    uint16_t h[8];
+    bool got[8];
+    uint64_t count = 0;
+    for (uint32_t i = 0; i < n; i++)
+        h[i] = dmlr_f32_to_f16(vals[i]);
+    uint64_t marked = sum_marks_of(h, n, dir, excl, got);
+    for (uint32_t i = 0; i < n; i++) {
+        ck_assert_msg(got[i] == want[i], "element %u: marked %d", i, got[i]);
+        count += want[i];
+    }
+    ck_assert_uint_eq(marked, count);
+}
+
+START_TEST(tolerance_sum_marks_prefixes_whose_magnitudes_may_overflow)
+{
+    /* CUMULATIVE_SUMMATION-13 (FLOAT16, largest finite 65504, a factor 2 of headroom) */
+    static const float a[] = {30000, 10000, -20000}, b[] = {60000, 10000, -20000};
+    static const float c[] = {1000, 2000, -3000}, d[] = {INFINITY, 1, NAN, -INFINITY};
+    assert_sum_marks(a, 3, 0, false, (const bool[]){0, 1, 1});
+    assert_sum_marks(b, 3, 0, false, (const bool[]){1, 1, 1});
+    assert_sum_marks(a, 3, 0, true, (const bool[]){0, 0, 1});
+    assert_sum_marks(a, 3, 1, false, (const bool[]){1, 0, 0});
+    assert_sum_marks(c, 3, 0, false, (const bool[]){0, 0, 0});
+    assert_sum_marks(d, 4, 0, false, (const bool[]){0, 0, 0, 0}); /* exact in any order */
+}
+END_TEST
+
+START_TEST(tolerance_sum_never_marks_integers)
+{
+    uint32_t n = 2, in[2] = {UINT32_MAX, UINT32_MAX};
+    bool marks[2] = {true, true};
+    dmlr_tensor_desc t = {DMLR_UINT32, 0, 1, &n, NULL, 0, 0};
+    dmlr_cumulative_summation_operator_desc c = {&t, &t, 0, DMLR_AXIS_DIRECTION_INCREASING, false};
+    ck_assert_uint_eq(dmlc_cumsum_implementation_defined(&c, in, marks), 0);
+    ck_assert(!marks[0] && !marks[1]);
+}
+END_TEST
+
+START_TEST(tolerance_sum_judge_reads_the_magnitudes_from_the_case_input)
+{
+    /* CUMULATIVE_SUMMATION-11 through the case: the prefix of each element from InputTensor */
+    static const char text[] =
+        "{\"format\": \"dmlref-case-1\", \"name\": \"t\", \"min_feature_level\": \"4_0\","
+        " \"type\": \"CUMULATIVE_SUMMATION\", \"desc\": {"
+        "\"InputTensor\": {\"DataType\": \"FLOAT32\", \"Sizes\": [3], \"Strides\": [2]},"
+        "\"OutputTensor\": {\"DataType\": \"FLOAT32\", \"Sizes\": [3]}, \"Axis\": 0,"
+        "\"AxisDirection\": \"DECREASING\", \"HasExclusiveSum\": false},"
+        "\"inputs\": {\"InputTensor\": [-1099511627776, 1, 1099511627776]},"
+        "\"outputs\": {\"OutputTensor\": {\"check\": \"cumulative_summation_bound\","
+        " \"expected\": [1, 1099511627776, 1099511627776]}}}";
+    char path[] = "/tmp/check_tolerance.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert(dmlc_write_file(path, text, sizeof text - 1, NULL));
+    dmlc_case *c = NULL;
+    dmlc_error err;
+    dmlc_case_rc rc = dmlc_case_load(path, &c, &err);
+    unlink(path);
+    ck_assert_msg(rc == DMLC_CASE_OK, "%s", err.message);
+    const dmlc_check_info *k = dmlc_check_by_token("cumulative_summation_bound");
+    ck_assert_ptr_nonnull(k);
+    ck_assert(k->accepts == dmlc_cumsum_accepts);
+    ck_assert(dmlc_check_applies(k, DMLR_OPERATOR_CUMULATIVE_SUMMATION, DMLR_FLOAT16));
+    ck_assert(!dmlc_check_applies(k, DMLR_OPERATOR_CUMULATIVE_SUMMATION, DMLR_INT32));
+    ck_assert(!dmlc_check_applies(k, DMLR_OPERATOR_CUMULATIVE_PRODUCT, DMLR_FLOAT32));
+    ck_assert_int_eq(dmlc_check_default(DMLR_OPERATOR_CUMULATIVE_SUMMATION, DMLR_FLOAT32),
+                     k->mode);
+    float one = 1, big = 0x1p40f, got;
+    got = 0; /* element 0: 2^40 + 1 - 2^40, n = 3, A = 2^41 + 1 */
+    ck_assert(dmlc_cumsum_accepts(c, 0, DMLR_FLOAT32, &one, &got));
+    got = 0x1p21f;
+    ck_assert(!dmlc_cumsum_accepts(c, 0, DMLR_FLOAT32, &one, &got));
+    got = 0x1p40f + 0x1p18f; /* element 2: one term, 2^40: bound 2^18 */
+    ck_assert(dmlc_cumsum_accepts(c, 2, DMLR_FLOAT32, &big, &got));
+    got = 0x1p40f + 0x1p19f;
+    ck_assert(!dmlc_cumsum_accepts(c, 2, DMLR_FLOAT32, &big, &got));
+    dmlc_case_free(c);
+}
+END_TEST
+
 static Suite *tolerance_suite(void)
 {
     Suite *s = suite_create("tolerance");
@@ -325,7 +483,14 @@ static Suite *tolerance_suite(void)
     tcase_add_test(tc, tolerance_keeps_a_factor_2_of_headroom_at_the_top_of_float16);
     tcase_add_test(tc, tolerance_marks_the_right_lane_of_a_middle_axis);
     tcase_add_test(tc, tolerance_never_marks_integers);
+    tcase_add_test(tc, tolerance_sum_bound_is_the_documented_formula);
+    tcase_add_test(tc, tolerance_sum_bound_just_inside_and_just_outside);
+    tcase_add_test(tc, tolerance_sum_bound_follows_the_magnitudes_not_the_value);
+    tcase_add_test(tc, tolerance_sum_specials_integers_and_zeros);
+    tcase_add_test(tc, tolerance_sum_marks_prefixes_whose_magnitudes_may_overflow);
+    tcase_add_test(tc, tolerance_sum_never_marks_integers);
     suite_add_tcase(s, tc);
+    tcase_add_test(tc, tolerance_sum_judge_reads_the_magnitudes_from_the_case_input);
     return s;
 }
 

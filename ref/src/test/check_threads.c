@@ -23,7 +23,7 @@ static const int thread_counts[] = {1, 2, 3, 8};
 
 typedef struct tcase {
     dmlr_operator_desc op;
-    tu_tensor *ins[3], *outs[4];
+    tu_tensor *ins[4], *outs[4];
     int nin, nout;
     unsigned char *expect[4]; /* whole buffers: padding stays 0xA5 (TENSOR-13) */
 } tcase;
@@ -42,7 +42,7 @@ static void set_threads(int n)
 static void check_case(const tcase *c, const char *what)
 {
     unsigned char *first[4] = {NULL};
-    dmlr_buffer ib[3], ob[4];
+    dmlr_buffer ib[4], ob[4];
     for (int i = 0; i < c->nin; i++)
         ib[i] = tu_buffer(c->ins[i]);
     for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
@@ -523,6 +523,124 @@ START_TEST(gather_nd_and_nd1_are_bit_identical_at_1_2_3_and_8_threads)
 }
 END_TEST
 
+/* ---- JOIN ------------------------------------------------------------------- */
+
+static void join_case(const char *what, dmlr_data_type dt, uint32_t D, const uint32_t *out_sizes,
+                      uint32_t axis, uint32_t nin, const uint32_t *parts, tu_layout lin,
+                      tu_layout lout)
+{
+    tu_tensor ins[4], out;
+    dmlr_tensor_desc descs[4];
+    uint32_t es = dmlr_data_type_size(dt), start = 0;
+    tu_tensor_init(&out, dt, D, out_sizes, lout);
+    tcase c = {{DMLR_OPERATOR_JOIN, NULL}, {NULL}, {&out}, (int)nin, 1, {blank_like(&out)}};
+    for (uint32_t i = 0; i < nin; i++) {
+        uint32_t sizes[DMLR_MAX_RANK];
+        memcpy(sizes, out_sizes, D * sizeof *sizes);
+        sizes[axis] = parts[i];
+        tu_tensor_init(&ins[i], dt, D, sizes, (tu_layout)((lin + i) % TU_LAYOUT_COUNT));
+        tu_fill(&ins[i], 20 + i);
+        descs[i] = ins[i].desc;
+        c.ins[i] = &ins[i];
+        for (uint64_t e = 0; e < tu_count(&ins[i]); e++) { /* the naive slab copy */
+            uint32_t co[DMLR_MAX_RANK];
+            tu_unravel(&ins[i], e, co);
+            co[axis] += start;
+            memcpy(c.expect[0] + tu_offset_of(&out, tu_ravel(&out, co)), tu_elem(&ins[i], e), es);
+        }
+        start += parts[i];
+    }
+    dmlr_join_operator_desc j = {nin, descs, &out.desc, axis};
+    c.op.Desc = &j;
+    check_case(&c, what);
+    free_case(&c);
+}
+
+START_TEST(join_is_bit_identical_at_1_2_3_and_8_threads)
+{
+    /* JOIN-7, -8: rows of each part one memcpy */
+    join_case("join rows packed", DMLR_FLOAT32, 2, S(256, 1024), 1, 4, S(300, 200, 300, 224),
+              TU_PACKED, TU_PACKED);
+    /* Axis 0 of packed tensors: each input one run, cut into pieces */
+    join_case("join slabs packed", DMLR_UINT8, 2, S(600, 400), 0, 2, S(450, 150), TU_PACKED,
+              TU_PACKED);
+    join_case("join 1-D", DMLR_UINT16, 1, S(300000), 0, 4, S(1, 100000, 99999, 100000),
+              TU_PACKED, TU_PACKED);
+    /* element loops: each input another layout (broadcast among them), outputs strided */
+    join_case("join mixed", DMLR_INT64, 3, S(30, 40, 60), 1, 3, S(10, 20, 10), TU_PADDED,
+              TU_PERMUTED);
+    join_case("join broadcast", DMLR_FLOAT16, 3, S(30, 40, 60), 2, 2, S(25, 35), TU_BROADCAST,
+              TU_PADDED);
+}
+END_TEST
+
+/* ---- CUMULATIVE_SUMMATION --------------------------------------------------- */
+
+/* Each lane walked in AxisDirection order from its first term, floats in double,
+ * integers mod 2^64; an exclusive zero sum is +0 (CUMULATIVE_SUMMATION-10). */
+static void naive_cumsum(const tu_tensor *in, uint32_t axis, bool dec, bool excl,
+                         const tu_tensor *out, unsigned char *expect)
+{
+    dmlr_data_type dt = in->desc.DataType;
+    uint32_t es = dmlr_data_type_size(dt), len = in->sizes[axis];
+    for (uint64_t e = 0; e < tu_count(out); e++) {
+        uint32_t c[DMLR_MAX_RANK];
+        tu_unravel(out, e, c);
+        if (c[axis] != 0)
+            continue; /* one walk a lane */
+        double facc = 0;
+        uint64_t iacc = 0;
+        for (uint32_t t = 0; t < len; t++) {
+            c[axis] = dec ? len - 1 - t : t;
+            const void *p = tu_elem(in, tu_ravel(in, c));
+            unsigned char *q = expect + tu_offset_of(out, tu_ravel(out, c));
+            uint64_t bits = 0;
+            memcpy(&bits, p, es);
+            double x = tu_is_float(dt) ? tu_read_float(p, dt) : 0;
+            double fnext = t ? facc + x : x;
+            uint64_t inext = iacc + bits;
+            if (tu_is_float(dt))
+                tu_store_float(q, dt, excl ? (facc == 0 ? 0 : facc) : fnext);
+            else
+                memcpy(q, excl ? &iacc : &inext, es); /* little-endian: the low bytes */
+            facc = fnext, iacc = inext;
+        }
+    }
+}
+
+static void cumsum_case(const char *what, dmlr_data_type dt, uint32_t D, const uint32_t *sizes,
+                        uint32_t axis, bool dec, bool excl, tu_layout lin, tu_layout lout)
+{
+    tu_tensor in, out;
+    tu_tensor_init(&in, dt, D, sizes, lin);
+    tu_tensor_init(&out, dt, D, sizes, lout);
+    fill_factors(&in, 11); /* floats +-[0.5, 2): sums that round at every step */
+    dmlr_cumulative_summation_operator_desc cs = {&in.desc, &out.desc, axis,
+                                                  (dmlr_axis_direction)dec, excl};
+    tcase c = {{DMLR_OPERATOR_CUMULATIVE_SUMMATION, &cs}, {&in}, {&out}, 1, 1, {blank_like(&out)}};
+    naive_cumsum(&in, axis, dec, excl, &out, c.expect[0]);
+    check_case(&c, what);
+    free_case(&c);
+}
+
+START_TEST(cumulative_summation_is_bit_identical_at_1_2_3_and_8_threads)
+{
+    /* CUMULATIVE_SUMMATION-6: the kernels and tiles of CUMULATIVE_PRODUCT-6, with addition */
+    cumsum_case("cumsum inner packed", DMLR_FLOAT32, 2, S(300, 500), 1, false, false, TU_PACKED,
+                TU_PACKED);
+    cumsum_case("cumsum outer packed", DMLR_FLOAT32, 2, S(100, 1000), 0, true, false, TU_PACKED,
+                TU_PACKED);
+    cumsum_case("cumsum outer packed int", DMLR_INT32, 3, S(70, 30, 50), 0, true, true,
+                TU_PACKED, TU_PACKED);
+    cumsum_case("cumsum transposed", DMLR_FLOAT16, 2, S(257, 300), 1, false, true, TU_PERMUTED,
+                TU_PACKED);
+    cumsum_case("cumsum transposed out", DMLR_UINT64, 2, S(300, 257), 0, false, false, TU_PADDED,
+                TU_PERMUTED);
+    cumsum_case("cumsum broadcast", DMLR_UINT32, 3, S(40, 70, 33), 2, true, false, TU_BROADCAST,
+                TU_PADDED);
+}
+END_TEST
+
 /* ---- validation stays sequential ------------------------------------------ */
 
 START_TEST(validation_reports_the_same_first_bad_element_at_any_thread_count)
@@ -559,6 +677,8 @@ static Suite *threads_suite(void)
     tcase_add_test(tc, cumulative_product_is_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, gather_elements_is_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, gather_nd_and_nd1_are_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, join_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, cumulative_summation_is_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, validation_reports_the_same_first_bad_element_at_any_thread_count);
     suite_add_tcase(s, tc);
     return s;

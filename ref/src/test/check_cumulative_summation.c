@@ -1,0 +1,527 @@
+/*
+ * check_cumulative_summation.c -- CUMULATIVE_SUMMATION against a naive
+ * coordinate loop written here (floats add in double in traversal order from
+ * the first term, integers in 64-bit unsigned truncated at the end), the
+ * page's examples, special values, signed zeros, and every
+ * CUMULATIVE_SUMMATION-n rule with its message.
+ */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* ---- the naive model ---------------------------------------------------- */
+
+static uint64_t read_bits(const void *p, uint32_t esize)
+{
+    uint64_t x = 0;
+    memcpy(&x, p, esize); /* little-endian: the low bytes */
+    return x;
+}
+
+/*
+ * Output element at coordinate c is the sum over j in J(c[axis]), in traversal
+ * order, starting from the first term (CUMULATIVE_SUMMATION-10: a lone -0
+ * stays -0); an exclusive zero sum, the empty one included, is +0.
+ */
+static void naive_cumsum(const tu_tensor *in, uint32_t axis, bool dec, bool excl,
+                         const tu_tensor *out, unsigned char *expect)
+{
+    dmlr_data_type dt = in->desc.DataType;
+    uint32_t esize = dmlr_data_type_size(dt), len = in->sizes[axis];
+    for (uint64_t e = 0; e < tu_count(out); e++) {
+        uint32_t c[DMLR_MAX_RANK];
+        tu_unravel(out, e, c);
+        uint32_t k = c[axis], terms = 0;
+        double facc = 0;
+        uint64_t iacc = 0;
+        for (uint32_t t = 0; t < len; t++) {
+            uint32_t j = dec ? len - 1 - t : t;
+            bool take = dec ? (excl ? j > k : j >= k) : (excl ? j < k : j <= k);
+            if (!take)
+                continue;
+            c[axis] = j;
+            const void *p = tu_elem(in, tu_ravel(in, c));
+            if (tu_is_float(dt))
+                facc = terms ? facc + tu_read_float(p, dt) : tu_read_float(p, dt);
+            else
+                iacc += read_bits(p, esize); /* mod 2^64, truncated below */
+            terms++;
+        }
+        if (excl && facc == 0)
+            facc = 0; /* +0 */
+        unsigned char *q = expect + tu_offset_of(out, e);
+        if (tu_is_float(dt))
+            tu_store_float(q, dt, facc);
+        else
+            memcpy(q, &iacc, esize);
+    }
+}
+
+static bool elem_is_nan(const void *p, dmlr_data_type dt)
+{
+    return tu_is_float(dt) && isnan(tu_read_float(p, dt));
+}
+
+/* NaN payloads are unspecified (CUMULATIVE_SUMMATION-9): two NaNs are equal here. */
+static bool same_outputs(const tu_tensor *out, unsigned char *expect)
+{
+    dmlr_data_type dt = out->desc.DataType;
+    uint32_t esize = dmlr_data_type_size(dt);
+    for (uint64_t e = 0; e < tu_count(out); e++) {
+        uint64_t off = tu_offset_of(out, e);
+        if (elem_is_nan(expect + off, dt) && elem_is_nan((unsigned char *)out->data + off, dt))
+            memcpy(expect + off, (unsigned char *)out->data + off, esize);
+    }
+    return memcmp(expect, out->data, out->bytes) == 0; /* padding included: TENSOR-13 */
+}
+
+/* ---- running through the library --------------------------------------- */
+
+static dmlr_status run_cs(const dmlr_tensor_desc *in, void *in_data, uint64_t in_bytes,
+                          const dmlr_tensor_desc *out, void *out_data, uint64_t out_bytes,
+                          uint32_t axis, int dir, bool excl, dmlr_feature_level fl,
+                          dmlr_error *err)
+{
+    dmlr_cumulative_summation_operator_desc c = {in, out, axis, (dmlr_axis_direction)dir, excl};
+    dmlr_operator_desc op = {DMLR_OPERATOR_CUMULATIVE_SUMMATION, &c};
+    dmlr_buffer ib = {in_data, in_bytes}, ob = {out_data, out_bytes};
+    return dmlr_execute(&op, &ib, 1, fl, &ob, 1, err);
+}
+
+static dmlr_status run_tensors(tu_tensor *in, tu_tensor *out, uint32_t axis, int dir, bool excl,
+                               dmlr_error *err)
+{
+    return run_cs(&in->desc, in->data, in->bytes, &out->desc, out->data, out->bytes, axis, dir,
+                  excl, DMLR_FEATURE_LEVEL_MAX, err);
+}
+
+static const dmlr_data_type cs_types[] = {DMLR_FLOAT32, DMLR_FLOAT16, DMLR_INT32,
+                                          DMLR_UINT32, DMLR_INT64, DMLR_UINT64};
+#define CS_TYPE_COUNT (sizeof cs_types / sizeof cs_types[0])
+
+/*
+ * Floats: +-(1 + r/8) * 2^e over a wide range of e (FLOAT32: terms far apart,
+ * so that even the double sum rounds now and then), and now and then 0, -0,
+ * +-inf, NaN, a subnormal or the largest finite.  Integers: random bits of
+ * the full width (they wrap).
+ */
+static void fill_values(tu_tensor *t, uint64_t seed)
+{
+    dmlr_data_type dt = t->desc.DataType;
+    if (!tu_is_float(dt)) {
+        tu_fill(t, seed);
+        return;
+    }
+    bool half = dt == DMLR_FLOAT16;
+    const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN,
+                               half ? ldexp(1, -24) : ldexp(1, -149),
+                               half ? 65504 : ldexp(0x1.fffffep0, 127)};
+    for (uint64_t i = 0; i < tu_count(t); i++) {
+        uint64_t r = tu_rand(&seed);
+        double v;
+        int span = half ? 24 : 80;
+        if (r % 16 == 0)
+            v = specials[(r >> 8) % (sizeof specials / sizeof specials[0])];
+        else
+            v = ldexp(1 + (double)((r >> 8) % 8) / 8, (int)((r >> 16) % (uint64_t)span) - span / 2) *
+                ((r >> 24) & 1 ? -1 : 1);
+        tu_store_float(tu_elem(t, i), dt, v);
+    }
+}
+
+/* One case of the matrix; returns false (and prints why) on a mismatch. */
+static bool matrix_case(uint32_t D, uint32_t axis, dmlr_data_type dt, int dir, bool excl,
+                        tu_layout lin, tu_layout lout, uint32_t len, uint32_t other, uint64_t seed)
+{
+    uint32_t sizes[DMLR_MAX_RANK];
+    for (uint32_t d = 0; d < D; d++)
+        sizes[d] = d == axis ? len : other + (d % 3 == 1);
+    tu_tensor in, out;
+    tu_tensor_init(&in, dt, D, sizes, lin);
+    tu_tensor_init(&out, dt, D, sizes, lout);
+    fill_values(&in, seed);
+    memset(out.data, 0xA5, out.bytes);
+    unsigned char *expect = malloc(out.bytes);
+    memset(expect, 0xA5, out.bytes);
+    naive_cumsum(&in, axis, dir, excl, &out, expect);
+    dmlr_error err;
+    dmlr_status st = run_tensors(&in, &out, axis, dir, excl, &err);
+    bool ok = st == DMLR_STATUS_OK && same_outputs(&out, expect);
+    if (!ok)
+        fprintf(stderr, "cumsum D=%u axis=%u %s dir=%d excl=%d %s/%s: %s\n", D, axis,
+                dmlr_data_type_name(dt), dir, excl, tu_layout_names[lin], tu_layout_names[lout],
+                st ? err.message : "bytes differ");
+    free(expect);
+    tu_tensor_free(&in);
+    tu_tensor_free(&out);
+    return ok;
+}
+
+START_TEST(cumulative_summation_matches_the_naive_loop_for_every_type_rank_axis_direction_and_layout)
+{
+    /* _i is the rank.  CUMULATIVE_SUMMATION-6, -8, -9, -10; zero-stride inputs (TENSOR-4). */
+    uint32_t D = (uint32_t)_i, fails = 0, runs = 0;
+    uint32_t axes[3] = {0, D / 2, D - 1};
+    for (int a = 0; a < 3; a++)
+        for (size_t t = 0; t < CS_TYPE_COUNT; t++)
+            for (int dir = 0; dir < 2; dir++)
+                for (int excl = 0; excl < 2; excl++)
+                    for (int l = 0; l < TU_LAYOUT_COUNT; l++) {
+                        tu_layout lout = (tu_layout)((l + dir + a) % TU_BROADCAST);
+                        uint32_t len = 1 + (uint32_t)((t + l + a) % 6);
+                        runs++;
+                        fails += !matrix_case(D, axes[a], cs_types[t], dir, excl, (tu_layout)l,
+                                              lout, len, D > 5 ? 1 : 2,
+                                              D * 1013 + t * 37 + (uint64_t)(dir * 7 + excl * 3 + l + a));
+                    }
+    ck_assert_msg(fails == 0, "%u of %u rank-%u cases differ", fails, runs, D);
+}
+END_TEST
+
+START_TEST(cumulative_summation_of_long_axes_and_many_lanes_matches_the_naive_loop)
+{
+    for (size_t t = 0; t < CS_TYPE_COUNT; t++) {
+        ck_assert(matrix_case(2, 0, cs_types[t], 1, t % 2, TU_PADDED, TU_PERMUTED, 300, 120, t));
+        ck_assert(matrix_case(2, 1, cs_types[t], 0, t % 2, TU_PERMUTED, TU_PADDED, 20, 2000, t));
+        /* lanes neighbours in memory: wide tiles and a remainder */
+        ck_assert(matrix_case(2, 0, cs_types[t], 1, !(t % 2), TU_PADDED, TU_PACKED, 5, 2500, t));
+        ck_assert(matrix_case(3, 1, cs_types[t], 0, t % 2, TU_BROADCAST, TU_PACKED, 70, 40, t));
+    }
+}
+END_TEST
+
+START_TEST(cumulative_summation_is_bit_identical_at_any_thread_count)
+{
+    /* CUMULATIVE_SUMMATION-6: tiles of lanes in parallel, never a walk; both tilings */
+#ifdef _OPENMP
+    uint32_t sizes[2] = {500, 900};
+    for (int t = 0; t < 4; t++) {
+        tu_tensor in, a, b;
+        dmlr_error err;
+        tu_layout lout = t < 2 ? TU_PERMUTED : TU_PACKED;
+        tu_tensor_init(&in, cs_types[t % 2], 2, sizes, TU_PADDED);
+        tu_tensor_init(&a, cs_types[t % 2], 2, sizes, lout);
+        tu_tensor_init(&b, cs_types[t % 2], 2, sizes, lout);
+        fill_values(&in, 99);
+        omp_set_num_threads(1);
+        ck_assert_int_eq(run_tensors(&in, &a, t % 2, 0, false, &err), 0);
+        omp_set_num_threads(4);
+        ck_assert_int_eq(run_tensors(&in, &b, t % 2, 0, false, &err), 0);
+        ck_assert_mem_eq(a.data, b.data, a.bytes);
+        tu_tensor_free(&in);
+        tu_tensor_free(&a);
+        tu_tensor_free(&b);
+    }
+#endif
+}
+END_TEST
+
+START_TEST(cumulative_summation_in_place_equals_out_of_place)
+{
+    /* CUMULATIVE_SUMMATION-7, TENSOR-12: every type, direction, exclusive, layout */
+    uint32_t sizes[3] = {3, 5, 4};
+    for (size_t t = 0; t < CS_TYPE_COUNT; t++)
+        for (int dir = 0; dir < 2; dir++)
+            for (int excl = 0; excl < 2; excl++)
+                for (int l = 0; l < TU_BROADCAST; l++) {
+                    tu_tensor in, out, inplace;
+                    dmlr_error err;
+                    tu_tensor_init(&in, cs_types[t], 3, sizes, (tu_layout)l);
+                    tu_tensor_init(&out, cs_types[t], 3, sizes, (tu_layout)l);
+                    tu_tensor_init(&inplace, cs_types[t], 3, sizes, (tu_layout)l);
+                    fill_values(&in, t * 8 + (uint64_t)(dir * 4 + excl * 2 + l));
+                    memcpy(inplace.data, in.data, in.bytes);
+                    ck_assert_int_eq(run_tensors(&in, &out, 1, dir, excl, &err), 0);
+                    ck_assert_msg(run_tensors(&inplace, &inplace, 1, dir, excl, &err) == 0, "%s",
+                                  err.message);
+                    for (uint64_t e = 0; e < tu_count(&out); e++)
+                        ck_assert_mem_eq(tu_elem(&out, e), tu_elem(&inplace, e),
+                                         dmlr_data_type_size(cs_types[t]));
+                    tu_tensor_free(&in);
+                    tu_tensor_free(&out);
+                    tu_tensor_free(&inplace);
+                }
+}
+END_TEST
+
+/* ---- fixed lanes: a 1-D sum of n values ---------------------------------- */
+
+static void lane(dmlr_data_type dt, const void *in_vals, uint32_t n, int dir, bool excl,
+                 const void *expect)
+{
+    tu_tensor in, out;
+    dmlr_error err;
+    uint32_t esize = dmlr_data_type_size(dt);
+    tu_tensor_init(&in, dt, 1, &n, TU_PACKED);
+    tu_tensor_init(&out, dt, 1, &n, TU_PACKED);
+    memcpy(in.data, in_vals, (size_t)n * esize);
+    ck_assert_msg(run_tensors(&in, &out, 0, dir, excl, &err) == 0, "%s", err.message);
+    for (uint32_t e = 0; e < n; e++) {
+        const unsigned char *g = (unsigned char *)out.data + e * esize;
+        const unsigned char *x = (const unsigned char *)expect + e * esize;
+        if (elem_is_nan(x, dt))
+            ck_assert_msg(elem_is_nan(g, dt), "element %u: expected a NaN", e);
+        else
+            ck_assert_msg(memcmp(g, x, esize) == 0, "element %u of %s differs: got 0x%llx, "
+                          "expected 0x%llx", e, dmlr_data_type_name(dt),
+                          (unsigned long long)read_bits(g, esize),
+                          (unsigned long long)read_bits(x, esize));
+    }
+    tu_tensor_free(&in);
+    tu_tensor_free(&out);
+}
+
+START_TEST(cumulative_summation_integers_wrap_modulo_2_to_the_bits)
+{
+    /* CUMULATIVE_SUMMATION-8: two's complement, no UB (UBSan build) */
+    lane(DMLR_INT32, (int32_t[]){INT32_MAX, 1, -1, INT32_MIN}, 4, 0, false,
+         (int32_t[]){INT32_MAX, INT32_MIN, INT32_MAX, -1});
+    lane(DMLR_UINT32, (uint32_t[]){UINT32_MAX, 2, 7}, 3, 1, true, (uint32_t[]){9, 7, 0});
+    lane(DMLR_INT64, (int64_t[]){INT64_MIN, -1, 1}, 3, 0, false,
+         (int64_t[]){INT64_MIN, INT64_MAX, INT64_MIN});
+    lane(DMLR_UINT64, (uint64_t[]){UINT64_MAX, 2, UINT64_C(1) << 63}, 3, 1, false,
+         (uint64_t[]){(UINT64_C(1) << 63) + 1, (UINT64_C(1) << 63) + 2, UINT64_C(1) << 63});
+}
+END_TEST
+
+START_TEST(cumulative_summation_float16_rounds_once_from_double)
+{
+    /* CUMULATIVE_SUMMATION-9: 2048 + 1 ties to 2048; + 1 more is 2050 exactly; FP16
+     * accumulation would give 2048 again (0x6800, 0x6800, 0x6801) */
+    lane(DMLR_FLOAT16, (uint16_t[]){0x6800, 0x3c00, 0x3c00}, 3, 0, false,
+         (uint16_t[]){0x6800, 0x6800, 0x6801});
+}
+END_TEST
+
+START_TEST(cumulative_summation_float32_adds_in_double_in_traversal_order)
+{
+    /* CUMULATIVE_SUMMATION-9: 2^24 + 1 + 1 is 2^24 + 2 (FP32 accumulation: 2^24);
+     * 1 + 2^60 - 2^60 is 0 in traversal order (double rounds 2^60 + 1) */
+    lane(DMLR_FLOAT32, (float[]){0x1p24f, 1, 1}, 3, 0, false, (float[]){0x1p24f, 0x1p24f, 0x1.000002p24f});
+    lane(DMLR_FLOAT32, (float[]){1, 0x1p60f, -0x1p60f}, 3, 0, false, (float[]){1, 0x1p60f, 0});
+    lane(DMLR_FLOAT32, (float[]){0x1p127f, 0x1p127f, -0x1p127f}, 3, 0, false,
+         (float[]){0x1p127f, INFINITY, 0x1p127f});
+}
+END_TEST
+
+START_TEST(cumulative_summation_float_special_values_follow_ieee_double)
+{
+    /* CUMULATIVE_SUMMATION-9 */
+    lane(DMLR_FLOAT32, (float[]){INFINITY, -INFINITY, 2}, 3, 0, false, (float[]){INFINITY, NAN, NAN});
+    lane(DMLR_FLOAT32, (float[]){NAN, 1, 2}, 3, 1, false, (float[]){NAN, 3, 2});
+    lane(DMLR_FLOAT32, (float[]){-INFINITY, 5}, 2, 0, true, (float[]){0, -INFINITY});
+    /* no FTZ: subnormals add exactly */
+    lane(DMLR_FLOAT32, (float[]){0x1p-149f, 0x1p-149f}, 2, 0, false, (float[]){0x1p-149f, 0x1p-148f});
+    lane(DMLR_FLOAT16, (uint16_t[]){0x0001, 0x03ff}, 2, 0, false, (uint16_t[]){0x0001, 0x0400});
+    lane(DMLR_FLOAT16, (uint16_t[]){0x7bff, 0x7bff, 0xfbff}, 3, 0, false,
+         (uint16_t[]){0x7bff, 0x7c00, 0x7bff});
+}
+END_TEST
+
+START_TEST(cumulative_summation_keeps_a_lone_negative_zero_and_writes_plus_zero_for_empty_sums)
+{
+    /* CUMULATIVE_SUMMATION-10 */
+    lane(DMLR_FLOAT32, (float[]){-0.0f, -0.0f, 1}, 3, 0, false, (float[]){-0.0f, -0.0f, 1});
+    lane(DMLR_FLOAT32, (float[]){-0.0f, -0.0f, 1}, 3, 0, true, (float[]){0.0f, 0.0f, 0.0f});
+    lane(DMLR_FLOAT32, (float[]){-2, 2, -0.0f}, 3, 0, false, (float[]){-2, 0.0f, 0.0f});
+    lane(DMLR_FLOAT16, (uint16_t[]){0x8000}, 1, 1, false, (uint16_t[]){0x8000});
+}
+END_TEST
+
+START_TEST(cumulative_summation_exclusive_writes_0_first_and_never_the_total)
+{
+    /* CUMULATIVE_SUMMATION-6 */
+    lane(DMLR_FLOAT32, (float[]){2, 1, 3, 5}, 4, 0, true, (float[]){0, 2, 3, 6});
+    lane(DMLR_FLOAT32, (float[]){2, 1, 3, 5}, 4, 1, true, (float[]){9, 8, 5, 0});
+    lane(DMLR_INT32, (int32_t[]){-7}, 1, 0, true, (int32_t[]){0});
+    lane(DMLR_UINT64, (uint64_t[]){9}, 1, 1, true, (uint64_t[]){0});
+    lane(DMLR_FLOAT16, (uint16_t[]){0x7e00}, 1, 1, true, (uint16_t[]){0x0000});
+}
+END_TEST
+
+/* ---- the page's examples ------------------------------------------------ */
+
+static void example(uint32_t axis, int dir, bool excl, const float *expect)
+{
+    static const float input[12] = {2, 1, 3, 5, 3, 8, 7, 3, 9, 6, 2, 4};
+    uint32_t sizes[4] = {1, 1, 3, 4};
+    tu_tensor in, out;
+    dmlr_error err;
+    tu_tensor_init(&in, DMLR_FLOAT32, 4, sizes, TU_PACKED);
+    tu_tensor_init(&out, DMLR_FLOAT32, 4, sizes, TU_PACKED);
+    memcpy(in.data, input, sizeof input);
+    ck_assert_msg(run_cs(&in.desc, in.data, in.bytes, &out.desc, out.data, out.bytes, axis, dir,
+                         excl, DMLR_FEATURE_LEVEL_2_1, &err) == 0, "%s", err.message);
+    for (int e = 0; e < 12; e++)
+        ck_assert_float_eq(((float *)out.data)[e], expect[e]);
+    tu_tensor_free(&in);
+    tu_tensor_free(&out);
+}
+
+START_TEST(cumulative_summation_page_examples)
+{
+    /* CUMULATIVE_SUMMATION-6, -15: the four examples, and DECREASING exclusive derived */
+    example(3, 0, false, (float[]){2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21});
+    example(3, 0, true, (float[]){0, 2, 3, 6, 0, 3, 11, 18, 0, 9, 15, 17});
+    example(3, 1, false, (float[]){11, 9, 8, 5, 21, 18, 10, 3, 21, 12, 6, 4});
+    example(2, 0, false, (float[]){2, 1, 3, 5, 5, 9, 10, 8, 14, 15, 12, 12});
+    example(3, 1, true, (float[]){9, 8, 5, 0, 18, 10, 3, 0, 12, 6, 4, 0});
+}
+END_TEST
+
+/* ---- rules and their messages -------------------------------------------- */
+
+static dmlr_error validate_cs(dmlr_data_type dt, dmlr_data_type odt, uint32_t din,
+                              const uint32_t *in_sizes, uint32_t dout, const uint32_t *out_sizes,
+                              uint32_t axis, int dir, dmlr_feature_level fl)
+{
+    dmlr_tensor_desc in = {dt, 0, din, in_sizes, NULL, 0, 0};
+    dmlr_tensor_desc out = {odt, 0, dout, out_sizes, NULL, 0, 0};
+    dmlr_cumulative_summation_operator_desc c = {&in, &out, axis, (dmlr_axis_direction)dir, false};
+    dmlr_operator_desc op = {DMLR_OPERATOR_CUMULATIVE_SUMMATION, &c};
+    dmlr_error err = {0, ""};
+    dmlr_validate(&op, fl, &err);
+    return err;
+}
+
+#define S(...) ((const uint32_t[]){__VA_ARGS__})
+#define F32 DMLR_FLOAT32
+#define MAX DMLR_FEATURE_LEVEL_MAX
+
+START_TEST(cumulative_summation_output_matches_the_input_in_rank_type_and_sizes)
+{
+    /* CUMULATIVE_SUMMATION-1, -2, -3 */
+    dmlr_error e = validate_cs(F32, F32, 2, S(3, 4), 3, S(1, 3, 4), 0, 0, MAX);
+    ck_assert_error(e, DMLR_STATUS_INVALID_ARGUMENT, "CUMULATIVE_SUMMATION: OutputTensor."
+                    "DimensionCount is 3, expected 2 (InputTensor.DimensionCount)");
+    e = validate_cs(F32, DMLR_FLOAT16, 2, S(3, 4), 2, S(3, 4), 0, 0, MAX);
+    ck_assert_error(e, DMLR_STATUS_INVALID_ARGUMENT, "CUMULATIVE_SUMMATION: OutputTensor.DataType "
+                    "is FLOAT16, expected FLOAT32 (InputTensor.DataType)");
+    e = validate_cs(F32, F32, 2, S(3, 4), 2, S(3, 5), 0, 0, MAX);
+    ck_assert_error(e, DMLR_STATUS_INVALID_ARGUMENT, "CUMULATIVE_SUMMATION: OutputTensor.Sizes[1] "
+                    "is 5, expected 4 (InputTensor.Sizes[1])");
+}
+END_TEST
+
+START_TEST(cumulative_summation_axis_and_direction_are_checked)
+{
+    /* CUMULATIVE_SUMMATION-4, -5 */
+    dmlr_error e = validate_cs(F32, F32, 4, S(1, 1, 3, 4), 4, S(1, 1, 3, 4), 4, 0, MAX);
+    ck_assert_error(e, DMLR_STATUS_INVALID_ARGUMENT, "CUMULATIVE_SUMMATION: Axis is 4, expected 0 "
+                    "to 3 (InputTensor.DimensionCount - 1)");
+    e = validate_cs(F32, F32, 1, S(4), 1, S(4), 0, 2, MAX);
+    ck_assert_error(e, DMLR_STATUS_INVALID_ARGUMENT, "CUMULATIVE_SUMMATION: AxisDirection is 2, "
+                    "expected DML_AXIS_DIRECTION_INCREASING (0) or DML_AXIS_DIRECTION_DECREASING (1)");
+}
+END_TEST
+
+START_TEST(cumulative_summation_in_place_needs_exact_aliasing)
+{
+    /* CUMULATIVE_SUMMATION-7, TENSOR-12 */
+    uint32_t sizes[1] = {4};
+    dmlr_tensor_desc in = {F32, 0, 1, sizes, NULL, 0, 0};
+    float *mem = calloc(16, sizeof(float));
+    dmlr_error err;
+    ck_assert_int_eq(run_cs(&in, mem, 16, &in, mem + 1, 16, 0, 0, false, MAX, &err),
+                     DMLR_STATUS_OVERLAP);
+    ck_assert_error(err, DMLR_STATUS_OVERLAP, "CUMULATIVE_SUMMATION: OutputTensor overlaps "
+                    "InputTensor in memory, expected disjoint buffers or exact aliasing of "
+                    "InputTensor with the same sizes and strides");
+    ck_assert_int_eq(run_cs(&in, mem, 16, &in, mem, 16, 0, 0, false, MAX, &err), DMLR_STATUS_OK);
+    free(mem);
+}
+END_TEST
+
+START_TEST(cumulative_summation_support_table_follows_the_page)
+{
+    /* FL-1..3, CUMULATIVE_SUMMATION-14: 2_1 FLOAT32 FLOAT16 INT32 UINT32 (4D); 4_0 1-8D;
+     * 5_0 + INT64 UINT64; never 8/16-bit integers or FLOAT64 */
+    static const struct { dmlr_data_type dt; dmlr_feature_level first; } rows[] = {
+        {DMLR_FLOAT32, DMLR_FEATURE_LEVEL_2_1}, {DMLR_FLOAT16, DMLR_FEATURE_LEVEL_2_1},
+        {DMLR_INT32, DMLR_FEATURE_LEVEL_2_1}, {DMLR_UINT32, DMLR_FEATURE_LEVEL_2_1},
+        {DMLR_INT64, DMLR_FEATURE_LEVEL_5_0}, {DMLR_UINT64, DMLR_FEATURE_LEVEL_5_0},
+        {DMLR_INT16, 0}, {DMLR_INT8, 0}, {DMLR_UINT16, 0}, {DMLR_UINT8, 0}, {DMLR_FLOAT64, 0}};
+    static const dmlr_feature_level levels[] = {
+        DMLR_FEATURE_LEVEL_2_1, DMLR_FEATURE_LEVEL_3_0, DMLR_FEATURE_LEVEL_3_1,
+        DMLR_FEATURE_LEVEL_4_0, DMLR_FEATURE_LEVEL_4_1, DMLR_FEATURE_LEVEL_5_0,
+        DMLR_FEATURE_LEVEL_6_4};
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
+            for (uint32_t rank = 3; rank <= 4; rank++) {
+                const uint32_t *sizes = rank == 4 ? S(1, 1, 3, 4) : S(1, 3, 4);
+                dmlr_error e = validate_cs(rows[r].dt, rows[r].dt, rank, sizes, rank, sizes, 1, 0,
+                                           levels[l]);
+                bool rank_ok = rank == 4 || levels[l] >= DMLR_FEATURE_LEVEL_4_0;
+                dmlr_status want = !rows[r].first ? DMLR_STATUS_INVALID_ARGUMENT
+                                   : levels[l] >= rows[r].first && rank_ok
+                                       ? DMLR_STATUS_OK
+                                       : DMLR_STATUS_NOT_SUPPORTED;
+                ck_assert_msg(e.status == want, "%s rank %u at %s: %s",
+                              dmlr_data_type_name(rows[r].dt), rank,
+                              dmlr_feature_level_name(levels[l]), e.message);
+            }
+    dmlr_error e = validate_cs(F32, F32, 4, S(1, 1, 3, 4), 4, S(1, 1, 3, 4), 3, 0,
+                               DMLR_FEATURE_LEVEL_2_0);
+    ck_assert_error(e, DMLR_STATUS_NOT_SUPPORTED, "CUMULATIVE_SUMMATION: the operator needs "
+                    "DML_FEATURE_LEVEL_2_1 (target is DML_FEATURE_LEVEL_2_0)");
+    e = validate_cs(DMLR_UINT64, DMLR_UINT64, 1, S(4), 1, S(4), 0, 0, DMLR_FEATURE_LEVEL_4_1);
+    ck_assert_error(e, DMLR_STATUS_NOT_SUPPORTED, "CUMULATIVE_SUMMATION: InputTensor.DataType is "
+                    "UINT64, which needs DML_FEATURE_LEVEL_5_0 (target is DML_FEATURE_LEVEL_4_1)");
+    e = validate_cs(DMLR_INT8, DMLR_INT8, 1, S(4), 1, S(4), 0, 0, MAX);
+    ck_assert_error(e, DMLR_STATUS_INVALID_ARGUMENT, "CUMULATIVE_SUMMATION: InputTensor.DataType is "
+                    "INT8, expected one of the data types of the operator's support table");
+}
+END_TEST
+
+START_TEST(cumulative_summation_lists_its_members_and_runs_in_place)
+{
+    const dmlr_operator_info *info = dmlr_operator_find("DML_OPERATOR_CUMULATIVE_SUMMATION");
+    ck_assert_ptr_nonnull(info);
+    ck_assert_ptr_eq(info, dmlr_operator_by_type(DMLR_OPERATOR_CUMULATIVE_SUMMATION));
+    ck_assert_int_eq(DMLR_OPERATOR_CUMULATIVE_SUMMATION, 105);
+    ck_assert(info->in_place);
+    ck_assert_uint_eq(info->field_count, 5);
+    static const char *const names[] = {"InputTensor", "OutputTensor", "Axis", "AxisDirection",
+                                        "HasExclusiveSum"};
+    static const dmlr_field_kind kinds[] = {DMLR_FIELD_INPUT_TENSOR, DMLR_FIELD_OUTPUT_TENSOR,
+                                            DMLR_FIELD_UINT, DMLR_FIELD_AXIS_DIRECTION,
+                                            DMLR_FIELD_BOOL};
+    for (int f = 0; f < 5; f++) {
+        ck_assert_str_eq(info->fields[f].name, names[f]);
+        ck_assert_int_eq(info->fields[f].kind, kinds[f]);
+    }
+}
+END_TEST
+
+static Suite *cumulative_summation_suite(void)
+{
+    Suite *s = suite_create("cumulative_summation");
+    TCase *tc = tcase_create("cumulative_summation");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(
+        tc, cumulative_summation_matches_the_naive_loop_for_every_type_rank_axis_direction_and_layout,
+        1, 9);
+    tcase_add_test(tc, cumulative_summation_of_long_axes_and_many_lanes_matches_the_naive_loop);
+    tcase_add_test(tc, cumulative_summation_is_bit_identical_at_any_thread_count);
+    tcase_add_test(tc, cumulative_summation_in_place_equals_out_of_place);
+    tcase_add_test(tc, cumulative_summation_integers_wrap_modulo_2_to_the_bits);
+    tcase_add_test(tc, cumulative_summation_float16_rounds_once_from_double);
+    tcase_add_test(tc, cumulative_summation_float32_adds_in_double_in_traversal_order);
+    tcase_add_test(tc, cumulative_summation_float_special_values_follow_ieee_double);
+    tcase_add_test(tc, cumulative_summation_keeps_a_lone_negative_zero_and_writes_plus_zero_for_empty_sums);
+    tcase_add_test(tc, cumulative_summation_exclusive_writes_0_first_and_never_the_total);
+    tcase_add_test(tc, cumulative_summation_page_examples);
+    tcase_add_test(tc, cumulative_summation_output_matches_the_input_in_rank_type_and_sizes);
+    tcase_add_test(tc, cumulative_summation_axis_and_direction_are_checked);
+    tcase_add_test(tc, cumulative_summation_in_place_needs_exact_aliasing);
+    tcase_add_test(tc, cumulative_summation_support_table_follows_the_page);
+    tcase_add_test(tc, cumulative_summation_lists_its_members_and_runs_in_place);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+DMLR_TEST_MAIN(cumulative_summation_suite)
