@@ -200,6 +200,7 @@ def main(argv):
     stack, batch = argv[1], argv[2]
     if stack == "onnxruntime":
         import onnx
+        import onnx.numpy_helper  # noqa: F401 (as the adapter's setup imports it)
         import onnxruntime_backend as ob
         run = lambda case: ob.run_case(case, onnx, FakeOrt, ["CPUExecutionProvider"])  # noqa: E731
     else:
