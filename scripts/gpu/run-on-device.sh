@@ -52,6 +52,8 @@ TORCH_DEVICE=${TORCH_DEVICE:-${DRYRUN:+cpu}}
 START=$(date +%s)
 export PATH=/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH="$PWD/$CARRY/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The Python adapters' create step asks the reference validator (dmlref_create.py).
+export DMLREF=${DMLREF:-$PWD/$CARRY/bin/dmlref}
 CTS=$CARRY/bin/dmlcts
 PLUGIN=build/lib/dmlcts_cuda_plugin.so
 SELFTEST=build/bin/dmlref-cuda-selftest
