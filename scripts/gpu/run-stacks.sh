@@ -34,6 +34,7 @@ if ldd "$CARRY/bin/dmlcts" 2>/dev/null | grep -q 'libgomp.so.1 => not found'; th
 fi
 export XLA_PYTHON_CLIENT_PREALLOCATE=false  # JAX shares the GPU with the others
 CTS=$CARRY/bin/dmlcts
+export DMLREF=${DMLREF:-$PWD/$CARRY/bin/dmlref}  # the torch adapter's create step
 R=$OUT/r
 
 {
