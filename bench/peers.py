@@ -13,6 +13,9 @@ What each runs:
   split.4          [p.contiguous() for p in split(m, 4096, 1)]  Split(axis=1, 4 x 4096)
   cumprod.inner    torch.cumprod(c, 1)                      CumSum(axis=1): ONNX has no
   cumprod.outer    torch.cumprod(c, 0)                      CumProd; a sum moves the same bytes
+  gather_elements.random  torch.gather(e, 1, eidx)          GatherElements(axis=1)
+  join.4           torch.cat(parts, 1)                      Concat(axis=1)
+  cumsum.inner / .outer   torch.cumsum(c, 1 / 0)            CumSum(axis=1 / 0)
 
 A peer that cannot be imported is skipped with the reason.  ONNX models are written
 by the few protobuf fields below (ModelProto, GraphProto, NodeProto, AttributeProto,
@@ -81,13 +84,18 @@ def onnx_model(op, inputs, outputs, attrs=(), initializers=()):
 def torch_cases(arrays, wanted, threads, runs, median_time):
     import torch
     torch.set_num_threads(threads)
-    t = {k: torch.from_numpy(v) for k, v in arrays.items()}
+    t = {k: [torch.from_numpy(p) for p in v] if isinstance(v, list) else torch.from_numpy(v)
+         for k, v in arrays.items()}
     fns = {
         "gather.random": lambda: torch.index_select(t["a"], 0, t["idx"]),
         "scatter.random": lambda: t["a"].clone().scatter_(0, t["idx"], t["upd"]),
         "split.4": lambda: [p.contiguous() for p in torch.split(t["m"], 4096, dim=1)],
         "cumprod.inner": lambda: torch.cumprod(t["c"], 1),
         "cumprod.outer": lambda: torch.cumprod(t["c"], 0),
+        "gather_elements.random": lambda: torch.gather(t["e"], 1, t["eidx"]),
+        "join.4": lambda: torch.cat(t["parts"], 1),
+        "cumsum.inner": lambda: torch.cumsum(t["c"], 1),
+        "cumsum.outer": lambda: torch.cumsum(t["c"], 0),
     }
     return {k: median_time(f, runs) for k, f in fns.items() if k in wanted}, \
         "torch %s" % torch.__version__
@@ -116,6 +124,15 @@ def ort_cases(arrays, wanted, threads, runs, median_time):
                                      [("y", FLOAT, list(c.shape))], (), [("ax", [0], [])]),
                           {"x": c}),
     }
+    e, eidx, parts = arrays["e"], arrays["eidx"], arrays["parts"]
+    models["gather_elements.random"] = (
+        onnx_model("GatherElements", [("x", FLOAT, list(e.shape)), ("i", INT64, list(eidx.shape))],
+                   [("y", FLOAT, list(eidx.shape))], [("axis", 1)]), {"x": e, "i": eidx})
+    models["join.4"] = (
+        onnx_model("Concat", [("x%d" % q, FLOAT, list(p.shape)) for q, p in enumerate(parts)],
+                   [("y", FLOAT, list(m.shape))], [("axis", 1)]),
+        {"x%d" % q: p for q, p in enumerate(parts)})
+    models["cumsum.inner"], models["cumsum.outer"] = models["cumprod.inner"], models["cumprod.outer"]
     out = {}
     for name, (model, feeds) in models.items():
         if name not in wanted:
