@@ -199,7 +199,7 @@ def main():
         one, two = at(name, 1), at(name, 2)
         verdict(desc, one and two and one["ms"] / two["ms"], 1.6)
     packed = ("gather.random", "scatter.random", "split.4", "cumprod.inner", "cumprod.outer",
-              "join.4", "cumsum.inner", "cumsum.outer")
+              "gather_elements.random", "join.4", "cumsum.inner", "cumsum.outer")
     for t in sorted({1, maxt}):
         for name in packed:
             c = at(name, t)
@@ -209,7 +209,7 @@ def main():
             p, s = at(name, t), at(name + ".strided", t)
             verdict("%s at %d threads: strided time <= 2 x packed" % (name, t),
                     p and s and s["ms"] / p["ms"], maximum=2.0)
-        for name in ("gather.random", "split.4", "scatter.random"):
+        for name in ("gather.random", "split.4", "scatter.random", "join.4"):
             c = at(name, t)
             verdict("%s at %d threads >= 0.8 x roofline" % (name, t),
                     c and c["x_roofline"], 0.8)
