@@ -20,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* main.c's globals: main.c is not linked */
 dmlcts_backend_info dmlcts_info;
 dmlcts_start_stats dmlcts_starts;
+bool dmlcts_backend_creates;
 
 static const char case_text[] =
     "{\"format\": \"dmlref-case-1\", \"name\": \"fuzz/gather\", \"min_feature_level\": \"3_0\","

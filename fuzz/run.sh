@@ -1,7 +1,8 @@
 #!/bin/sh
-# fuzz/run.sh TARGET...: run the libFuzzer targets of build-fuzz/fuzz (make fuzz) one at a time,
-# each for FUZZ_SECONDS seconds (default 60), or FUZZ_RUNS executions when that is set and comes
-# first, under nice -n FUZZ_NICE (default 10),
+# fuzz/run.sh TARGET...: run the libFuzzer targets of build-fuzz/fuzz (make fuzz), side by side
+# (FUZZ_SERIAL=1: one at a time, for a long run's figures), each for FUZZ_SECONDS seconds
+# (default 60), or FUZZ_RUNS executions when that is set and comes first, under nice -n
+# FUZZ_NICE (default 10),
 # from its seeds (fuzz/seeds/TARGET, where crashes found stay as regression inputs; the case target
 # also the hand-written goldens, one generated golden in 8 and the issue's reproductions, the npy
 # target the goldens' .npy files) with its dictionary (fuzz/TARGET.dict).
@@ -11,8 +12,8 @@ set -u
 cd "$(dirname "$0")/.."
 B=${FUZZ_BUILD:-build-fuzz}
 secs=${FUZZ_SECONDS:-60}
-failed=0
-for t in "$@"; do
+run_one() {
+    t=$1
     bin=$B/fuzz/fuzz_$t
     corpus=$B/corpus/$t
     seeds=$B/seeds/$t
@@ -41,10 +42,21 @@ for t in "$@"; do
         -artifact_prefix="$B/crash-$t-" -print_final_stats=1 "$corpus" "$seeds" >"$log" 2>&1; then
         echo "fuzz_$t: FAILED (log $log; reproduce with $bin $B/crash-$t-...)"
         grep -A25 "ERROR:\|==ERROR\|runtime error\|deadly signal\|timeout" "$log" | head -40
-        failed=$((failed + 1))
-        continue
+        return 1
     fi
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     echo "fuzz_$t: ${execs:-?} executions in $(($(date +%s) - start)) s, no crash ($(ls "$corpus" | wc -l) inputs in $corpus)"
-done
+}
+
+failed=0
+if [ "${FUZZ_SERIAL:-0}" = 1 ]; then
+    for t in "$@"; do run_one "$t" || failed=$((failed + 1)); done
+else # side by side: the smoke run costs FUZZ_SECONDS of wall time, not one per target
+    for t in "$@"; do (run_one "$t" >"$B/fuzz_$t.result" 2>&1; echo $? >"$B/fuzz_$t.rc") & done
+    wait
+    for t in "$@"; do
+        cat "$B/fuzz_$t.result"
+        [ "$(cat "$B/fuzz_$t.rc" 2>/dev/null)" = 0 ] || failed=$((failed + 1))
+    done
+fi
 [ "$failed" -eq 0 ]
