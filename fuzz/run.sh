@@ -27,6 +27,7 @@ run_one() {
     seeds=$B/seeds/$t
     log=$B/fuzz_$t.log
     bad=
+    logs=
     [ -x "$bin" ] || { echo "fuzz/run.sh: $bin is not built (make fuzz)"; exit 2; }
     rm -rf "$seeds"
     mkdir -p "$corpus" "$seeds"
@@ -58,7 +59,6 @@ run_one() {
             -timeout=20 -rss_limit_mb=2560 -max_len=65536 -jobs="$jobs" -workers="$jobs" \
             -artifact_prefix="$b/crash-$t-" -print_final_stats=1 "$b/corpus/$t" "$b/seeds/$t") \
             >"$log" 2>&1
-        cat "$logs"/fuzz-*.log >>"$log"
         bad=$(grep -l "ERROR:\|==ERROR\|runtime error\|deadly signal\|ERROR: libFuzzer: timeout" "$logs"/fuzz-*.log)
     else
         nice -n "${FUZZ_NICE:-10}" "$bin" $dict $limit -timeout=20 -rss_limit_mb=2560 -max_len=65536 \
@@ -69,7 +69,9 @@ run_one() {
         grep -A25 "ERROR:\|==ERROR\|runtime error\|deadly signal\|timeout" "$log" | head -40
         return 1
     fi
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{n += $1} END {print n}')
+    # with jobs, the parent's log repeats each job's: count the jobs' own logs
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "${logs:-$log}"${logs:+/fuzz-*.log} |
+        awk '{n += $1} END {print n}')
     echo "fuzz_$t: ${execs:-?} executions in $(($(date +%s) - start)) s (${jobs} process(es)), no crash ($(ls "$corpus" | wc -l) inputs in $corpus)"
 }
 
