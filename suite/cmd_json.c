@@ -6,10 +6,12 @@
 #include "cmd.h"
 #include "dmlcase.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void dmlcts_cmd_file(char *buf, size_t cap, const char *dir, const char *id,
                      const dmlc_case_tensor *t)
@@ -125,6 +127,23 @@ static cJSON *binding_json(const dmlcts_batch_case *b, const dmlc_case_tensor *t
     cJSON_AddStringToObject(j, "data_type", dmlr_data_type_name(t->desc->DataType));
     cJSON_AddNumberToObject(j, "bytes", (double)t->bytes);
     return j;
+}
+
+/* Both exports (export.c, dxdispatch.c) start from a directory of their own. */
+bool dmlcts_export_dir(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/request.json", dir);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "dmlcts export: cannot create %s: %s\n", dir, strerror(errno));
+        return false;
+    }
+    if (access(path, F_OK) == 0) {
+        fprintf(stderr, "dmlcts export: %s already holds a request.json; choose a new "
+                "directory\n", dir);
+        return false;
+    }
+    return true;
 }
 
 bool dmlcts_cmd_write_request(const char *dir, const dmlcts_batch_case *bc, size_t n, char *msg,

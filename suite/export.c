@@ -5,11 +5,9 @@
  */
 #include "cmd.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static bool export_failed;
@@ -23,22 +21,6 @@ static void export_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
         return;
     }
     cr->exported += n;
-}
-
-bool dmlcts_export_dir(const char *dir)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/request.json", dir);
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "dmlcts export: cannot create %s: %s\n", dir, strerror(errno));
-        return false;
-    }
-    if (access(path, F_OK) == 0) {
-        fprintf(stderr, "dmlcts export: %s already holds a request.json; choose a new "
-                "directory\n", dir);
-        return false;
-    }
-    return true;
 }
 
 int dmlcts_export(const dmlcts_options *o, dmlcts_result **res, size_t *count)

@@ -3,7 +3,7 @@
  * the loader allocates or generates anything, so a hostile case gets one
  * line naming the tensor, the amount and the limit, never an attempt.
  */
-#include "case_json.h"
+#include "case_budget.h"
 #include "dmlcase.h"
 
 #include <string.h>

@@ -9,6 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* POSIX's strerror_r: thread-safe, unlike strerror. */
+void dmlc_strerror(int errnum, char *buf, size_t cap)
+{
+    if (strerror_r(errnum, buf, cap) != 0)
+        snprintf(buf, cap, "error %d", errnum);
+}
+
 static bool vfail(dmlc_error *err, dmlc_case_rc rc, int errnum, const char *fmt, va_list ap)
 {
     if (!err)

@@ -118,12 +118,6 @@ static int write_file(const char *path, const void *bytes, size_t len)
     return err;
 }
 
-void dmlc_strerror(int errnum, char *buf, size_t cap)
-{
-    if (strerror_r(errnum, buf, cap) != 0)
-        snprintf(buf, cap, "error %d", errnum);
-}
-
 void dmlc_sha256_hex(const void *bytes, size_t len, char hex[DMLC_SHA256_HEX])
 {
     struct sha256_ctx ctx;

@@ -7,7 +7,7 @@
  * It also collects the number tokens (the exact texts cJSON does not keep)
  * and counts the values, so the parse can be charged before it happens.
  */
-#include "case_json.h"
+#include "json_check.h"
 
 #include <stdarg.h>
 #include <stdio.h>
