@@ -3,7 +3,7 @@
  * one output element, in the operator page's terms.  This file: the
  * command, which element, the helpers the explanations share, and the
  * table from the operator list to each operator's explanation
- * (cli_explain_ops.c); an operator without one says so.
+ * (cli_explain_ops.c and its siblings); an operator without one says so.
  */
 #include "cli.h"
 #include "cli_explain.h"
@@ -17,13 +17,19 @@ static const char help[] =
     "\n"
     "Print how the reference gets one output element, in the operator page's terms,\n"
     "re-derived from the SPEC_NOTES rules and the case's own input buffers:\n"
-    "  GATHER              p, q, s; the index read, where from, its wrap or clamp; the\n"
-    "                      input coordinate and byte offset; the value\n"
+    "  GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1\n"
+    "                      the output coordinate's parts (p, q, s; b, q, t); each index\n"
+    "                      read, where from, its wrap or clamp; the input coordinate and\n"
+    "                      byte offset; the value\n"
     "  SCATTER, SCATTER_ND copied from the input or written by which update; every\n"
     "                      colliding update and the legal values\n"
     "  SPLIT               which output, which input coordinate\n"
-    "  CUMULATIVE_PRODUCT  the lane, the traversal order, each factor and the FLOAT64\n"
-    "                      running product before the one rounding\n"
+    "  JOIN                which input (and its own layout), which input coordinate\n"
+    "  CUMULATIVE_PRODUCT, CUMULATIVE_SUMMATION\n"
+    "                      the lane, the traversal order, each factor or term and the\n"
+    "                      running result in its accumulation type before the one\n"
+    "                      rounding; the case's judge mode and its bound; why an\n"
+    "                      element is implementation-defined\n"
     "Then the derived value against the case's expected one.\n"
     "\n"
     "ELEMENT: 'OutputTensor[1,0,2]' (coordinates), 'OutputTensor[5]' (a flat row-major\n"
@@ -48,6 +54,8 @@ static const struct {
     {DMLR_OPERATOR_GATHER_ELEMENTS, cli_explain_gather_elements},
     {DMLR_OPERATOR_GATHER_ND, cli_explain_gather_nd},
     {DMLR_OPERATOR_GATHER_ND1, cli_explain_gather_nd1},
+    {DMLR_OPERATOR_JOIN, cli_explain_join},
+    {DMLR_OPERATOR_CUMULATIVE_SUMMATION, cli_explain_cumulative_summation},
 };
 
 static cli_explainer explainer_of(dmlr_operator_type type)

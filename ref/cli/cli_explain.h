@@ -1,8 +1,9 @@
 /*
  * cli_explain.h -- dmlref explain's pieces: the element asked about, the
  * helpers every operator's explanation shares (cli_explain.c), and one
- * explanation per operator (cli_explain_ops.c; the GATHER family's later
- * members in cli_explain_gathers.c).
+ * explanation per operator (cli_explain_ops.c: GATHER, SCATTER, SCATTER_ND;
+ * cli_explain_gathers.c: the GATHER family's later members; cli_explain_parts.c:
+ * SPLIT and JOIN; cli_explain_scans.c: the two cumulative scans).
  *
  * An explanation re-derives the element from the SPEC_NOTES rules, in the
  * pages' terms, reading the case's own input buffers (strides, padding and
@@ -31,11 +32,13 @@ typedef bool (*cli_explainer)(const cli_xp *x);
 bool cli_explain_gather(const cli_xp *x);
 bool cli_explain_scatter(const cli_xp *x);
 bool cli_explain_scatter_nd(const cli_xp *x);
-bool cli_explain_split(const cli_xp *x);
-bool cli_explain_cumulative_product(const cli_xp *x);
 bool cli_explain_gather_elements(const cli_xp *x); /* cli_explain_gathers.c */
 bool cli_explain_gather_nd(const cli_xp *x);
 bool cli_explain_gather_nd1(const cli_xp *x);
+bool cli_explain_split(const cli_xp *x); /* cli_explain_parts.c */
+bool cli_explain_join(const cli_xp *x);
+bool cli_explain_cumulative_product(const cli_xp *x); /* cli_explain_scans.c */
+bool cli_explain_cumulative_summation(const cli_xp *x);
 
 /* ---- shared helpers (cli_explain.c) ---- */
 /* The bound tensor named name ("InputTensor"); NULL if none. */

@@ -5,17 +5,14 @@
  *   GATHER              output[p, q, s] = input[p, indices[0.., q], s]      GATHER-6..10
  *   SCATTER             output = input; output[.., indices[u], ..] = updates[u]  SCATTER-5/6
  *   SCATTER_ND          output[0.., indices[0.., q, :], s] = updates[q, s]  SCATTER_ND-6..8
- *   SPLIT               OutputTensors[i][c] = InputTensor[c + start_i along Axis]  SPLIT-7
- *   CUMULATIVE_PRODUCT  the product of the lane's factors in traversal order  -6/8/9/12
+ * (SPLIT and JOIN: cli_explain_parts.c; the scans: cli_explain_scans.c.)
  */
 #include "cli_explain.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-enum { SHOWN = 8,  /* updates listed at one element */
-       ENDS = 4 }; /* scan steps shown at each end of a long lane */
+enum { SHOWN = 8 }; /* updates listed at one element */
 
 bool cli_explain_gather(const cli_xp *x)
 {
@@ -160,151 +157,4 @@ bool cli_explain_scatter_nd(const cli_xp *x)
         memcpy(last, ucoord, sizeof last);
     }
     return scatter_close(x, in, up, hits, last, dropped, "SCATTER_ND-8", "SCATTER_ND-7");
-}
-
-bool cli_explain_split(const cli_xp *x)
-{
-    const dmlr_split_operator_desc *sp = x->c->op.Desc;
-    const dmlc_case_tensor *in = cli_xp_tensor(x->c, "InputTensor");
-    uint32_t A = sp->Axis;
-    uint64_t start = 0, src[DMLR_MAX_RANK];
-    for (uint32_t i = 0; i < x->out_index; i++)
-        start += dmlc_case_output(x->c, i)->sizes[A];
-    printf("  OutputTensors[i][c] = InputTensor[c + start_i along Axis], Axis %u (SPLIT-7)\n", A);
-    printf("  output %u of %u takes the input's positions %llu to %llu along Axis: start_%u = %llu"
-           "\n", x->out_index, sp->OutputCount, (unsigned long long)start,
-           (unsigned long long)(start + x->out->sizes[A] - 1), x->out_index,
-           (unsigned long long)start);
-    memcpy(src, x->coord, sizeof src);
-    src[A] += start;
-    cli_xp_show("input: ", in, src);
-    printf("  moved as opaque bytes (SPLIT-8)\n");
-    return cli_xp_verdict(x, cli_xp_at(in, src), false);
-}
-
-static double as_double(dmlr_data_type dt, const void *e)
-{
-    if (dt == DMLR_FLOAT16)
-        return dmlr_f16_to_f64((uint16_t)dmlc_value_bits(dt, e));
-    if (dt == DMLR_FLOAT32) {
-        float f;
-        memcpy(&f, e, sizeof f);
-        return f;
-    }
-    return 0;
-}
-
-/*
- * CUMULATIVE_PRODUCT-12 for a marked element: the first contiguous run of
- * nonzero finite factors among pos[0..n) whose product leaves the safe range
- * (magnitudes as log2, enough to say which run).
- */
-static void why_marked(const dmlc_case_tensor *in, const uint64_t *lane, uint32_t A,
-                       const uint64_t *pos, uint64_t n, int m)
-{
-    dmlr_data_type dt = in->desc->DataType;
-    double gamma = pow(1.0 + ldexp(1.0, -(m + 1)), (double)n + 1) - 1;
-    double lo = log2(2 * (1 + gamma)) + (dt == DMLR_FLOAT16 ? -14 : -126);
-    double hi = (dt == DMLR_FLOAT16 ? log2(65504.0) : log2(3.4028234663852886e38)) -
-                log2(2 * (1 + gamma));
-    uint64_t c[DMLR_MAX_RANK];
-    memcpy(c, lane, sizeof c);
-    for (uint64_t b = 0; b < n && n <= 4096; b++) {
-        double mag = 0;
-        for (uint64_t a = b + 1; a-- > 0;) {
-            double f;
-            c[A] = pos[a];
-            f = fabs(as_double(dt, cli_xp_at(in, c)));
-            if (f == 0 || isinf(f) || isnan(f))
-                break; /* zeros, infinities and NaNs end a run */
-            mag += log2(f);
-            if (mag < lo || mag > hi) {
-                printf("  why: the factors at steps %llu to %llu multiply to about 2^%.1f, outside "
-                       "[2^%.1f, 2^%.1f]:\n  an intermediate a device may form overflows, "
-                       "underflows or is flushed (CUMULATIVE_PRODUCT-12)\n",
-                       (unsigned long long)a, (unsigned long long)b, mag, lo, hi);
-                return;
-            }
-        }
-    }
-    printf("  why: an earlier element of the lane is marked, and marks carry on along the "
-           "traversal (CUMULATIVE_PRODUCT-12)\n");
-}
-
-bool cli_explain_cumulative_product(const cli_xp *x)
-{
-    const dmlr_cumulative_product_operator_desc *cp = x->c->op.Desc;
-    const dmlc_case_tensor *in = cli_xp_tensor(x->c, "InputTensor");
-    dmlr_data_type dt = in->desc->DataType;
-    uint32_t A = cp->Axis, bits = 8 * in->esize;
-    bool down = cp->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING, fl = dmlr_data_type_is_float(dt);
-    uint64_t L = in->sizes[A], k = x->coord[A], n, c[DMLR_MAX_RANK], pos[4096], ibits = 1;
-    uint64_t mask = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-    double run = 1;
-    unsigned char result[8];
-    char lane[96], v[96];
-    n = down ? L - k : k + 1;
-    n -= cp->HasExclusiveProduct ? 1 : 0;
-    memcpy(c, x->coord, sizeof c);
-    cli_xp_coord(lane, sizeof lane, in->rank, c);
-    {   /* the Axis coordinate shown as '*' */
-        char *at = lane + 1;
-        for (uint32_t d = 0; d < A; d++)
-            at = strchr(at, ',') + 1;
-        memmove(at + 1, at + strcspn(at, ",]"), strlen(at + strcspn(at, ",]")) + 1);
-        *at = '*';
-    }
-    printf("  the lane: InputTensor%s along Axis %u, %llu long; this element is at %llu\n", lane, A,
-           (unsigned long long)L, (unsigned long long)k);
-    printf("  traversal %s, %s: %llu factor(s)", down ? "DECREASING (from the highest index down)"
-           : "INCREASING (from index 0 up)", cp->HasExclusiveProduct ? "exclusive (the element "
-           "itself left out)" : "inclusive", (unsigned long long)n);
-    if (n)
-        printf(", positions %llu to %llu", (unsigned long long)(down ? L - 1 : 0),
-               (unsigned long long)(down ? L - n : n - 1));
-    printf(" (CUMULATIVE_PRODUCT-6)\n");
-    printf("  %s\n", fl ? "running product in FLOAT64 (CUMULATIVE_PRODUCT-9):"
-                        : "running product modulo 2^bits, in the unsigned type (CUMULATIVE_PRODUCT-8):");
-    if (n == 0)
-        printf("    no factor: the empty product, 1\n");
-    for (uint64_t i = 0; i < n; i++) {
-        const unsigned char *e;
-        c[A] = down ? L - 1 - i : i;
-        if (i < 4096)
-            pos[i] = c[A];
-        e = cli_xp_at(in, c);
-        if (fl)
-            run *= as_double(dt, e);
-        else
-            ibits = (ibits * dmlc_value_bits(dt, e)) & mask;
-        if (i < ENDS || i + ENDS >= n) {
-            cli_xp_coord(lane, sizeof lane, in->rank, c);
-            cli_xp_value(dt, e, v, sizeof v);
-            printf("    step %llu: x InputTensor%s = %s -> ", (unsigned long long)i, lane, v);
-            if (fl) {
-                printf("%.17g\n", run);
-            } else {
-                dmlc_value_set_bits(dt, result, ibits);
-                cli_xp_value(dt, result, v, sizeof v);
-                printf("%s\n", v);
-            }
-        } else if (i == ENDS) {
-            printf("    ... %llu more steps ...\n", (unsigned long long)(n - 2 * ENDS));
-        }
-    }
-    if (fl) {
-        if (dt == DMLR_FLOAT16) {
-            dmlc_value_set_bits(dt, result, dmlr_f64_to_f16(run));
-        } else {
-            float f = (float)run;
-            memcpy(result, &f, sizeof f);
-        }
-        cli_xp_value(dt, result, v, sizeof v);
-        printf("  rounded once to %s, nearest-even: %s\n", dmlr_data_type_name(dt), v);
-        if (x->out->implementation_defined && x->out->implementation_defined[x->flat])
-            why_marked(in, x->coord, A, pos, n, dt == DMLR_FLOAT16 ? 10 : 23);
-    } else {
-        dmlc_value_set_bits(dt, result, ibits);
-    }
-    return cli_xp_verdict(x, result, fl);
 }
