@@ -2,7 +2,10 @@
 # test-explain.sh BUILD/bin/dmlref -- dmlref explain: the text of one element
 # per operator is pinned (GATHER with a negative and an out-of-range index,
 # SCATTER with colliding updates, SCATTER_ND with a dropped update, SPLIT,
-# CUMULATIVE_PRODUCT on a long lane with an implementation-defined element);
+# CUMULATIVE_PRODUCT on a long lane with an implementation-defined element,
+# JOIN of 3 inputs in 3 layouts, CUMULATIVE_SUMMATION DECREASING exclusive
+# with its bound and empty sum, and a marked sum); JOIN and the summation
+# are checked against a naive model in the script;
 # every element of the small hand-made cases is re-derived to the case's
 # expected value (exit 0: the explanation follows the rules the goldens
 # were made by); a tampered expected value is exit 1; bad elements are one
@@ -121,7 +124,68 @@ doc/cumulative_product.example2: CUMULATIVE_PRODUCT, OutputTensor[0,0,0,3] (flat
     step 1: x InputTensor[0,0,0,1] = 1 (0x3f800000) -> 2
     step 2: x InputTensor[0,0,0,2] = 3 (0x40400000) -> 6
   rounded once to FLOAT32, nearest-even: 6 (0x40c00000)
+  judge: "exact", the case's check: bit for bit
   the case expects 6 (0x40c00000): the same
+EOF
+pin goldens/gen/join/f32.r4.mixed.axlast.unequal.special.000.json 'OutputTensor[1,0,1,7]' <<'EOF'
+gen/join/f32.r4.mixed.axlast.unequal.special.000: JOIN, OutputTensor[1,0,1,7] (flat 47, DataType FLOAT32)
+  OutputTensor[c + start_i along Axis] = InputTensors[i][c], Axis 3 (JOIN-7)
+  input 2 of 3 fills the output's positions 6 to 7 along Axis: start_2 = 6
+  InputTensors[2] has its own layout (JOIN-8): Sizes [3,2,2,2], Strides [30,14,6,2]
+  input: InputTensors[2][1,0,1,1] = 3.4028235e+38 (0x7f7fffff), at byte 152 of its buffer
+  moved as opaque bytes (JOIN-8)
+  the case expects 3.4028235e+38 (0x7f7fffff): the same
+EOF
+pin goldens/gen/join/f32.r4.mixed.axlast.unequal.special.000.json 'OutputTensor[2,1,0,1]' <<'EOF'
+gen/join/f32.r4.mixed.axlast.unequal.special.000: JOIN, OutputTensor[2,1,0,1] (flat 81, DataType FLOAT32)
+  OutputTensor[c + start_i along Axis] = InputTensors[i][c], Axis 3 (JOIN-7)
+  input 0 of 3 fills the output's positions 0 to 1 along Axis: start_0 = 0
+  InputTensors[0] has its own layout (JOIN-8): Sizes [3,2,2,2], Strides [0,4,2,1]
+  input: InputTensors[0][2,1,0,1] = nan (0x7fc00005), at byte 20 of its buffer
+  moved as opaque bytes (JOIN-8)
+  the case expects nan (0x7fc00005): the same
+EOF
+pin goldens/gen/cumulative_summation/f32.r2.padded.axlast.dec.excl.outplace.random.000.json 'OutputTensor[1,1]' <<'EOF'
+gen/cumulative_summation/f32.r2.padded.axlast.dec.excl.outplace.random.000: CUMULATIVE_SUMMATION, OutputTensor[1,1] (flat 7, DataType FLOAT32)
+  the lane: InputTensor[1,*] along Axis 1, 6 long; this element is at 1
+  traversal DECREASING (from the highest index down), exclusive (the element itself left out): 4 term(s), positions 5 to 2 (CUMULATIVE_SUMMATION-6)
+  running sum in FLOAT64 (CUMULATIVE_SUMMATION-9; it starts at -0, the exact identity: -10):
+    step 0: + InputTensor[1,5] = -78 (0xc29c0000) -> -78
+    step 1: + InputTensor[1,4] = -798 (0xc4478000) -> -876
+    step 2: + InputTensor[1,3] = -275 (0xc3898000) -> -1151
+    step 3: + InputTensor[1,2] = -249.25 (0xc3794000) -> -1400.25
+  rounded once to FLOAT32, nearest-even: -1400.25 (0xc4af0800)
+  judge: "cumulative_summation_bound", the case's check: |got - E| <= 2 ((1 + 2^-24)^(n+1) - 1) A + 2n 2^-126,
+  n = 4, A = 1400.25 (the finite terms' magnitudes): 0.000834614 (CUMULATIVE_SUMMATION-11)
+  the case expects -1400.25 (0xc4af0800): the same
+EOF
+pin goldens/gen/cumulative_summation/f32.r2.padded.axlast.dec.excl.outplace.random.000.json 'OutputTensor[1,5]' <<'EOF'
+gen/cumulative_summation/f32.r2.padded.axlast.dec.excl.outplace.random.000: CUMULATIVE_SUMMATION, OutputTensor[1,5] (flat 11, DataType FLOAT32)
+  the lane: InputTensor[1,*] along Axis 1, 6 long; this element is at 5
+  traversal DECREASING (from the highest index down), exclusive (the element itself left out): 0 term(s) (CUMULATIVE_SUMMATION-6)
+  running sum in FLOAT64 (CUMULATIVE_SUMMATION-9; it starts at -0, the exact identity: -10):
+    no term: the empty sum, 0
+  exclusive, and the sum is zero: written +0, the page's empty sum (CUMULATIVE_SUMMATION-10)
+  rounded once to FLOAT32, nearest-even: 0 (0x00000000)
+  judge: "cumulative_summation_bound", the case's check: n = 0, exactly 0 of either sign (CUMULATIVE_SUMMATION-12)
+  the case expects 0 (0x00000000): the same
+EOF
+pin goldens/gen/cumulative_summation/f16.r2.mixed.axlast.inc.incl.outplace.extreme.000.json 'OutputTensor[0,5]' <<'EOF'
+gen/cumulative_summation/f16.r2.mixed.axlast.inc.incl.outplace.extreme.000: CUMULATIVE_SUMMATION, OutputTensor[0,5] (flat 5, DataType FLOAT16)
+  the lane: InputTensor[0,*] along Axis 1, 6 long; this element is at 5
+  traversal INCREASING (from index 0 up), inclusive: 6 term(s), positions 0 to 5 (CUMULATIVE_SUMMATION-6)
+  running sum in FLOAT64 (CUMULATIVE_SUMMATION-9; it starts at -0, the exact identity: -10):
+    step 0: + InputTensor[0,0] = -6144 (0xee00) -> -6144
+    step 1: + InputTensor[0,1] = -6144 (0xee00) -> -12288
+    step 2: + InputTensor[0,2] = -6144 (0xee00) -> -18432
+    step 3: + InputTensor[0,3] = -6144 (0xee00) -> -24576
+    step 4: + InputTensor[0,4] = -6144 (0xee00) -> -30720
+    step 5: + InputTensor[0,5] = -6144 (0xee00) -> -36864
+  rounded once to FLOAT16, nearest-even: -36864 (0xf880)
+  why: the terms' magnitudes sum to A = 36864, and 2 (1 + gamma_n) A = 73980.4 passes the
+  largest finite 65504: a partial sum in some association order may overflow (CUMULATIVE_SUMMATION-13)
+  the case marks it implementation_defined: not compared
+  the case expects -36864 (0xf880): the same
 EOF
 
 pin goldens/gather_elements/out_of_range_clamped.json 'OutputTensor[0,2]' <<'EOF'
@@ -162,6 +226,192 @@ gather_nd1/padded_permuted_broadcast_batches: GATHER_ND1, OutputTensor[0,1,2] (f
   the case expects 0 (0x00000000): the same
 EOF
 
+# JOIN and CUMULATIVE_SUMMATION against a naive model of their own, here:
+# JOIN's source input, coordinate, byte offset (from each input's own
+# Strides) and bits; the summation's terms in traversal order, their sum in
+# FLOAT64 (or modulo 2^bits) rounded once, and the judge's bound from
+# CUMULATIVE_SUMMATION-11's formula.  The text explain prints must name them.
+# Besides the goldens, two cases made here with the model's own expected
+# values: a JOIN of 3 inputs, packed, padded and column-major (JOIN-7, JOIN-8),
+# and a FLOAT32 DECREASING exclusive sum whose terms round differently when
+# added in FLOAT32 (CUMULATIVE_SUMMATION-6, -9, -10).
+$PY - "$B" "$T" goldens/doc/join.*.json goldens/join/*.json goldens/gen/join/*.json \
+    goldens/doc/cumulative_summation.*.json goldens/cumulative_summation/*.json \
+    goldens/gen/cumulative_summation/*.json <<'EOF' && ok || bad "JOIN / CUMULATIVE_SUMMATION differ from the naive model"
+import json, math, re, struct, subprocess, sys
+SIZE = {"FLOAT16": 2, "FLOAT32": 4, "FLOAT64": 8, "INT8": 1, "UINT8": 1, "INT16": 2, "UINT16": 2,
+        "INT32": 4, "UINT32": 4, "INT64": 8, "UINT64": 8}
+PACK = {"FLOAT16": "<e", "FLOAT32": "<f", "FLOAT64": "<d"}
+b, tmp, checked, wrong = sys.argv[1], sys.argv[2], {"JOIN": 0, "CUMULATIVE_SUMMATION": 0}, []
+
+def flat(v):
+    return [y for x in v for y in flat(x)] if isinstance(v, list) else [v]
+
+def packed(sizes):
+    s, acc = [], 1
+    for n in reversed(sizes):
+        s.insert(0, acc)
+        acc *= n
+    return s
+
+def coords(e, sizes):
+    c = []
+    for n in reversed(sizes):
+        c.insert(0, e % n)
+        e //= n
+    return c
+
+def ravel(c, sizes):
+    e = 0
+    for x, n in zip(c, sizes):
+        e = e * n + x
+    return e
+
+def bits(v, dt):  # a JSON value of the case format as the element's bit pattern
+    if isinstance(v, str) and v.startswith("0x"):
+        return int(v, 16)
+    if dt in PACK:
+        return int.from_bytes(struct.pack(PACK[dt], float(v)), "little")
+    return int(v) & ((1 << 8 * SIZE[dt]) - 1)
+
+def value(v, dt):  # a float element's value
+    return struct.unpack(PACK[dt], bits(v, dt).to_bytes(SIZE[dt], "little"))[0]
+
+def round_once(x, dt):  # FLOAT64 -> dt, nearest-even; Python raises where the result is +-inf
+    try:
+        return int.from_bytes(struct.pack(PACK[dt], x), "little")
+    except OverflowError:
+        inf = {"FLOAT16": 0x7c00, "FLOAT32": 0x7f800000}[dt]
+        return inf | (1 << (8 * SIZE[dt] - 1)) if x < 0 else inf
+
+def hexs(v, dt):
+    return "0x%0*x" % (2 * SIZE[dt], v)
+
+def name(t, c):
+    return re.escape("%s[%s]" % (t, ",".join(map(str, c))))
+
+def join_source(d, e):  # the inputs fill the output along Axis, in array order
+    A, oc, start = d["Axis"], coords(e, d["OutputTensor"]["Sizes"]), 0
+    for i, t in enumerate(d["InputTensors"]):
+        if oc[A] < start + t["Sizes"][A]:
+            return i, t, start, oc[:A] + [oc[A] - start] + oc[A + 1:]
+        start += t["Sizes"][A]
+
+def join(c, e):
+    d = c["desc"]
+    i, t, start, ic = join_source(d, e)
+    dt, data = t["DataType"], c["inputs"]["InputTensors"][i]
+    byte = sum(x * s for x, s in zip(ic, t.get("Strides") or packed(t["Sizes"]))) * SIZE[dt]
+    got = hexs(bits(flat(data)[ravel(ic, t["Sizes"])], dt), dt) if isinstance(data, list) else ".*"
+    return ["  input %d of %d fills the output's positions %d to %d along Axis: start_%d = %d"
+            % (i, len(d["InputTensors"]), start, start + t["Sizes"][A] - 1, i, start)
+            for A in [d["Axis"]]] + \
+           ["  input: %s = .*\\(%s\\), at byte %d of its buffer" % (name("InputTensors[%d]" % i, ic),
+                                                                   got, byte)], []
+
+def cumsum_terms(d, data, e):  # (position, value) in traversal order
+    t, A = d["InputTensor"], d["Axis"]
+    k, L = coords(e, t["Sizes"])[A], t["Sizes"][A]
+    J = list(range(L - 1, k - 1, -1)) if d.get("AxisDirection") == "DML_AXIS_DIRECTION_DECREASING" \
+        else list(range(0, k + 1))
+    if d.get("HasExclusiveSum"):
+        J = J[:-1]  # the element itself left out
+    at = lambda j: coords(e, t["Sizes"])[:A] + [j] + coords(e, t["Sizes"])[A + 1:]
+    return [(at(j), data[ravel(at(j), t["Sizes"])]) for j in J]
+
+def cumsum_value(d, terms):  # bits of the result, the FLOAT64 sum, the finite magnitudes
+    dt = d["InputTensor"]["DataType"]
+    if dt not in PACK:
+        return sum(bits(v, dt) for _, v in terms) % (1 << 8 * SIZE[dt]), 0, 0
+    run, mag = -0.0, 0.0
+    for _, v in terms:
+        run += value(v, dt)
+        mag += abs(value(v, dt)) if math.isfinite(value(v, dt)) else 0
+    if d.get("HasExclusiveSum") and run == 0:
+        run = 0.0  # the empty sum is +0
+    return round_once(run, dt), run, mag
+
+def cumsum(c, e):
+    d, data = c["desc"], c["inputs"]["InputTensor"]
+    if not isinstance(data, list):
+        return None, None
+    dt, terms = d["InputTensor"]["DataType"], cumsum_terms(d, flat(data), e)
+    want = [".*: %d term\\(s\\)" % len(terms)]
+    for s, (cc, v) in enumerate(terms):
+        if s < 4 or s + 4 >= len(terms):
+            want.append("    step %d: \\+ %s = .*\\(%s\\) -> " % (s, name("InputTensor", cc),
+                                                           hexs(bits(v, dt), dt)))
+    got, run, mag = cumsum_value(d, terms)
+    if dt not in PACK:
+        return want + ["  the case expects .*\\(%s\\): the same" % hexs(got, dt)], []
+    want.append("  rounded once to %s, nearest-even: %s" % (dt, "nan " if math.isnan(run)
+                                                            else ".*\\(%s\\)" % hexs(got, dt)))
+    o, n = c["outputs"]["OutputTensor"], len(terms)
+    if o.get("check") != "cumulative_summation_bound" or e in o.get("implementation_defined", []) \
+            or not n or not math.isfinite(run):
+        return want, []
+    m, tiny = (10, 2.0 ** -14) if dt == "FLOAT16" else (23, 2.0 ** -126)
+    return want, [2 * ((1 + 2.0 ** -(m + 1)) ** (n + 1) - 1) * mag + 2 * n * tiny]
+
+def made(nm, desc, inputs, expected, check):  # a case of the model's own
+    c = {"format": "dmlref-case-1", "name": nm, "min_feature_level": "4_1",
+         "type": "DML_OPERATOR_" + nm.split("/")[0].upper(), "desc": desc, "inputs": inputs,
+         "outputs": {"OutputTensor": {"check": check, "expected": expected}}}
+    json.dump(c, open("%s/%s.json" % (tmp, nm.replace("/", "_")), "w"))
+    return "%s/%s.json" % (tmp, nm.replace("/", "_"))
+
+ins = [{"DataType": "INT16", "Sizes": [2, 3, 1]},
+       {"DataType": "INT16", "Sizes": [2, 3, 3], "Strides": [16, 5, 1]},
+       {"DataType": "INT16", "Sizes": [2, 3, 2], "Strides": [1, 2, 6]}]
+jd = {"InputCount": 3, "InputTensors": ins, "OutputTensor": {"DataType": "INT16", "Sizes": [2, 3, 6]},
+      "Axis": 2}
+jdata = [[1000 * i + e - 300 for e in range(2 * 3 * t["Sizes"][2])] for i, t in enumerate(ins)]
+jexp = []
+for e in range(36):
+    i, t, _, ic = join_source(jd, e)
+    jexp.append(jdata[i][ravel(ic, t["Sizes"])])
+sd = {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 5], "Strides": [1, 2]},
+      "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 5]}, "Axis": 1,
+      "AxisDirection": "DML_AXIS_DIRECTION_DECREASING", "HasExclusiveSum": True}
+sdata = [0.5, 3, 1, 1, 16777216, "0x80000000", 7, "0x00000001", -2.5, 2.5]
+sexp = [hexs(cumsum_value(sd, cumsum_terms(sd, sdata, e))[0], "FLOAT32") for e in range(10)]
+files = [made("join/three_layouts", jd, {"InputTensors": jdata}, jexp, "exact"),
+         made("cumulative_summation/decreasing_exclusive_rounded_once", sd, {"InputTensor": sdata},
+              sexp, "cumulative_summation_bound")]
+if sexp[1] != "0x4b800001" or sexp[4] != "0x00000000":  # 2^24 + 2 (FLOAT32 adds give 2^24); +0
+    wrong.append("the made summation case is not the one meant: %s" % sexp)
+
+for f in files + sys.argv[3:]:
+    c = json.load(open(f))
+    if "expect_error" in c:
+        continue
+    op = c["type"].replace("DML_OPERATOR_", "")
+    count = 1
+    for n in c["desc"]["OutputTensor"]["Sizes"]:
+        count *= n
+    few = 8 if "/gen/" in f else 64  # the generated ones: their first and last few elements
+    for e in sorted(set(range(min(count, few))) | set(range(max(count - few, 0), count))):
+        want, bound = (join if op == "JOIN" else cumsum)(c, e)
+        if want is None:
+            continue
+        r = subprocess.run([b, "explain", f, str(e)], capture_output=True, text=True)
+        lines = r.stdout.split("\n")
+        for w in want:
+            if not any(re.match(w, l) for l in lines):
+                wrong.append("%s %d: no line matches %r" % (f, e, w))
+        got = re.findall(r"A = \S+ \(the finite terms' magnitudes\): (\S+) \(CUMULATIVE_SUMMATION-11\)",
+                         r.stdout)
+        if len(got) != len(bound) or any(abs(float(g) - w) > 1e-5 * w for g, w in zip(got, bound)):
+            wrong.append("%s %d: bound %s, the formula gives %s" % (f, e, got, bound))
+        if r.returncode != 0:
+            wrong.append("%s %d: exit %d %s" % (f, e, r.returncode, r.stderr.strip()))
+        checked[op] += 1
+print("test-explain: naive model: %d JOIN and %d CUMULATIVE_SUMMATION elements, %d differ"
+      % (checked["JOIN"], checked["CUMULATIVE_SUMMATION"], len(wrong)))
+print("\n".join(wrong[:5]))
+sys.exit(1 if wrong or min(checked.values()) < 500 else 0)
+EOF
+
 # A flat index names the same element as its coordinates.
 "$B" explain goldens/doc/split.example2.json 'OutputTensors[1][1]' >"$T/flat" 2>&1
 "$B" explain goldens/doc/split.example2.json 'OutputTensors[1][0,0,1,0]' >"$T/coord" 2>&1
@@ -174,7 +424,7 @@ cmp -s "$T/flat" "$T/coord" && ok || bad "OutputTensors[1][1] and [0,0,1,0] expl
 # must say so in one line, exit 2; it is counted, not failed.
 $PY - "$B" goldens/doc goldens/gather goldens/scatter goldens/scatter_nd goldens/split \
     goldens/cumulative_product goldens/dmlcts-selftest goldens/gather_elements goldens/gather_nd \
-    goldens/gather_nd1 <<'EOF' && ok || bad "some elements are not re-derived to the case's value"
+    goldens/gather_nd1 goldens/join goldens/cumulative_summation <<'EOF' && ok || bad "some elements are not re-derived to the case's value"
 import glob, json, re, subprocess, sys
 b, n, wrong, missing = sys.argv[1], 0, [], set()
 for d in sys.argv[2:]:
