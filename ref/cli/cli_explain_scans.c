@@ -138,7 +138,8 @@ static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n
     } else {
         bound = fmax(fabs(result), tiny) * g; /* CUMULATIVE_PRODUCT-10 */
         printf("|got - E| <= max(|E|, 2^%d) ((1 + 2^-%d)^(n+1) - 1),\n  n = %llu: %.6g "
-               "(CUMULATIVE_PRODUCT-10)\n", (int)log2(tiny), m + 1, (unsigned long long)n, bound);
+               "(CUMULATIVE_PRODUCT-10)%s\n", (int)log2(tiny), m + 1, (unsigned long long)n, bound,
+               fabs(result) < tiny ? "; E is zero or subnormal, so +-0 passes too (-11)" : "");
     }
 }
 

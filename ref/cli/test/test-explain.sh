@@ -127,6 +127,19 @@ doc/cumulative_product.example2: CUMULATIVE_PRODUCT, OutputTensor[0,0,0,3] (flat
   judge: "exact", the case's check: bit for bit
   the case expects 6 (0x40c00000): the same
 EOF
+# the bound: 1.265625 ((1 + 2^-24)^3 - 1) = 2.26311e-07 (CUMULATIVE_PRODUCT-10)
+pin goldens/gen/cumulative_product/f32.r2.broadcast.axfirst.inc.incl.outplace.random.000.json 'OutputTensor[1,0]' <<'EOF'
+gen/cumulative_product/f32.r2.broadcast.axfirst.inc.incl.outplace.random.000: CUMULATIVE_PRODUCT, OutputTensor[1,0] (flat 1, DataType FLOAT32)
+  the lane: InputTensor[*,0] along Axis 0, 6 long; this element is at 1
+  traversal INCREASING (from index 0 up), inclusive: 2 factor(s), positions 0 to 1 (CUMULATIVE_PRODUCT-6)
+  running product in FLOAT64 (CUMULATIVE_PRODUCT-9):
+    step 0: x InputTensor[0,0] = -1.125 (0xbf900000) -> -1.125
+    step 1: x InputTensor[1,0] = -1.125 (0xbf900000) -> 1.265625
+  rounded once to FLOAT32, nearest-even: 1.265625 (0x3fa20000)
+  judge: "cumulative_product_bound", the case's check: |got - E| <= max(|E|, 2^-126) ((1 + 2^-24)^(n+1) - 1),
+  n = 2: 2.26311e-07 (CUMULATIVE_PRODUCT-10)
+  the case expects 1.265625 (0x3fa20000): the same
+EOF
 pin goldens/gen/join/f32.r4.mixed.axlast.unequal.special.000.json 'OutputTensor[1,0,1,7]' <<'EOF'
 gen/join/f32.r4.mixed.axlast.unequal.special.000: JOIN, OutputTensor[1,0,1,7] (flat 47, DataType FLOAT32)
   OutputTensor[c + start_i along Axis] = InputTensors[i][c], Axis 3 (JOIN-7)
