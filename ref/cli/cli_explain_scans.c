@@ -96,7 +96,7 @@ static void product_why(const dmlc_case_tensor *in, const uint64_t *lane, uint32
 }
 
 /*
- * How the case's check judges a device at this element (float types, not
+ * How the case's check judges a device at this element (when it is not
  * marked), and for a marked sum why (CUMULATIVE_SUMMATION-13).  a: the
  * finite terms' magnitudes, summed in traversal order.
  */
@@ -104,13 +104,12 @@ static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n
 {
     dmlr_data_type dt = x->out->desc->DataType;
     const dmlc_check_info *k = dmlc_check_info_of(x->out->check);
-    int m;
-    double tiny, huge, g, bound;
+    int m = 0;
+    double tiny = 0, huge = 0, g, bound;
     bool marked = x->out->implementation_defined && x->out->implementation_defined[x->flat];
-    if (!float_params(dt, &m, &tiny, &huge))
-        return;
+    bool fl = float_params(dt, &m, &tiny, &huge);
     g = gamma_n(m, n);
-    if (marked && s->sum) {
+    if (fl && marked && s->sum) {
         if (2 * (1 + g) * a > huge) /* CUMULATIVE_SUMMATION-13 */
             printf("  why: the terms' magnitudes sum to A = %.17g, and 2 (1 + gamma_n) A = %.6g "
                    "passes the\n  largest finite %.17g: a partial sum in some association order "
@@ -122,7 +121,7 @@ static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n
     if (marked)
         return;
     printf("  judge: \"%s\", the case's check: ", k ? k->token : "?");
-    if (!k || k->mode == DMLC_CHECK_EXACT)
+    if (!k || k->mode == DMLC_CHECK_EXACT || !fl) /* integers: exact (-12, -11) */
         printf("bit for bit\n");
     else if (n == 0)
         printf("n = 0, exactly %s (%s-%u)\n", s->sum ? "0 of either sign" : "1", s->op,
@@ -214,6 +213,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
     }
     if (!fl) {
         dmlc_value_set_bits(dt, result, ibits);
+        scan_judge(x, s, 0, n, 0);
         return cli_xp_verdict(x, result, false);
     }
     if (s->sum && s->exclusive && run == 0) { /* CUMULATIVE_SUMMATION-10 */
