@@ -99,7 +99,8 @@ MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_
                 write_far_65536 index_width \
                 nd_tuples_by_first_coordinate blend_duplicates \
                 elements_line_index nd_tuple_reversed nd1_batch_ignored \
-                join_reversed sum_saturates \
+                join_reversed sum_saturates merge_leading_dims reuses_first_tensor \
+                bf16_accumulator scan_low_32_bits nd_declines_rank5 \
                 accept_invalid decline_declared refuse_trimmed
 # With them, the reference plugin as ABI version 1 (no create), which must keep working.
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so) $(BUILD)/lib/dmlcts_ref_plugin_v1.so

@@ -40,7 +40,7 @@ enum {
     M_write_far_8192,       /* ... 8192 bytes past it */
     M_write_far_65536,      /* ... 65536 bytes past it */
     /* The bug classes of the known-bug corpus (goldens/known/README.md): */
-    M_index_width,          /* INT32 indices read in 64-bit words, INT64 by their low 32 bits */
+    M_index_width,          /* 32-bit indices read in 64-bit words, INT64 by their low 32 bits */
     M_nd_tuples_by_first_coordinate, /* SCATTER_ND: tuples keyed by their first coordinate */
     M_blend_duplicates,     /* colliding integer scatter updates added, not one kept */
     M_elements_line_index,  /* GATHER_ELEMENTS: one index per line along Axis, GATHER's habit:
@@ -51,7 +51,14 @@ enum {
     M_decline_declared,     /* claims every type, then run declines FLOAT64 */
     M_refuse_trimmed,       /* refuses SCATTER_ND whose updates need trimming (SCATTER_ND-10) */
     M_join_reversed,        /* JOIN: the inputs placed in reverse array order */
-    M_sum_saturates         /* CUMULATIVE_SUMMATION: integer sums saturate instead of wrapping */
+    M_sum_saturates,        /* CUMULATIVE_SUMMATION: integer sums saturate instead of wrapping */
+    M_merge_leading_dims,   /* SCATTER of rank > 4: leading dimensions folded per tensor (below) */
+    M_reuses_first_tensor,  /* SPLIT: output 0 handed back for every output of its shape;
+                               JOIN: input 0 read for every input of its shape */
+    M_bf16_accumulator,     /* CUMULATIVE_PRODUCT FLOAT16: every partial product truncated to
+                               bfloat16 (8 significant bits) */
+    M_scan_low_32_bits,     /* INT64/UINT64 scans: only the low 32 bits of each result kept */
+    M_nd_declines_rank5     /* GATHER_ND, GATHER_ND1: NOT_SUPPORTED from 5 dimensions on */
 };
 
 #ifndef MUTANT
@@ -73,11 +80,24 @@ void dmlcts_backend_shutdown(void)
 {
 }
 
+/* M_nd_declines_rank5 (onnxruntime#32731): a GATHER_ND or GATHER_ND1 of 5 dimensions or more. */
+static bool nd_rank5(const dmlr_operator_desc *op)
+{
+    const dmlr_gather_nd_operator_desc *d = op->Desc; /* GATHER_ND1 starts the same */
+    return MUTANT == M_nd_declines_rank5 &&
+           (op->Type == DMLR_OPERATOR_GATHER_ND || op->Type == DMLR_OPERATOR_GATHER_ND1) &&
+           d->InputTensor && d->InputTensor->DimensionCount >= 5;
+}
+
 /* ABI 2: the reference validator's answer, except under M_accept_invalid. */
 dmlcts_create_status dmlcts_backend_create(const dmlcts_create_request *r)
 {
     dmlr_error err = {DMLR_STATUS_OK, ""};
     dmlr_status st = dmlr_validate(r->op, r->feature_level, &err);
+    if (st == DMLR_STATUS_OK && nd_rank5(r->op)) {
+        snprintf(r->message, r->message_cap, "GatherND of rank 5 or more is not implemented");
+        return DMLCTS_CREATE_NOT_SUPPORTED;
+    }
     if (MUTANT == M_refuse_trimmed && st == DMLR_STATUS_OK &&
         r->op->Type == DMLR_OPERATOR_SCATTER_ND) {
         /* A reading of the page as strict as DirectML's may be: L <= D. */
@@ -195,8 +215,25 @@ static uint16_t f32_to_f16_truncate(float x)
     return (uint16_t)(sign | (uint16_t)(x * 16777216.0f)); /* subnormal, truncated */
 }
 
-static void cumprod_f16_truncating(const dmlr_cumulative_product_operator_desc *d,
-                                   const unsigned char *in, unsigned char *out)
+/* M_bf16_accumulator: a float kept to bfloat16's 8 significant bits by dropping its low 16 bits
+ * (the cheap float -> bfloat16 conversion), NaNs kept.  The NaN test is on the bits: with
+ * `x != x` there, GCC 12.2 at -O1 and above dropped the mask. */
+static float bf16_truncate(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    if ((b & 0x7fffffffu) > 0x7f800000u)
+        return x;
+    b &= 0xffff0000u;
+    memcpy(&x, &b, 4);
+    return x;
+}
+
+/* A FLOAT16 CUMULATIVE_PRODUCT accumulated in float: M_f16_truncate narrows each output by
+ * truncation; M_bf16_accumulator truncates each partial product to bfloat16, then rounds the
+ * output to nearest. */
+static void cumprod_f16_mutated(const dmlr_cumulative_product_operator_desc *d,
+                                const unsigned char *in, unsigned char *out)
 {
     const dmlr_tensor_desc *ti = d->InputTensor, *to = d->OutputTensor;
     uint64_t len = ti->Sizes[d->Axis], inner = 1, outer = 1;
@@ -215,10 +252,15 @@ static void cumprod_f16_truncating(const dmlr_cumulative_product_operator_desc *
                 memcpy(&h, in + offset_of(ti, flat), 2);
                 if (!d->HasExclusiveProduct)
                     acc *= dmlr_f16_to_f32(h);
-                r = f32_to_f16_truncate(acc);
+                if (MUTANT == M_bf16_accumulator)
+                    acc = bf16_truncate(acc);
+                r = MUTANT == M_bf16_accumulator ? dmlr_f32_to_f16(acc) : f32_to_f16_truncate(acc);
                 memcpy(out + offset_of(to, flat), &r, 2);
-                if (d->HasExclusiveProduct)
+                if (d->HasExclusiveProduct) {
                     acc *= dmlr_f16_to_f32(h);
+                    if (MUTANT == M_bf16_accumulator)
+                        acc = bf16_truncate(acc);
+                }
             }
         }
 }
@@ -389,24 +431,24 @@ static bool targeted(const dmlcts_case *c)
 static unsigned flaky_calls; /* M_flaky: cases this process has run */
 
 /*
- * M_index_width (known bugs: tensorflow#12911, pytorch#37996, onnxruntime#27118):
- * a kernel that takes the index width from the wrong type.  INT32 indices
- * become INT64 ones whose element e is the 8 bytes at byte 8e of the packed
- * buffer (0 past its end); INT64 indices keep only their low 32 bits, read as
- * unsigned.  *copy receives the new buffer (the caller frees it).
+ * M_index_width (known bugs: tensorflow#12911, pytorch#37996, onnxruntime#27118,
+ * #27260, #27261): a kernel that takes the index width from the wrong type.
+ * INT32 (UINT32) indices become INT64 (UINT64) ones whose element e is the
+ * 8 bytes at byte 8e of the packed buffer (0 past its end); INT64 indices
+ * keep only their low 32 bits, read as unsigned.  *copy receives the new buffer (the caller frees it).
  */
 static bool index_width(const dmlr_tensor_desc *t, const dmlr_buffer *b, dmlr_tensor_desc *nt,
                         dmlr_buffer *nb)
 {
     uint64_t n = count_of(t);
     unsigned char *copy;
-    if (t->DataType == DMLR_INT32) {
+    if (t->DataType == DMLR_INT32 || t->DataType == DMLR_UINT32) {
         if (!(copy = calloc((size_t)n, 8)))
             return false;
         for (uint64_t byte = 0; byte < n * 8 && byte < b->size; byte++)
             copy[byte] = ((const unsigned char *)b->data)[byte];
         *nt = *t;
-        nt->DataType = DMLR_INT64;
+        nt->DataType = t->DataType == DMLR_INT32 ? DMLR_INT64 : DMLR_UINT64;
         nt->Strides = NULL;
         nt->TotalTensorSizeInBytes = n * 8;
         nb->data = copy;
@@ -497,6 +539,93 @@ static void blend_duplicates(const dmlcts_case *c, const dmlr_operator_desc *op,
     free(sum);
 }
 
+/*
+ * M_merge_leading_dims (tenstorrent/tt-metal#56875): a SCATTER kernel of four
+ * dimensions, fed a rank D > 4 desc by folding dimensions 0 .. D-4 into one,
+ * each tensor by its own sizes.  The kernel walks the input's folded row L
+ * and reads the indices' and updates' folded row L: right while the folded
+ * dimensions agree in all but the outermost, wrong when the indices are
+ * shorter on a folded inner dimension (Axis 1 .. D-4).  The input is copied
+ * to the output, then each index row L < the indices' folded extent writes
+ * into input row L; an index out of range is skipped.
+ */
+static bool scatter_merged(const dmlcts_case *c, const dmlr_scatter_operator_desc *d)
+{
+    const dmlr_tensor_desc *ti = d->InputTensor, *tx = d->IndicesTensor, *tu = d->UpdatesTensor;
+    const dmlr_tensor_desc *to = d->OutputTensor;
+    uint32_t D = ti->DimensionCount, es = dmlr_data_type_size(ti->DataType);
+    uint32_t xs = dmlr_data_type_size(tx->DataType), lead = D - 3;
+    uint64_t in_rows = 1, ix_rows = 1, trail = 1;
+    const unsigned char *ix = c->inputs[1].data, *up = c->inputs[2].data;
+    unsigned char *out = c->outputs[0].data;
+    if (c->input_count < 3 || c->output_count < 1)
+        return false;
+    for (uint32_t k = 0; k < D; k++)
+        if (k < lead) {
+            in_rows *= ti->Sizes[k];
+            ix_rows *= tx->Sizes[k];
+        } else {
+            trail *= tx->Sizes[k];
+        }
+    if (out != c->inputs[0].data)
+        for (uint64_t e = 0, n = count_of(ti); e < n; e++)
+            memcpy(out + offset_of(to, e), (const unsigned char *)c->inputs[0].data +
+                   offset_of(ti, e), es);
+    for (uint64_t L = 0; L < in_rows && L < ix_rows; L++)
+        for (uint64_t t = 0; t < trail; t++) {
+            uint64_t src = L * trail + t, target = 0, rest = L, coord[DMLR_MAX_RANK];
+            int64_t v;
+            for (uint32_t k = lead; k-- > 0; rest /= ti->Sizes[k])
+                coord[k] = rest % ti->Sizes[k]; /* row L by the input's sizes */
+            rest = t;
+            for (uint32_t k = D; k-- > lead; rest /= tx->Sizes[k])
+                coord[k] = rest % tx->Sizes[k];
+            if (tx->DataType == DMLR_INT32 || tx->DataType == DMLR_INT64)
+                v = index_at(ix + offset_of(tx, src), xs);
+            else
+                v = (int64_t)index_bits(tx, ix, src);
+            if (v < 0 && (tx->DataType == DMLR_INT32 || tx->DataType == DMLR_INT64))
+                v += ti->Sizes[d->Axis];
+            if (v < 0 || (uint64_t)v >= ti->Sizes[d->Axis])
+                continue;
+            coord[d->Axis] = (uint64_t)v;
+            for (uint32_t k = 0; k < D; k++)
+                target = target * ti->Sizes[k] + coord[k];
+            memcpy(out + offset_of(to, target), up + offset_of(tu, src), es);
+        }
+    return true;
+}
+
+/* M_reuses_first_tensor, SPLIT: every output shaped as output 0 receives output 0's elements. */
+static void split_reuse(const dmlcts_case *c, const dmlr_binding_info *outs, uint32_t no)
+{
+    const dmlr_tensor_desc *t0 = outs[0].desc;
+    uint32_t es = dmlr_data_type_size(t0->DataType);
+    for (uint32_t i = 1; i < no && i < c->output_count; i++) {
+        const dmlr_tensor_desc *t = outs[i].desc;
+        if (t->DimensionCount != t0->DimensionCount ||
+            memcmp(t->Sizes, t0->Sizes, t->DimensionCount * sizeof *t->Sizes))
+            continue;
+        for (uint64_t e = 0, n = count_of(t); e < n; e++)
+            memcpy((unsigned char *)c->outputs[i].data + offset_of(t, e),
+                   (const unsigned char *)c->outputs[0].data + offset_of(t0, e), es);
+    }
+}
+
+/* M_scan_low_32_bits: a 64-bit integer scan result cut to its low word (sign-extended for INT64),
+ * what a 32-bit accumulator gives, since sums and products modulo 2^32 are the low words. */
+static void low_32_bits(const dmlr_tensor_desc *t, unsigned char *buf)
+{
+    for (uint64_t e = 0, n = count_of(t); e < n; e++) {
+        uint64_t v;
+        memcpy(&v, buf + offset_of(t, e), 8);
+        v &= 0xffffffffu;
+        if (t->DataType == DMLR_INT64 && (v >> 31))
+            v |= UINT64_C(0xffffffff00000000);
+        memcpy(buf + offset_of(t, e), &v, 8);
+    }
+}
+
 dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
 {
     const dmlr_operator_info *info = dmlr_operator_by_type(c->op->Type);
@@ -536,21 +665,53 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
         }
         break;
     case M_exclusive_off_by_one:
-        if ((fi = field(info, "HasExclusiveProduct"))) {
+        if ((fi = field(info, "HasExclusiveProduct")) || (fi = field(info, "HasExclusiveSum"))) {
             bool b = false;
             memcpy(desc + fi->offset, &b, sizeof b);
         }
         break;
     case M_f16_truncate:
+    case M_bf16_accumulator:
         if (c->op->Type == DMLR_OPERATOR_CUMULATIVE_PRODUCT) {
             const dmlr_cumulative_product_operator_desc *d = c->op->Desc;
             if (d->InputTensor->DataType == DMLR_FLOAT16) {
                 dmlr_error err;
                 if (dmlr_validate(c->op, c->feature_level, &err) != DMLR_STATUS_OK)
                     return reference(c, c->op, c->inputs, c->outputs);
-                cumprod_f16_truncating(d, c->inputs[0].data, c->outputs[0].data);
+                cumprod_f16_mutated(d, c->inputs[0].data, c->outputs[0].data);
                 return DMLCTS_RUN_OK;
             }
+        }
+        break;
+    case M_merge_leading_dims:
+        if (c->op->Type == DMLR_OPERATOR_SCATTER) {
+            const dmlr_scatter_operator_desc *d = c->op->Desc;
+            dmlr_error err;
+            if (d->InputTensor->DimensionCount > 4 &&
+                dmlr_validate(c->op, c->feature_level, &err) == DMLR_STATUS_OK &&
+                scatter_merged(c, d))
+                return DMLCTS_RUN_OK;
+        }
+        break;
+    case M_reuses_first_tensor:
+        if (c->op->Type == DMLR_OPERATOR_JOIN && c->input_count <= 16) {
+            dmlr_join_operator_desc *j = (dmlr_join_operator_desc *)(void *)desc;
+            const dmlr_tensor_desc *t0 = &j->InputTensors[0];
+            for (uint32_t i = 0; i < j->InputCount && i < 64; i++) {
+                const dmlr_tensor_desc *t = &j->InputTensors[i];
+                bool same = t->DimensionCount == t0->DimensionCount &&
+                            !memcmp(t->Sizes, t0->Sizes, t->DimensionCount * sizeof *t->Sizes);
+                tensors[i] = same ? *t0 : *t;
+                if (same)
+                    in[i] = c->inputs[0];
+            }
+            j->InputTensors = tensors;
+        }
+        break;
+    case M_nd_declines_rank5:
+        if (nd_rank5(c->op)) {
+            snprintf(c->message, c->message_cap, "GatherND of rank 5 or more is not implemented");
+            return DMLCTS_RUN_NOT_SUPPORTED;
         }
         break;
     case M_join_reversed:
@@ -674,6 +835,13 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
         return st;
     if (MUTANT == M_blend_duplicates)
         blend_duplicates(c, c->op, outs);
+    if (MUTANT == M_reuses_first_tensor && c->op->Type == DMLR_OPERATOR_SPLIT && no)
+        split_reuse(c, outs, no);
+    if (MUTANT == M_scan_low_32_bits && no && dmlr_data_type_size(outs[0].desc->DataType) == 8 &&
+        (c->op->Type == DMLR_OPERATOR_CUMULATIVE_SUMMATION ||
+         c->op->Type == DMLR_OPERATOR_CUMULATIVE_PRODUCT) &&
+        !dmlr_data_type_is_float(outs[0].desc->DataType))
+        low_32_bits(outs[0].desc, c->outputs[0].data);
     if (MUTANT == M_nan_canonical)
         for (uint32_t i = 0; i < no && i < c->output_count; i++)
             if (dmlr_data_type_is_float(outs[i].desc->DataType))
