@@ -8,9 +8,10 @@ case catches it).  Bugs that cannot be pinned are in goldens/known/README.md
 with the reason; `dmlref gen --known goldens/known` lists the cases in
 goldens/COVERAGE.md.
 
-Expected values come from models written here (GATHER: NumPy on the
-normalised indices; SCATTER, SCATTER_ND: goldens/tools/scatter_cases.py's
-model), never from the C library; `dmlref check goldens/known` then proves
+Expected values come from models written here (GATHER, GATHER_ELEMENTS,
+GATHER_ND/ND1: NumPy on the normalised indices; the scans in exact integers;
+SCATTER, SCATTER_ND: goldens/tools/scatter_cases.py's model), never from the
+C library; `dmlref check goldens/known` then proves
 the two agree.  Run from the repository root:
 
     /usr/bin/python3 goldens/tools/known_cases.py
@@ -208,6 +209,24 @@ def known_scatter():
             "index differ, silently wrong for rank > 4 (tenstorrent/tt-metal#56875)" % axis,
             tags("SCATTER", "tenstorrent/tt-metal#56875"), "3_0", "UINT16",
             size, list(range(n)), "INT32", ix, idx, [1000 + i for i in range(ni)], axis))
+    # The same bug where it shows with indices DirectML accepts: the shorter Axis is a folded
+    # dimension other than the outermost (mutant merge_leading_dims folds each tensor by its own
+    # sizes and reads the indices' folded row L for the input's row L).
+    for size, axis in (([2, 3, 2, 2, 3], 1), ([2, 3, 1, 2, 1, 1, 2, 2], 3)):
+        ix = list(size)
+        ix[axis] = 1
+        n = int(np.prod(size))
+        ni = int(np.prod(ix))
+        idx = [(i * 5 + 1) % size[axis] for i in range(ni)]
+        write(sc.scatter_case(
+            "known/scatter_rank%d_indices_shorter_on_axis%d" % (len(size), axis),
+            "SCATTER of rank %d whose indices are shorter than the input only along Axis %d, a "
+            "dimension that a fold down to 4-D merges but not the outermost: folded by each "
+            "tensor's own sizes, the indices' row L is not the input's row L. tt-metal's scatter "
+            "folded input and indices that way, silently wrong for rank > 4 "
+            "(tenstorrent/tt-metal#56875)" % (len(size), axis),
+            tags("SCATTER", "tenstorrent/tt-metal#56875", "merge_leading_dims"), "3_0", "UINT16",
+            size, list(range(n)), "INT32", ix, idx, [1000 + i for i in range(ni)], axis))
     write(sc.scatter_nd_case(
         "known/scatter_nd_tuples_share_first_coordinate",
         "SCATTER_ND of 2-coordinate tuples [[0,1],[0,2],[1,1]] into a {3,4}: distinct targets that "
@@ -337,15 +356,16 @@ def known_scans():
                  "CUMULATIVE_PRODUCT of INT64 [2^16, 2^17, 3, 5, -7]: products past 2^32 "
                  "(2^33, 3 * 2^33, ...). OpenVINO's CPU truncated INT64 cumsum values above 2^32 "
                  "(openvinotoolkit/openvino#35837); the product pins the same 64-bit accumulator",
-                 "openvinotoolkit/openvino#35837", "reversed_direction", "5_0", "INT64",
+                 "openvinotoolkit/openvino#35837", "scan_low_32_bits", "5_0", "INT64",
                  np.array([2 ** 16, 2 ** 17, 3, 5, -7], dtype=object), 0, False, False, bits=64)
     x = np.full((2, 4, 3), 6.5)
     cumprod_case("cumulative_product_float16_repeated_6_5_middle_axis",
                  "CUMULATIVE_PRODUCT of FLOAT16 6.5s along the middle axis of {2,4,3} (products "
                  "past 1785): PyTorch's CPU and CUDA cumprod disagreed on these lanes "
                  "(pytorch/pytorch#156018); both must lie within CUMULATIVE_PRODUCT-10's bound of "
-                 "the precise product rounded once", "pytorch/pytorch#156018", "reversed_direction",
-                 "4_0", "FLOAT16", x, 1, False, False)
+                 "the precise product rounded once. A narrow accumulator fails: products truncated "
+                 "to 8 significant bits (bfloat16) give 1776 for 1785 (the bound there is 4.4)",
+                 "pytorch/pytorch#156018", "bf16_accumulator", "4_0", "FLOAT16", x, 1, False, False)
     lanes = 65600
     x = ((np.arange(2 * lanes, dtype=np.uint64) % 3) + 1).astype(np.uint32).reshape(2, lanes)
     out = x.copy()
@@ -372,11 +392,201 @@ def known_split():
                    "SPLIT of a {2,8} into two {2,4} that differ in every element: ONNX Runtime's "
                    "DirectML execution provider reused one output of a 2-way Split feeding "
                    "Sigmoid/Mul (microsoft/onnxruntime#32146, #24311)",
-                   tags("SPLIT", "microsoft/onnxruntime#32146"), "3_0", "SPLIT",
+                   tags("SPLIT", "microsoft/onnxruntime#32146", "reuses_first_tensor"), "3_0",
+                   "SPLIT",
                    desc)
     case["inputs"] = {"InputTensor": values(x)}
     case["outputs"] = {"OutputTensors": [{"check": "exact", "expected": values(x[:, :4])},
                                          {"check": "exact", "expected": values(x[:, 4:])}]}
+    write(case)
+
+
+# ---- CUMULATIVE_SUMMATION (exact integers) ---------------------------------------------
+
+def cumsum(x, axis, decreasing, exclusive, bits, signed):
+    """Exact integer sums along axis, wrapped modulo 2^bits (CUMULATIVE_SUMMATION-8)."""
+    x = np.asarray(x, dtype=object)
+    x = np.flip(x, axis) if decreasing else x
+    acc = np.zeros_like(x)
+    run = np.zeros_like(np.take(x, [0], axis=axis))
+    for k in range(x.shape[axis]):
+        sl = [slice(None)] * x.ndim
+        sl[axis] = slice(k, k + 1)
+        if exclusive:
+            acc[tuple(sl)] = run
+        run = run + x[tuple(sl)]
+        if not exclusive:
+            acc[tuple(sl)] = run
+    acc = np.flip(acc, axis) if decreasing else acc
+
+    def wrapped(v):
+        v = int(v) % (1 << bits)
+        return v - (1 << bits) if signed and v >> (bits - 1) else v
+    return np.array([wrapped(v) for v in acc.ravel()], dtype=object).reshape(acc.shape)
+
+
+def cumsum_case(stem, description, bug, mutant, fl, dt, x, axis, decreasing, exclusive):
+    x = np.asarray(x, dtype=object)
+    bits = 8 * np.dtype(NP[dt]).itemsize
+    out = cumsum(x, axis, decreasing, exclusive, bits, dt.startswith("INT"))
+    desc = {"InputTensor": sc.tensor(dt, x.shape), "OutputTensor": sc.tensor(dt, x.shape),
+            "Axis": axis,
+            "AxisDirection": "DML_AXIS_DIRECTION_" + ("DECREASING" if decreasing else "INCREASING"),
+            "HasExclusiveSum": exclusive}
+    case = sc.base("known/" + stem, description, tags("CUMULATIVE_SUMMATION", bug, mutant), fl,
+                   "CUMULATIVE_SUMMATION", desc)
+    case["inputs"] = {"InputTensor": values(x)}
+    case["outputs"] = {"OutputTensor": {"check": "exact", "expected": values(out)}}
+    write(case)
+
+
+def known_cumsum():
+    cumsum_case("cumulative_summation_exclusive_decreasing_axis_of_1",
+                "CUMULATIVE_SUMMATION of [[1, 2]] along Axis 0 (length 1), DECREASING + exclusive: "
+                "[[0, 0]], the empty sum. ONNX Runtime's CPU CumSum threw on exclusive + reverse "
+                "with an axis of length 1 (microsoft/onnxruntime#13165)",
+                "microsoft/onnxruntime#13165", "exclusive_off_by_one", "4_0", "INT32",
+                [[1, 2]], 0, True, True)
+    x = [[2, 3], [5, 7], [11, 13], [17, 19]]
+    cumsum_case("cumulative_summation_decreasing", "CUMULATIVE_SUMMATION of a (4, 2) along Axis 0, "
+                "DECREASING: TensorRT's CumSum ignored `reverse` (NVIDIA/TensorRT#4513)",
+                "NVIDIA/TensorRT#4513", "reversed_direction", "4_0", "UINT32", x, 0, True, False)
+    for axis in (0, 1):
+        cumsum_case("cumulative_summation_same_input_axis%d" % axis,
+                    "CUMULATIVE_SUMMATION of one (4, 2) input along Axis %d (its twin case scans "
+                    "the other axis): TensorRT gave two cumsums of one input on different axes the "
+                    "same axis (NVIDIA/TensorRT#4551)" % axis, "NVIDIA/TensorRT#4551",
+                    "axis_off_by_one", "4_0", "INT32", x, axis, False, False)
+    cumsum_case("cumulative_summation_int64_past_2_32",
+                "CUMULATIVE_SUMMATION of INT64 [2^33, 2^34, 2^35, 5, 7]: sums past 2^32 whose low "
+                "32 bits are 0. OpenVINO's CPU truncated INT64 cumsum values above 2^32 "
+                "(openvinotoolkit/openvino#35837); a 32-bit accumulator (mutant scan_low_32_bits) "
+                "gets [0, 0, 0, 5, 12]", "openvinotoolkit/openvino#35837", "scan_low_32_bits", "5_0",
+                "INT64", [2 ** 33, 2 ** 34, 2 ** 35, 5, 7], 0, False, False)
+    cumsum_case("cumulative_summation_int64_ones",
+                "CUMULATIVE_SUMMATION of INT64 [1, 1, 1, 1]: [1, 2, 3, 4]. PyTorch's MPS cumsum "
+                "returned [1, 1, 1, 1] for INT64 (and INT16, INT8, bool: not DirectML types for "
+                "this operator) (pytorch/pytorch#90635, #96614)", "pytorch/pytorch#90635",
+                "reversed_direction", "5_0", "INT64", [1, 1, 1, 1], 0, False, False)
+
+
+# ---- GATHER_ELEMENTS, GATHER_ND, GATHER_ND1 (NumPy) ---------------------------------------
+
+def normalised(idx, dims):
+    """Negative indices counted from the end; the known cases keep every index in range."""
+    idx = np.asarray(idx, dtype=np.int64)
+    out = np.where(idx < 0, idx + dims, idx)
+    assert ((out >= 0) & (out < dims)).all(), "known cases keep indices in range"
+    return out
+
+
+def gather_elements(x, idx, axis):
+    """GATHER_ELEMENTS-4..7: output[c] = x[c with c[Axis] = idx[c]]."""
+    return np.take_along_axis(x, normalised(idx, x.shape[axis]), axis=axis)
+
+
+def gather_nd(x, idx, in_dc, ix_dc, b=0):
+    """GATHER_ND-6..8, GATHER_ND1-3: output[b, q, t] = x[b, idx[b, q, :], t], right-aligned."""
+    d = x.ndim
+    xr = x.reshape(x.shape[d - in_dc:])
+    ir = np.asarray(idx).reshape(idx.shape[d - ix_dc:])
+    k = ir.shape[-1]
+    cat = list(ir.shape[:-1]) + list(xr.shape[b + k:])
+    out = np.zeros(cat, dtype=x.dtype)
+    for pos in np.ndindex(*ir.shape[:-1]):
+        tup = [int(normalised(ir[pos + (j,)], xr.shape[b + j])) for j in range(k)]
+        out[pos] = xr[tuple(pos[:b]) + tuple(tup)]
+    assert all(s == 1 for s in cat[:max(0, len(cat) - d)])
+    return out.reshape([1] * (d - len(cat)) + cat[max(0, len(cat) - d):])
+
+
+def family_case(op, stem, description, bug, mutant, fl, x, it, idx, attrs, out):
+    dt = [n for n, t in NP.items() if t == x.dtype.type][0]
+    desc = {"InputTensor": sc.tensor(dt, x.shape), "IndicesTensor": sc.tensor(it, idx.shape),
+            "OutputTensor": sc.tensor(dt, out.shape)}
+    desc.update(attrs)
+    case = sc.base("known/" + stem, description, tags(op, bug, mutant), fl, op, desc)
+    case["inputs"] = {"InputTensor": values(x), "IndicesTensor": values(idx)}
+    case["outputs"] = {"OutputTensor": {"check": "exact", "expected": values(out)}}
+    write(case)
+
+
+def known_gather_family():
+    x = np.arange(24, dtype=np.int16).reshape(2, 3, 4) * 3 - 30
+    for axis in range(3):
+        n = x.shape[axis]
+        flat = [((i * 7 + axis) % (2 * n)) - n for i in range(24)]  # every value in [-n, n)
+        idx = np.array(flat, dtype=np.int32).reshape(2, 3, 4)
+        family_case("GATHER_ELEMENTS", "gather_elements_mixed_negative_axis%d" % axis,
+                    "GATHER_ELEMENTS along Axis %d of a {2,3,4} with INT32 indices in [-%d, %d): "
+                    "negative ones count from the end (GATHER_ELEMENTS-6). OpenVINO's GPU "
+                    "GatherElements had no negative indices (openvinotoolkit/openvino#30856); "
+                    "torch-mlir's lowering mismatched until it offset them (llvm/torch-mlir#3599)"
+                    % (axis, n, n), "openvinotoolkit/openvino#30856", "negative_index_clamp",
+                    "3_0", x, "INT32", idx, {"Axis": axis}, gather_elements(x, idx, axis))
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) / 4
+    idx = np.array([[2, 0, 1, 2], [1, 2, 0, 0]], dtype=np.uint32)
+    family_case("GATHER_ELEMENTS", "gather_elements_uint32_indices",
+                "GATHER_ELEMENTS along Axis 0 of a {3,4} with UINT32 indices, which DirectML "
+                "lists from FL 2_1: ONNX Runtime's DirectML execution provider did not take UINT32 "
+                "indices for GatherElements (microsoft/onnxruntime#27260); a kernel that reads "
+                "them as 64-bit words (mutant index_width) fails", "microsoft/onnxruntime#27260",
+                "index_width", "3_0", x, "UINT32", idx, {"Axis": 0}, gather_elements(x, idx, 0))
+    x = np.arange(24, dtype=np.uint8).reshape(1, 4, 3, 2) + 100
+    idx = np.array([[[[-1, 0], [0, -3], [-2, -1], [3, 2]]]], dtype=np.int64)
+    family_case("GATHER_ND", "gather_nd_negative_tuples",
+                "GATHER_ND of 2-coordinate tuples [[-1,0],[0,-3],[-2,-1],[3,2]] into {4,3,2} "
+                "(InputDimensionCount 3): negative coordinates count from the end of their own "
+                "dimension (GATHER_ND-7). ONNX Runtime's GatherND shipped with its negative-index "
+                "tests commented out, 'Fix this' (microsoft/onnxruntime#3645)",
+                "microsoft/onnxruntime#3645", "negative_index_clamp", "3_0", x, "INT64", idx,
+                {"InputDimensionCount": 3, "IndicesDimensionCount": 2},
+                gather_nd(x, idx, 3, 2))
+    x = np.arange(24, dtype=np.int32).reshape(2, 3, 4) * 10
+    idx = np.array([[[1, 2], [0, 0], [1, 0]]], dtype=np.uint32)
+    family_case("GATHER_ND", "gather_nd_uint32_indices",
+                "GATHER_ND of UINT32 2-coordinate tuples into {2,3,4}: ONNX Runtime's DirectML "
+                "execution provider did not take UINT32 indices for GatherND "
+                "(microsoft/onnxruntime#27261); a kernel that reads them as 64-bit words (mutant "
+                "index_width) fails", "microsoft/onnxruntime#27261", "index_width", "3_0", x,
+                "UINT32", idx, {"InputDimensionCount": 3, "IndicesDimensionCount": 3},
+                gather_nd(x, idx, 3, 3))
+    x = np.arange(30, dtype=np.float32).reshape(2, 5, 3) + 0.5
+    idx = np.array([[[-1], [0]], [[-1], [1]]], dtype=np.int32)
+    family_case("GATHER_ND1", "gather_nd1_negative_index_batch_dims",
+                "GATHER_ND1 of x {2,5,3} with 1-coordinate tuples [[[-1],[0]],[[-1],[1]]] and "
+                "BatchDimensionCount 1: -1 counts from the end of the indexed dimension (5), in "
+                "each batch. coremltools' gather_nd took the wrong dimension for a negative index "
+                "with batch_dims > 0 (apple/coremltools#2794)", "apple/coremltools#2794",
+                "negative_index_clamp", "3_0", x, "INT32", idx,
+                {"InputDimensionCount": 3, "IndicesDimensionCount": 3, "BatchDimensionCount": 1},
+                gather_nd(x, idx, 3, 3, 1))
+    x = (np.arange(128, dtype=np.float32).reshape(1, 1, 4, 4, 8) / 8).astype(np.float16)
+    idx = np.array([[i % 4, (i * 3 + 1) % 4] for i in range(8)], dtype=np.int32).reshape(1, 1, 1, 8, 2)
+    family_case("GATHER_ND1", "gather_nd1_rank5",
+                "GATHER_ND1 of FLOAT16 data {1,1,4,4,8} with indices {1,1,8,2} (here {1,1,1,8,2}: "
+                "one rank) and BatchDimensionCount 2: ONNX Runtime's WebGPU GatherND rejected "
+                "data of rank 5 or more (microsoft/onnxruntime#32731); a backend that claims the "
+                "feature level and declines it (mutant nd_declines_rank5) fails",
+                "microsoft/onnxruntime#32731", "nd_declines_rank5", "3_0", x, "INT32", idx,
+                {"InputDimensionCount": 5, "IndicesDimensionCount": 4, "BatchDimensionCount": 2},
+                gather_nd(x, idx, 5, 4, 2))
+
+
+def known_join():
+    a = np.arange(1, 9, dtype=np.int32).reshape(2, 4)
+    b = a + 100
+    desc = {"InputCount": 2, "InputTensors": [sc.tensor("INT32", [2, 4]), sc.tensor("INT32", [2, 4])],
+            "OutputTensor": sc.tensor("INT32", [2, 8]), "Axis": 1}
+    case = sc.base("known/join_two_inputs_differ_everywhere",
+                   "JOIN of two {2,4} inputs that differ in every element into a {2,8}: the "
+                   "counterpart of split_two_outputs_differ_everywhere. No JOIN report: a graph "
+                   "that binds one tensor for both inputs, the binding mistake ONNX Runtime's "
+                   "DirectML execution provider made on a 2-way Split (microsoft/onnxruntime#32146), "
+                   "gives [a | a]", tags("JOIN", "microsoft/onnxruntime#32146", "reuses_first_tensor"),
+                   "4_1", "JOIN", desc)
+    case["inputs"] = {"InputTensors": [values(a), values(b)]}
+    case["outputs"] = {"OutputTensor": {"check": "exact", "expected": values(np.concatenate([a, b], 1))}}
     write(case)
 
 
@@ -428,6 +638,15 @@ def known_negative():
               "OutputTensors": [sc.tensor("FLOAT32", [2, 3]), sc.tensor("FLOAT32", [2, 0])], "Axis": 1})
 
 
+    negative("cumulative_summation_int16_refused",
+             "CUMULATIVE_SUMMATION of INT16: PyTorch's MPS cumsum was wrong for INT16 and INT8 "
+             "(pytorch/pytorch#96614); DirectML has no 8- or 16-bit integer types for this "
+             "operator and refuses the desc (CUMULATIVE_SUMMATION-14)", "pytorch/pytorch#96614",
+             "CUMULATIVE_SUMMATION", "5_0",
+             {"InputTensor": sc.tensor("INT16", [4]), "OutputTensor": sc.tensor("INT16", [4]),
+              "Axis": 0, "AxisDirection": "DML_AXIS_DIRECTION_INCREASING", "HasExclusiveSum": False})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -438,6 +657,9 @@ def main():
     known_scatter_nd_large()
     known_scans()
     known_split()
+    known_cumsum()
+    known_gather_family()
+    known_join()
     known_negative()
     print("known-bug cases written to goldens/known/")
 
