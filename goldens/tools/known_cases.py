@@ -206,7 +206,10 @@ def known_scatter():
             "known/scatter_rank5_indices_shorter_on_axis%d" % axis,
             "SCATTER of rank 5 whose indices are shorter than the input only along Axis %d: "
             "tt-metal's scatter merged the leading dimensions down to 4-D even where input and "
-            "index differ, silently wrong for rank > 4 (tenstorrent/tt-metal#56875)" % axis,
+            "index differ, silently wrong for rank > 4 (tenstorrent/tt-metal#56875). A fold by "
+            "each tensor's own sizes is still right here (only the outermost or an unfolded "
+            "dimension differs), so no mutant of that fold fails it; "
+            "scatter_rank5_indices_shorter_on_axis1 is the one it gets wrong" % axis,
             tags("SCATTER", "tenstorrent/tt-metal#56875"), "3_0", "UINT16",
             size, list(range(n)), "INT32", ix, idx, [1000 + i for i in range(ni)], axis))
     # The same bug where it shows with indices DirectML accepts: the shorter Axis is a folded
