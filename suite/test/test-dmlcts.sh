@@ -127,6 +127,11 @@ nd_tuples_by_first_coordinate FAIL known/scatter_nd_tuples_share_first_coordinat
 blend_duplicates FAIL known/scatter_duplicates_take_one_update
 join_reversed FAIL doc/join.example1
 sum_saturates FAIL cumulative_summation/int32_wraps
+merge_leading_dims FAIL known/scatter_rank5_indices_shorter_on_axis1
+reuses_first_tensor FAIL known/split_two_outputs_differ_everywhere
+bf16_accumulator FAIL known/cumulative_product_float16_repeated_6_5_middle_axis
+scan_low_32_bits FAIL known/cumulative_summation_int64_past_2_32
+nd_declines_rank5 FAIL known/gather_nd1_rank5
 EOF
 
 # 2b. The known-bug corpus: every case tagged "mutant:NAME" (goldens/known,
