@@ -194,28 +194,23 @@ def known_scatter():
                                                    "blend_duplicates", "dup"),
         "3_0", "INT32", [6], [0, 0, 0, 0, 0, 0], "UINT32", [5], [1, 4, 1, 4, 4], [10, 20, 30, 40, 50],
         0))
-    # Rank 5, indices shorter than the input only along Axis, Axis first and last.
-    for axis in (0, 4):
-        size = [2, 3, 2, 2, 3]
-        ix = list(size)
-        ix[axis] = 1
-        n = int(np.prod(size))
-        ni = int(np.prod(ix))
-        idx = [(i * 5 + 1) % size[axis] for i in range(ni)]
-        write(sc.scatter_case(
-            "known/scatter_rank5_indices_shorter_on_axis%d" % axis,
-            "SCATTER of rank 5 whose indices are shorter than the input only along Axis %d: "
-            "tt-metal's scatter merged the leading dimensions down to 4-D even where input and "
+    # Indices shorter than the input only along Axis.  Axis first and last (rank 5): a fold of the
+    # leading dimensions by each tensor's own sizes is still right there.  Axis a folded dimension
+    # other than the outermost (ranks 5 and 8): the bug shows with indices DirectML accepts
+    # (mutant merge_leading_dims folds each tensor by its own sizes and reads the indices' folded
+    # row L for the input's row L).
+    safe = (": tt-metal's scatter merged the leading dimensions down to 4-D even where input and "
             "index differ, silently wrong for rank > 4 (tenstorrent/tt-metal#56875). A fold by "
             "each tensor's own sizes is still right here (only the outermost or an unfolded "
             "dimension differs), so no mutant of that fold fails it; "
-            "scatter_rank5_indices_shorter_on_axis1 is the one it gets wrong" % axis,
-            tags("SCATTER", "tenstorrent/tt-metal#56875"), "3_0", "UINT16",
-            size, list(range(n)), "INT32", ix, idx, [1000 + i for i in range(ni)], axis))
-    # The same bug where it shows with indices DirectML accepts: the shorter Axis is a folded
-    # dimension other than the outermost (mutant merge_leading_dims folds each tensor by its own
-    # sizes and reads the indices' folded row L for the input's row L).
-    for size, axis in (([2, 3, 2, 2, 3], 1), ([2, 3, 1, 2, 1, 1, 2, 2], 3)):
+            "scatter_rank5_indices_shorter_on_axis1 is the one it gets wrong", None)
+    wrong = (", a dimension that a fold down to 4-D merges but not the outermost: folded by each "
+             "tensor's own sizes, the indices' row L is not the input's row L. tt-metal's scatter "
+             "folded input and indices that way, silently wrong for rank > 4 "
+             "(tenstorrent/tt-metal#56875)", "merge_leading_dims")
+    rank5 = [2, 3, 2, 2, 3]
+    for size, axis, (text, mutant) in ((rank5, 0, safe), (rank5, 4, safe), (rank5, 1, wrong),
+                                       ([2, 3, 1, 2, 1, 1, 2, 2], 3, wrong)):
         ix = list(size)
         ix[axis] = 1
         n = int(np.prod(size))
@@ -223,12 +218,9 @@ def known_scatter():
         idx = [(i * 5 + 1) % size[axis] for i in range(ni)]
         write(sc.scatter_case(
             "known/scatter_rank%d_indices_shorter_on_axis%d" % (len(size), axis),
-            "SCATTER of rank %d whose indices are shorter than the input only along Axis %d, a "
-            "dimension that a fold down to 4-D merges but not the outermost: folded by each "
-            "tensor's own sizes, the indices' row L is not the input's row L. tt-metal's scatter "
-            "folded input and indices that way, silently wrong for rank > 4 "
-            "(tenstorrent/tt-metal#56875)" % (len(size), axis),
-            tags("SCATTER", "tenstorrent/tt-metal#56875", "merge_leading_dims"), "3_0", "UINT16",
+            "SCATTER of rank %d whose indices are shorter than the input only along Axis %d%s"
+            % (len(size), axis, text),
+            tags("SCATTER", "tenstorrent/tt-metal#56875", mutant), "3_0", "UINT16",
             size, list(range(n)), "INT32", ix, idx, [1000 + i for i in range(ni)], axis))
     write(sc.scatter_nd_case(
         "known/scatter_nd_tuples_share_first_coordinate",
@@ -292,50 +284,60 @@ def known_scatter_nd_large():
     write(case)
 
 
-# ---- SPLIT, CUMULATIVE_PRODUCT (hand-worked) -------------------------------------------
+# ---- SPLIT, CUMULATIVE_PRODUCT (hand-worked; the scans' model serves both) ------------------
 
-def cumprod(x, axis, decreasing, exclusive):
-    """Exact integer products (the cases keep them in range), wrapped to the type by the caller."""
+def scan(x, axis, decreasing, exclusive, product):
+    """Exact prefix products or sums along axis, in Python integers or floats (the case wraps
+    or rounds them once)."""
     x = np.asarray(x, dtype=object)
     x = np.flip(x, axis) if decreasing else x
-    acc = np.ones_like(x)
-    run = np.ones_like(np.take(x, [0], axis=axis))
+    acc = np.ones_like(x) if product else np.zeros_like(x)
+    run = np.ones_like(np.take(x, [0], axis=axis)) if product else np.zeros_like(np.take(x, [0], axis=axis))
     for k in range(x.shape[axis]):
         sl = [slice(None)] * x.ndim
         sl[axis] = slice(k, k + 1)
         if exclusive:
             acc[tuple(sl)] = run
-            run = run * x[tuple(sl)]
-        else:
-            run = run * x[tuple(sl)]
+        run = run * x[tuple(sl)] if product else run + x[tuple(sl)]
+        if not exclusive:
             acc[tuple(sl)] = run
     return np.flip(acc, axis) if decreasing else acc
 
 
-def cumprod_case(stem, description, bug, mutant, fl, dt, x, axis, decreasing, exclusive, bits=None):
+def scan_case(op, stem, description, bug, mutant, fl, dt, x, axis, decreasing, exclusive):
+    """CUMULATIVE_PRODUCT or CUMULATIVE_SUMMATION; integers wrap modulo 2^bits, two's complement
+    for INT (CUMULATIVE_PRODUCT-8, CUMULATIVE_SUMMATION-8); floats are judged by the bound."""
+    product = op == "CUMULATIVE_PRODUCT"
     x = np.asarray(x)
-    out = cumprod(x, axis, decreasing, exclusive)
-    if bits:  # CUMULATIVE_PRODUCT-8: modulo 2^bits, two's complement for INT
+    out = scan(x, axis, decreasing, exclusive, product)
+    desc = {"InputTensor": sc.tensor(dt, x.shape), "OutputTensor": sc.tensor(dt, x.shape),
+            "Axis": axis,
+            "AxisDirection": "DML_AXIS_DIRECTION_" + ("DECREASING" if decreasing else "INCREASING"),
+            "HasExclusiveProduct" if product else "HasExclusiveSum": exclusive}
+    case = sc.base("known/" + stem, description, tags(op, bug, mutant), fl, op, desc)
+    if dt.startswith("F"):
+        case["inputs"] = {"InputTensor": values(np.asarray(x, dtype=np.float64))}
+        case["outputs"] = {"OutputTensor": {
+            "check": "cumulative_product_bound" if product else "cumulative_summation_bound",
+            "expected": [float(v) for v in np.asarray(out, dtype=np.float64).astype(NP[dt]).ravel()]}}
+    else:
+        bits = 8 * np.dtype(NP[dt]).itemsize
+
         def wrapped(v):
             v = int(v) % (1 << bits)
             return v - (1 << bits) if dt.startswith("INT") and v >> (bits - 1) else v
         out = np.array([wrapped(v) for v in out.ravel()], dtype=object).reshape(out.shape)
-    desc = {"InputTensor": sc.tensor(dt, x.shape), "OutputTensor": sc.tensor(dt, x.shape),
-            "Axis": axis,
-            "AxisDirection": "DML_AXIS_DIRECTION_" + ("DECREASING" if decreasing else "INCREASING"),
-            "HasExclusiveProduct": exclusive}
-    case = sc.base("known/" + stem, description, tags("CUMULATIVE_PRODUCT", bug, mutant), fl,
-                   "CUMULATIVE_PRODUCT", desc)
-    case["inputs"] = {"InputTensor": values(np.asarray(x, dtype=np.float64) if dt.startswith("F")
-                                            else x.astype(object))}
-    if dt.startswith("F"):
-        case["outputs"] = {"OutputTensor": {"check": "cumulative_product_bound",
-                                            "expected": [float(v) for v in np.asarray(
-                                                out, dtype=np.float64).astype(NP[dt]).ravel()]}}
-    else:
-        case["outputs"] = {"OutputTensor": {"check": "exact", "expected": values(
-            np.asarray(out, dtype=object).astype(object))}}
+        case["inputs"] = {"InputTensor": values(x.astype(object))}
+        case["outputs"] = {"OutputTensor": {"check": "exact", "expected": values(out)}}
     write(case)
+
+
+def cumprod_case(*args):
+    scan_case("CUMULATIVE_PRODUCT", *args)
+
+
+def cumsum_case(*args):
+    scan_case("CUMULATIVE_SUMMATION", *args)
 
 
 def known_scans():
@@ -346,21 +348,22 @@ def known_scans():
                  "microsoft/onnxruntime#13165", "exclusive_off_by_one", "4_0", "INT32",
                  np.array([[1, 2]]), 0, True, True)
     x = np.array([[2, 3], [5, 7], [11, 13], [17, 19]])
-    cumprod_case("cumulative_product_decreasing", "CUMULATIVE_PRODUCT of a (4, 2) along Axis 0, "
-                 "DECREASING: TensorRT's CumSum ignored `reverse` (NVIDIA/TensorRT#4513)",
-                 "NVIDIA/TensorRT#4513", "reversed_direction", "4_0", "UINT32", x, 0, True, False)
-    for axis in (0, 1):
-        cumprod_case("cumulative_product_same_input_axis%d" % axis,
-                     "CUMULATIVE_PRODUCT of one (4, 2) input along Axis %d (its twin case scans the "
-                     "other axis): TensorRT gave two cumsums of one input on different axes the same "
-                     "axis (NVIDIA/TensorRT#4551)" % axis, "NVIDIA/TensorRT#4551", "axis_off_by_one",
-                     "4_0", "INT32", x, axis, False, False)
+    for op in ("CUMULATIVE_PRODUCT", "CUMULATIVE_SUMMATION"):  # TensorRT's CumSum, both scans
+        scan_case(op, op.lower() + "_decreasing", "%s of a (4, 2) along Axis 0, DECREASING: "
+                  "TensorRT's CumSum ignored `reverse` (NVIDIA/TensorRT#4513)" % op,
+                  "NVIDIA/TensorRT#4513", "reversed_direction", "4_0", "UINT32", x, 0, True, False)
+        for axis in (0, 1):
+            scan_case(op, op.lower() + "_same_input_axis%d" % axis,
+                      "%s of one (4, 2) input along Axis %d (its twin case scans the other axis): "
+                      "TensorRT gave two cumsums of one input on different axes the same axis "
+                      "(NVIDIA/TensorRT#4551)" % (op, axis), "NVIDIA/TensorRT#4551",
+                      "axis_off_by_one", "4_0", "INT32", x, axis, False, False)
     cumprod_case("cumulative_product_int64_past_2_32",
                  "CUMULATIVE_PRODUCT of INT64 [2^16, 2^17, 3, 5, -7]: products past 2^32 "
                  "(2^33, 3 * 2^33, ...). OpenVINO's CPU truncated INT64 cumsum values above 2^32 "
                  "(openvinotoolkit/openvino#35837); the product pins the same 64-bit accumulator",
                  "openvinotoolkit/openvino#35837", "scan_low_32_bits", "5_0", "INT64",
-                 np.array([2 ** 16, 2 ** 17, 3, 5, -7], dtype=object), 0, False, False, bits=64)
+                 np.array([2 ** 16, 2 ** 17, 3, 5, -7], dtype=object), 0, False, False)
     x = np.full((2, 4, 3), 6.5)
     cumprod_case("cumulative_product_float16_repeated_6_5_middle_axis",
                  "CUMULATIVE_PRODUCT of FLOAT16 6.5s along the middle axis of {2,4,3} (products "
@@ -404,44 +407,7 @@ def known_split():
     write(case)
 
 
-# ---- CUMULATIVE_SUMMATION (exact integers) ---------------------------------------------
-
-def cumsum(x, axis, decreasing, exclusive, bits, signed):
-    """Exact integer sums along axis, wrapped modulo 2^bits (CUMULATIVE_SUMMATION-8)."""
-    x = np.asarray(x, dtype=object)
-    x = np.flip(x, axis) if decreasing else x
-    acc = np.zeros_like(x)
-    run = np.zeros_like(np.take(x, [0], axis=axis))
-    for k in range(x.shape[axis]):
-        sl = [slice(None)] * x.ndim
-        sl[axis] = slice(k, k + 1)
-        if exclusive:
-            acc[tuple(sl)] = run
-        run = run + x[tuple(sl)]
-        if not exclusive:
-            acc[tuple(sl)] = run
-    acc = np.flip(acc, axis) if decreasing else acc
-
-    def wrapped(v):
-        v = int(v) % (1 << bits)
-        return v - (1 << bits) if signed and v >> (bits - 1) else v
-    return np.array([wrapped(v) for v in acc.ravel()], dtype=object).reshape(acc.shape)
-
-
-def cumsum_case(stem, description, bug, mutant, fl, dt, x, axis, decreasing, exclusive):
-    x = np.asarray(x, dtype=object)
-    bits = 8 * np.dtype(NP[dt]).itemsize
-    out = cumsum(x, axis, decreasing, exclusive, bits, dt.startswith("INT"))
-    desc = {"InputTensor": sc.tensor(dt, x.shape), "OutputTensor": sc.tensor(dt, x.shape),
-            "Axis": axis,
-            "AxisDirection": "DML_AXIS_DIRECTION_" + ("DECREASING" if decreasing else "INCREASING"),
-            "HasExclusiveSum": exclusive}
-    case = sc.base("known/" + stem, description, tags("CUMULATIVE_SUMMATION", bug, mutant), fl,
-                   "CUMULATIVE_SUMMATION", desc)
-    case["inputs"] = {"InputTensor": values(x)}
-    case["outputs"] = {"OutputTensor": {"check": "exact", "expected": values(out)}}
-    write(case)
-
+# ---- CUMULATIVE_SUMMATION (scan_case above) --------------------------------------------
 
 def known_cumsum():
     cumsum_case("cumulative_summation_exclusive_decreasing_axis_of_1",
@@ -450,16 +416,6 @@ def known_cumsum():
                 "with an axis of length 1 (microsoft/onnxruntime#13165)",
                 "microsoft/onnxruntime#13165", "exclusive_off_by_one", "4_0", "INT32",
                 [[1, 2]], 0, True, True)
-    x = [[2, 3], [5, 7], [11, 13], [17, 19]]
-    cumsum_case("cumulative_summation_decreasing", "CUMULATIVE_SUMMATION of a (4, 2) along Axis 0, "
-                "DECREASING: TensorRT's CumSum ignored `reverse` (NVIDIA/TensorRT#4513)",
-                "NVIDIA/TensorRT#4513", "reversed_direction", "4_0", "UINT32", x, 0, True, False)
-    for axis in (0, 1):
-        cumsum_case("cumulative_summation_same_input_axis%d" % axis,
-                    "CUMULATIVE_SUMMATION of one (4, 2) input along Axis %d (its twin case scans "
-                    "the other axis): TensorRT gave two cumsums of one input on different axes the "
-                    "same axis (NVIDIA/TensorRT#4551)" % axis, "NVIDIA/TensorRT#4551",
-                    "axis_off_by_one", "4_0", "INT32", x, axis, False, False)
     cumsum_case("cumulative_summation_int64_past_2_32",
                 "CUMULATIVE_SUMMATION of INT64 [2^33, 2^34, 2^35, 5, 7]: sums past 2^32 whose low "
                 "32 bits are 0. OpenVINO's CPU truncated INT64 cumsum values above 2^32 "
