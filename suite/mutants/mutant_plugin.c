@@ -435,7 +435,8 @@ static unsigned flaky_calls; /* M_flaky: cases this process has run */
  * #27260, #27261): a kernel that takes the index width from the wrong type.
  * INT32 (UINT32) indices become INT64 (UINT64) ones whose element e is the
  * 8 bytes at byte 8e of the packed buffer (0 past its end); INT64 indices
- * keep only their low 32 bits, read as unsigned.  *copy receives the new buffer (the caller frees it).
+ * keep only their low 32 bits, read as unsigned.  *copy receives the new
+ * buffer (the caller frees it).
  */
 static bool index_width(const dmlr_tensor_desc *t, const dmlr_buffer *b, dmlr_tensor_desc *nt,
                         dmlr_buffer *nb)
