@@ -70,6 +70,8 @@ typedef struct elements_run {
         const uint64_t dim = a->dim, as = ((const elements_run *)a)->axis_step;         \
         if (ds == N && ss == N && xs == IB)                                             \
             ELEMENTS_LOOP(N, N, N, IB)                                                  \
+        else if (ds == N && ss == 0 && xs == IB) /* along the innermost axis */        \
+            ELEMENTS_LOOP(N, N, 0, IB)                                                  \
         else                                                                            \
             ELEMENTS_LOOP(N, ds, ss, xs)                                                \
     }
