@@ -214,6 +214,10 @@ void dmlcu_options_from_env(dmlcu_options *o)
         if (!strcmp(v, "never")) o->gather_rows = DMLCU_ROWS_NEVER;
         else if (!strcmp(v, "always")) o->gather_rows = DMLCU_ROWS_ALWAYS;
     }
+    if ((v = getenv("DMLCU_SCAN_LOOKBACK"))) {
+        if (!strcmp(v, "0") || !strcmp(v, "off")) o->scan_lookback = DMLCU_LOOKBACK_OFF;
+        else if (!strcmp(v, "sparse")) o->scan_lookback = DMLCU_LOOKBACK_SPARSE;
+    }
     if ((v = getenv("DMLCU_SCAN_CHUNK"))) {
         unsigned long long c = strtoull(v, NULL, 10);
         o->scan_chunk = c >= 2 ? c : 0; /* 1 would never shorten the recursion */
@@ -229,9 +233,10 @@ void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
         snprintf(chunk, sizeof chunk, "%llu", o->scan_chunk);
     else
         snprintf(chunk, sizeof chunk, "auto");
-    snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s rows=%s",
+    static const char *const lookback[] = {"on", "off", "sparse"};
+    snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s rows=%s lookback=%s",
              o->force_64bit_index ? "64" : "auto", o->max_vector_bytes, modes[o->scan], chunk,
-             rows[o->gather_rows]);
+             rows[o->gather_rows], lookback[o->scan_lookback]);
 }
 
 dmlcu_status dmlcu_execute(const dmlr_operator_desc *op, void *const *bufs, uint32_t count,

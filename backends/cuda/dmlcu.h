@@ -29,6 +29,15 @@ enum dmlcu_scan_mode {
     DMLCU_SCAN_BLOCK       /* a block scans a chunk of one lane (tree inside the block) */
 };
 
+/*
+ * How a lane longer than one chunk gets its carries (README.md, "The scan"):
+ * ON, one pass with decoupled look-back; OFF, the three passes (chunk
+ * products, their scan, the seeded scan); SPARSE, the look-back with an
+ * inclusive prefix published only by every 37th chunk of a lane, so that
+ * look-backs must cross chunk aggregates (a test mode).
+ */
+enum dmlcu_scan_lookback { DMLCU_LOOKBACK_ON = 0, DMLCU_LOOKBACK_OFF, DMLCU_LOOKBACK_SPARSE };
+
 /* GATHER's row path (gather.cu): a block stages one Axis row of the input in shared memory. */
 enum dmlcu_gather_rows { DMLCU_ROWS_AUTO = 0, DMLCU_ROWS_NEVER, DMLCU_ROWS_ALWAYS };
 
@@ -38,15 +47,17 @@ typedef struct dmlcu_options {
     enum dmlcu_scan_mode scan;
     unsigned long long scan_chunk; /* chunk length for CHUNKED / BLOCK (>= 2); 0 = automatic */
     enum dmlcu_gather_rows gather_rows; /* ALWAYS: whenever the row fits, whatever it costs */
+    enum dmlcu_scan_lookback scan_lookback;
 } dmlcu_options;
 
 /* Defaults, then the environment (README.md, "Knobs"):
  *   DMLCU_FORCE_64BIT=1, DMLCU_MAX_VECTOR=16|8|4|2|1,
  *   DMLCU_SCAN=auto|sequential|chunked|block, DMLCU_SCAN_CHUNK=N,
- *   DMLCU_GATHER_ROWS=auto|never|always. */
+ *   DMLCU_GATHER_ROWS=auto|never|always, DMLCU_SCAN_LOOKBACK=1|0|sparse. */
 void dmlcu_options_default(dmlcu_options *o);
 void dmlcu_options_from_env(dmlcu_options *o);
-/* One line describing o, for logs: "index=auto vector=16 scan=auto chunk=auto rows=auto". */
+/* One line describing o, for logs:
+ * "index=auto vector=16 scan=auto chunk=auto rows=auto lookback=on". */
 void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap);
 
 /*

@@ -31,6 +31,7 @@
 #include "dmlcu_internal.cuh"
 
 #include <cuda_fp16.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- element traits: storage type E, accumulator Acc, aggregates' traits Agg ---- */
@@ -255,6 +256,177 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
+/* ---- decoupled look-back: the tiles' published aggregates -------------------------- */
+
+/*
+ * One pass for lanes longer than one chunk (Merrill & Garland, "Single-pass
+ * Parallel Prefix Scan with Decoupled Look-back").  A tile (chunk c of a lane,
+ * or of a group of lanes) takes its number from an atomic ticket, so every tile
+ * it waits for was started before it: whatever the scheduler runs, the tiles
+ * it waits on are running or done.  It loads its data, publishes its own
+ * aggregate (flag AGG), sums the published values of its predecessors back to
+ * the nearest inclusive prefix (flag INC), publishes its own inclusive prefix
+ * and only then stores.  Each value slot is written once, before its flag
+ * (value, __threadfence, volatile flag); a reader sees the flag, fences, then
+ * reads the value with a volatile (L1-bypassing) load: no torn or stale value.
+ * It reads only other tiles' published aggregates, never their data, so a tile
+ * still loads all of its data before it stores any (in-place safe).
+ */
+enum { LB_NONE = 0, LB_AGG = 1, LB_INC = 2 };
+
+template <class Acc> struct lb_state {
+    unsigned long long *ticket;
+    unsigned *flag;   /* per tile */
+    Acc *agg, *inc;   /* per tile and lane of the tile: [tile][tile_lanes] */
+    uint32_t every;   /* a tile whose chunk is a multiple of this publishes its inclusive prefix */
+};
+
+template <class A> __device__ __forceinline__ A lb_load(const A *p) { return *(const volatile A *)p; }
+template <class A> __device__ __forceinline__ void lb_store(A *p, A v) { *(volatile A *)p = v; }
+
+__device__ __forceinline__ void lb_stuck(const char *where)
+{
+#ifdef DMLCU_EMULATION
+    /* Blocks run one after another there: a tile waiting on one not yet
+     * published waits forever (a ticket order that does not hold). */
+    fprintf(stderr, "cuda-emu: %s waits on a tile never published\n", where);
+    abort();
+#else
+    (void)where;
+#endif
+}
+
+template <class Acc, class OP>
+__device__ __forceinline__ Acc lb_warp_total(Acc v)
+{
+#pragma unroll
+    for (int o = 16; o >= 1; o >>= 1)
+        v = OP::ap(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+/*
+ * The block tiles' look-back, by one whole warp: lane i looks at tile
+ * b - 1 - i of the window, waits until it is published, and the warp sums the
+ * aggregates of the tiles nearer than the nearest inclusive prefix, that
+ * prefix included; with none in the window, it moves 32 tiles back.  The first
+ * tile of a lane always publishes its inclusive prefix, so the walk ends there.
+ */
+template <class Acc, class OP>
+__device__ Acc lb_block_prefix(const lb_state<Acc> &st, uint64_t b, uint64_t first)
+{
+    const unsigned ln = threadIdx.x & 31;
+    Acc prefix = OP::template id<Acc>();
+    for (uint64_t end = b;; end -= 32) {
+        bool in = end - first > ln;
+        uint64_t p = end - 1 - ln;
+        unsigned f = in ? lb_load(st.flag + p) : LB_INC;
+        while (__ballot_sync(0xffffffffu, f == LB_NONE)) {
+            if (f == LB_NONE)
+                lb_stuck("the block scan's look-back");
+            f = in ? lb_load(st.flag + p) : LB_INC;
+        }
+        __threadfence(); /* the flags seen, then the values */
+        unsigned incs = __ballot_sync(0xffffffffu, f == LB_INC && in);
+        unsigned stop = incs ? (unsigned)__ffs(incs) - 1 : 32;
+        Acc v = OP::template id<Acc>();
+        if (in && ln < stop)
+            v = lb_load(st.agg + p);
+        else if (in && ln == stop)
+            v = lb_load(st.inc + p);
+        prefix = OP::ap(lb_warp_total<Acc, OP>(v), prefix);
+        if (incs)
+            return prefix;
+    }
+}
+
+/* Publish a tile's value for one lane of it: the block's threads each store, fence, meet, then one flags. */
+template <class Acc>
+__device__ __forceinline__ void lb_publish(Acc *slot, Acc v, unsigned *flag, unsigned state,
+                                           bool writer)
+{
+    if (slot) {
+        lb_store(slot, v);
+        __threadfence();
+    }
+    __syncthreads();
+    if (writer)
+        lb_store(flag, state);
+}
+
+/* k_block in one pass: tile b = lane * nchunks + chunk, b from the ticket. */
+template <class T, class OP, int BLOCK>
+__global__ void __launch_bounds__(BLOCK)
+    k_block_lb(const typename T::E *in, typename T::E *out, scan_geo g, uint32_t chunk,
+               uint32_t ipt, uint64_t nchunks, lb_state<typename T::Acc> st)
+{
+    typedef typename T::Acc Acc;
+    __shared__ Acc sm[BLOCK * ITEMS_MAX + BLOCK * ITEMS_MAX / 32];
+    __shared__ Acc wsm[BLOCK / 32];
+    __shared__ unsigned long long s_tile;
+    __shared__ Acc s_prefix;
+    const uint32_t tid = threadIdx.x;
+    const uint64_t total = g.lanes * nchunks;
+    for (;;) {
+        if (tid == 0)
+            s_tile = atomicAdd(st.ticket, 1ull);
+        __syncthreads();
+        const uint64_t b = s_tile;
+        if (b >= total)
+            break;
+        uint64_t lane = b / nchunks, c = b - lane * nchunks, li, lo, k0 = c * chunk;
+        lane_offsets(g, lane, li, lo);
+        uint32_t n = (uint32_t)(g.len - k0 < chunk ? g.len - k0 : chunk);
+        for (uint32_t r = 0; r < ipt; r++) {
+            uint32_t q = r * BLOCK + tid;
+            sm[pad(q)] = q < n ? T::ld(in + li + axis_index(g, k0 + q) * g.in_ax)
+                               : OP::template id<Acc>();
+        }
+        __syncthreads();
+        Acc v[ITEMS_MAX], mine = OP::template id<Acc>();
+#pragma unroll
+        for (uint32_t i = 0; i < ITEMS_MAX; i++)
+            if (i < ipt) {
+                v[i] = sm[pad(tid * ipt + i)];
+                mine = OP::ap(mine, v[i]);
+            }
+        Acc block_total;
+        Acc run = block_exclusive<Acc, OP, BLOCK>(mine, wsm, &block_total);
+        if (c == 0) { /* the lane's first tile: its aggregate is its inclusive prefix */
+            if (tid == 0)
+                s_prefix = OP::template id<Acc>();
+            lb_publish(tid == 0 ? st.inc + b : (Acc *)0, block_total, st.flag + b, LB_INC, tid == 0);
+        } else {
+            lb_publish(tid == 0 ? st.agg + b : (Acc *)0, block_total, st.flag + b, LB_AGG, tid == 0);
+            if (tid < 32) {
+                Acc pre = lb_block_prefix<Acc, OP>(st, b, b - c);
+                if (tid == 0)
+                    s_prefix = pre;
+            }
+            __syncthreads();
+            if (c % st.every == 0)
+                lb_publish(tid == 0 ? st.inc + b : (Acc *)0, OP::ap(s_prefix, block_total),
+                           st.flag + b, LB_INC, tid == 0);
+        }
+        __syncthreads();
+        run = OP::ap(s_prefix, run);
+#pragma unroll
+        for (uint32_t i = 0; i < ITEMS_MAX; i++)
+            if (i < ipt) {
+                Acc next = OP::ap(run, v[i]);
+                sm[pad(tid * ipt + i)] = g.excl ? OP::ex(run) : next;
+                run = next;
+            }
+        __syncthreads();
+        for (uint32_t r = 0; r < ipt; r++) {
+            uint32_t q = r * BLOCK + tid;
+            if (q < n)
+                T::st(out + lo + axis_index(g, k0 + q) * g.out_ax, sm[pad(q)]);
+        }
+        __syncthreads();
+    }
+}
+
 /* ---- host: plan and recursion ----------------------------------------------------- */
 
 struct scan_plan {
@@ -347,6 +519,63 @@ static void launch(bool reduce, const typename T::E *in, typename T::E *out, con
     }
 }
 
+/*
+ * The one-pass scan: scratch of [ticket][flags][aggregates][inclusive
+ * prefixes], the ticket and the flags zeroed on the stream, one launch.
+ * tiles x width values each (width: the lanes of a walk tile, 1 for a block tile).
+ */
+template <class Acc>
+static dmlcu_status lb_alloc(uint64_t tiles, uint64_t width, const dmlcu_options *o,
+                             cudaStream_t s, lb_state<Acc> *st, void **mem, char *msg, size_t cap)
+{
+    size_t head = (8 + tiles * sizeof(unsigned) + 15) / 16 * 16;
+    size_t bytes = head + 2 * tiles * width * sizeof(Acc);
+    dmlcu_status r = dmlcu_cuda_fail(cudaMallocAsync(mem, bytes, s),
+                                     "cudaMallocAsync (scan look-back)", msg, cap);
+    if (r)
+        return r;
+    r = dmlcu_cuda_fail(cudaMemsetAsync(*mem, 0, 8 + tiles * sizeof(unsigned), s),
+                        "cudaMemsetAsync (scan look-back)", msg, cap);
+    if (r) {
+        cudaFreeAsync(*mem, s);
+        return r;
+    }
+    char *m = (char *)*mem;
+    st->ticket = (unsigned long long *)m;
+    st->flag = (unsigned *)(m + 8);
+    st->agg = (Acc *)(m + head);
+    st->inc = st->agg + tiles * width;
+    st->every = o->scan_lookback == DMLCU_LOOKBACK_SPARSE ? 37 : 1;
+    return DMLCU_OK;
+}
+
+template <class T, class OP>
+static dmlcu_status scan_lookback(const typename T::E *in, typename T::E *out, const scan_geo &g,
+                                  const scan_plan &p, cudaStream_t s, const dmlcu_options *o,
+                                  char *msg, size_t cap)
+{
+    typedef typename T::Acc Acc;
+    lb_state<Acc> st;
+    void *mem;
+    uint64_t tiles = g.lanes * p.nchunks;
+    dmlcu_status r = lb_alloc<Acc>(tiles, 1, o, s, &st, &mem, msg, cap);
+    if (r)
+        return r;
+    unsigned grid = (unsigned)(tiles < (1u << 20) ? tiles : (1u << 20));
+    if (p.chunk <= 64 * ITEMS_MAX) {
+        auto k = k_block_lb<T, OP, 64>;
+        DMLCU_LAUNCH_SYNC(k, grid, 64, s, in, out, g, (uint32_t)p.chunk,
+                          (uint32_t)((p.chunk + 63) / 64), p.nchunks, st);
+    } else {
+        auto k = k_block_lb<T, OP, 256>;
+        DMLCU_LAUNCH_SYNC(k, grid, 256, s, in, out, g, (uint32_t)p.chunk,
+                          (uint32_t)((p.chunk + 255) / 256), p.nchunks, st);
+    }
+    r = dmlcu_cuda_fail(cudaGetLastError(), "scan look-back launch", msg, cap);
+    dmlcu_status fr = dmlcu_cuda_fail(cudaFreeAsync(mem, s), "cudaFreeAsync", msg, cap);
+    return r ? r : fr;
+}
+
 template <class T, class OP>
 static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan_geo &g,
                          cudaStream_t s, const dmlcu_options *o, int depth, char *msg, size_t cap)
@@ -356,6 +585,8 @@ static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan
     if (depth > 40) /* chunks >= 2 halve the length each level: cannot happen */
         return dmlcu_fail(msg, cap, DMLCU_ERROR, "%s: scan recursion too deep", OP::name());
     scan_plan p = plan(g, o);
+    if (p.nchunks > 1 && p.block && o->scan_lookback != DMLCU_LOOKBACK_OFF)
+        return scan_lookback<T, OP>(in, out, g, p, s, o, msg, cap);
     Acc *agg = NULL;
     dmlcu_status st;
     if (p.nchunks > 1) {

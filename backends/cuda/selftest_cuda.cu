@@ -683,9 +683,10 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    struct variant { const char *name; dmlcu_options o; } variants[11];
+    enum { NV = 16 };
+    struct variant { const char *name; dmlcu_options o; } variants[NV];
     int nv = 0;
-    for (int v = 0; v < 11; v++) {
+    for (int v = 0; v < NV; v++) {
         dmlcu_options o;
         dmlcu_options_default(&o);
         const char *name = "default";
@@ -700,6 +701,16 @@ int main(int argc, char **argv)
         case 8: o.scan = DMLCU_SCAN_BLOCK, name = "scan block"; break;
         case 9: o.gather_rows = DMLCU_ROWS_ALWAYS, name = "gather rows always"; break;
         case 10: o.gather_rows = DMLCU_ROWS_NEVER, name = "gather rows never"; break;
+        /* The long-lane paths both ways: the one-pass look-back (above, by
+         * default), the three passes, and the look-back across aggregates. */
+        case 11: o.scan_lookback = DMLCU_LOOKBACK_OFF, name = "scan three-pass"; break;
+        case 12: o.scan = DMLCU_SCAN_BLOCK, o.scan_chunk = 2, o.scan_lookback = DMLCU_LOOKBACK_OFF,
+                 name = "scan block/2 three-pass"; break;
+        case 13: o.scan = DMLCU_SCAN_BLOCK, o.scan_chunk = 100,
+                 o.scan_lookback = DMLCU_LOOKBACK_OFF, name = "scan block/100 three-pass"; break;
+        case 14: o.scan = DMLCU_SCAN_BLOCK, o.scan_chunk = 2,
+                 o.scan_lookback = DMLCU_LOOKBACK_SPARSE, name = "scan block/2 sparse look-back"; break;
+        case 15: o.scan_lookback = DMLCU_LOOKBACK_SPARSE, name = "scan sparse look-back"; break;
         }
         variants[nv++] = {name, o};
     }
@@ -738,9 +749,9 @@ int main(int argc, char **argv)
         }
         bool case_ok = true;
         for (int v = 0; v < nv; v++) {
-            if (v >= 3 && v <= 8 && !is_scan(c.type))
+            if (((v >= 3 && v <= 8) || v >= 11) && !is_scan(c.type))
                 continue; /* scan variants change nothing else */
-            if (v >= 9 && c.type != DMLR_OPERATOR_GATHER)
+            if ((v == 9 || v == 10) && c.type != DMLR_OPERATOR_GATHER)
                 continue; /* nor do the row-path ones */
 #ifdef DMLCU_EMULATION
             if (is_big && variants[v].o.scan_chunk && variants[v].o.scan_chunk < 100)

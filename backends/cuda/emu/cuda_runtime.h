@@ -56,6 +56,41 @@ template <class T> T __shfl_up_sync(unsigned mask, T v, unsigned delta)
     return r;
 }
 
+/* Every lane's bit, through the same slots (the warp meets twice, as for a shuffle). */
+inline unsigned __ballot_sync(unsigned mask, int pred)
+{
+    (void)mask;
+    unsigned lane = threadIdx.x % 32, n = blockDim.x - (threadIdx.x - lane), r = 0;
+    unsigned char p = pred != 0;
+    memcpy(dmlcu_emu_shuffle_slot(lane), &p, 1);
+    dmlcu_emu_warp_barrier();
+    for (unsigned l = 0; l < 32 && l < n; l++)
+        r |= (unsigned)*dmlcu_emu_shuffle_slot(l) << l;
+    dmlcu_emu_warp_barrier();
+    return r;
+}
+template <class T> T __shfl_xor_sync(unsigned mask, T v, int m)
+{
+    (void)mask;
+    unsigned lane = threadIdx.x % 32, n = blockDim.x - (threadIdx.x - lane);
+    memcpy(dmlcu_emu_shuffle_slot(lane), &v, sizeof v);
+    dmlcu_emu_warp_barrier();
+    T r = v;
+    if ((lane ^ (unsigned)m) < 32 && (lane ^ (unsigned)m) < n)
+        memcpy(&r, dmlcu_emu_shuffle_slot(lane ^ (unsigned)m), sizeof r);
+    dmlcu_emu_warp_barrier();
+    return r;
+}
+inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
+/* One block at a time, one thread at a time between barriers: ordering is already total. */
+inline void __threadfence(void) {}
+inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
+{
+    unsigned long long old = *p;
+    *p = old + v;
+    return old;
+}
+
 inline float __double2float_rn(double a) { return (float)a; }
 
 typedef enum cudaError {
@@ -78,6 +113,7 @@ cudaError_t cudaFree(void *p);
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k);
 cudaError_t cudaMemset(void *dst, int value, size_t n);
+cudaError_t cudaMemsetAsync(void *dst, int value, size_t n, cudaStream_t s);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k,
                             cudaStream_t s);
 cudaError_t cudaGetLastError(void);

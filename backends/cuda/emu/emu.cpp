@@ -179,6 +179,11 @@ cudaError_t cudaMemset(void *dst, int value, size_t n)
     return cudaSuccess;
 }
 
+cudaError_t cudaMemsetAsync(void *dst, int value, size_t n, cudaStream_t)
+{
+    return cudaMemset(dst, value, n);
+}
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind)
 {
     memmove(dst, src, n);
