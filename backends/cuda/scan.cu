@@ -427,6 +427,100 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
+/*
+ * The walk's tiles: a tile is a group of blockDim.x neighbouring lanes (one
+ * per thread) times `depth` steps (<= S, held in registers); tile t of the
+ * ticket is chunk t / ngroups of group t % ngroups, so a group's earlier
+ * chunks always have earlier tickets.  One flag per tile, one aggregate and
+ * one inclusive prefix per lane of it.  Each thread looks back on its own lane:
+ * the flags of the nearest LB_WALK_WINDOW tiles read at once, then walked from
+ * the nearest until an inclusive prefix.
+ */
+enum { LB_WALK_WINDOW = 8 };
+
+template <class Acc, class OP>
+__device__ Acc lb_walk_prefix(const lb_state<Acc> &st, uint64_t c, uint64_t gi, uint64_t ngroups,
+                              uint32_t width, uint32_t tid)
+{
+    Acc prefix = OP::template id<Acc>();
+    for (uint64_t j = c;; j -= LB_WALK_WINDOW) { /* the window: chunks j-1 down to j-W */
+        unsigned f[LB_WALK_WINDOW];
+#pragma unroll
+        for (int i = 0; i < LB_WALK_WINDOW; i++)
+            f[i] = j > (uint64_t)i ? lb_load(st.flag + (j - 1 - i) * ngroups + gi) : LB_NONE;
+#pragma unroll
+        for (int i = 0; i < LB_WALK_WINDOW; i++) {
+            uint64_t t = (j - 1 - i) * ngroups + gi; /* j > i here: chunk 0 publishes INC */
+            while (f[i] == LB_NONE) {
+                lb_stuck("the walk's look-back");
+                f[i] = lb_load(st.flag + t);
+            }
+            __threadfence(); /* the flag seen, then the value */
+            if (f[i] == LB_INC)
+                return OP::ap(lb_load(st.inc + t * width + tid), prefix);
+            prefix = OP::ap(lb_load(st.agg + t * width + tid), prefix);
+        }
+    }
+}
+
+template <class T, class OP, int S>
+__global__ void __launch_bounds__(256)
+    k_walk_lb(const typename T::E *in, typename T::E *out, scan_geo g, uint32_t depth,
+              uint64_t nchunks, uint64_t ngroups, lb_state<typename T::Acc> st)
+{
+    typedef typename T::Acc Acc;
+    typedef typename T::E E;
+    __shared__ unsigned long long s_tile;
+    const uint32_t tid = threadIdx.x, width = blockDim.x;
+    const uint64_t total = ngroups * nchunks;
+    for (;;) {
+        if (tid == 0)
+            s_tile = atomicAdd(st.ticket, 1ull);
+        __syncthreads();
+        const uint64_t t = s_tile;
+        if (t >= total)
+            break;
+        uint64_t c = t / ngroups, gi = t - c * ngroups, lane = gi * width + tid, li = 0, lo = 0;
+        bool live = lane < g.lanes;
+        if (live)
+            lane_offsets(g, lane, li, lo);
+        uint64_t k0 = c * depth;
+        uint32_t n = (uint32_t)(g.len - k0 < depth ? g.len - k0 : depth);
+        E x[S];
+        Acc agg = OP::template id<Acc>();
+#pragma unroll
+        for (int u = 0; u < S; u++) /* every load first: in place, nothing is stored yet */
+            if (live && (uint32_t)u < n)
+                x[u] = in[li + axis_index(g, k0 + u) * g.in_ax];
+#pragma unroll
+        for (int u = 0; u < S; u++)
+            if (live && (uint32_t)u < n)
+                agg = OP::ap(agg, T::ld(&x[u]));
+        Acc *mine = live ? st.agg + t * width + tid : (Acc *)0;
+        Acc run = OP::template id<Acc>();
+        if (c == 0) {
+            lb_publish(live ? st.inc + t * width + tid : (Acc *)0, agg, st.flag + t, LB_INC,
+                       tid == 0);
+        } else {
+            lb_publish(mine, agg, st.flag + t, LB_AGG, tid == 0);
+            if (live)
+                run = lb_walk_prefix<Acc, OP>(st, c, gi, ngroups, width, tid);
+            if (c % st.every == 0)
+                lb_publish(live ? st.inc + t * width + tid : (Acc *)0, OP::ap(run, agg),
+                           st.flag + t, LB_INC, tid == 0);
+        }
+        if (!live)
+            continue;
+#pragma unroll
+        for (int u = 0; u < S; u++)
+            if ((uint32_t)u < n) {
+                Acc next = OP::ap(run, T::ld(&x[u]));
+                T::st(out + lo + axis_index(g, k0 + u) * g.out_ax, g.excl ? OP::ex(run) : next);
+                run = next;
+            }
+    }
+}
+
 /* ---- host: plan and recursion ----------------------------------------------------- */
 
 struct scan_plan {
@@ -576,6 +670,31 @@ static dmlcu_status scan_lookback(const typename T::E *in, typename T::E *out, c
     return r ? r : fr;
 }
 
+/* The walk in one pass: tiles of up to 256 neighbouring lanes x up to S steps. */
+template <class T, class OP>
+static dmlcu_status walk_lookback(const typename T::E *in, typename T::E *out, const scan_geo &g,
+                                  cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap)
+{
+    typedef typename T::Acc Acc;
+    enum { S = sizeof(typename T::E) == 8 ? 16 : 32 };
+    uint64_t depth = o->scan_chunk && o->scan_chunk < S ? o->scan_chunk : S;
+    uint64_t width = g.lanes < 256 ? (g.lanes + 31) / 32 * 32 : 256;
+    uint64_t ngroups = (g.lanes + width - 1) / width, nchunks = (g.len + depth - 1) / depth;
+    uint64_t tiles = ngroups * nchunks;
+    lb_state<Acc> st;
+    void *mem;
+    dmlcu_status r = lb_alloc<Acc>(tiles, width, o, s, &st, &mem, msg, cap);
+    if (r)
+        return r;
+    unsigned grid = (unsigned)(tiles < (1u << 20) ? tiles : (1u << 20));
+    auto k = k_walk_lb<T, OP, S>;
+    DMLCU_LAUNCH_SYNC(k, grid, (unsigned)width, s, in, out, g, (uint32_t)depth, nchunks, ngroups,
+                      st);
+    r = dmlcu_cuda_fail(cudaGetLastError(), "scan look-back launch", msg, cap);
+    dmlcu_status fr = dmlcu_cuda_fail(cudaFreeAsync(mem, s), "cudaFreeAsync", msg, cap);
+    return r ? r : fr;
+}
+
 template <class T, class OP>
 static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan_geo &g,
                          cudaStream_t s, const dmlcu_options *o, int depth, char *msg, size_t cap)
@@ -585,8 +704,9 @@ static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan
     if (depth > 40) /* chunks >= 2 halve the length each level: cannot happen */
         return dmlcu_fail(msg, cap, DMLCU_ERROR, "%s: scan recursion too deep", OP::name());
     scan_plan p = plan(g, o);
-    if (p.nchunks > 1 && p.block && o->scan_lookback != DMLCU_LOOKBACK_OFF)
-        return scan_lookback<T, OP>(in, out, g, p, s, o, msg, cap);
+    if (p.nchunks > 1 && o->scan_lookback != DMLCU_LOOKBACK_OFF)
+        return p.block ? scan_lookback<T, OP>(in, out, g, p, s, o, msg, cap)
+                       : walk_lookback<T, OP>(in, out, g, s, o, msg, cap);
     Acc *agg = NULL;
     dmlcu_status st;
     if (p.nchunks > 1) {

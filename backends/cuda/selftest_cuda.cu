@@ -683,7 +683,7 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    enum { NV = 16 };
+    enum { NV = 18 };
     struct variant { const char *name; dmlcu_options o; } variants[NV];
     int nv = 0;
     for (int v = 0; v < NV; v++) {
@@ -711,6 +711,11 @@ int main(int argc, char **argv)
         case 14: o.scan = DMLCU_SCAN_BLOCK, o.scan_chunk = 2,
                  o.scan_lookback = DMLCU_LOOKBACK_SPARSE, name = "scan block/2 sparse look-back"; break;
         case 15: o.scan_lookback = DMLCU_LOOKBACK_SPARSE, name = "scan sparse look-back"; break;
+        case 16: o.scan = DMLCU_SCAN_CHUNKED, o.scan_chunk = 7,
+                 o.scan_lookback = DMLCU_LOOKBACK_OFF, name = "scan chunked/7 three-pass"; break;
+        case 17: o.scan = DMLCU_SCAN_CHUNKED, o.scan_chunk = 2,
+                 o.scan_lookback = DMLCU_LOOKBACK_SPARSE, name = "scan chunked/2 sparse look-back";
+                 break;
         }
         variants[nv++] = {name, o};
     }

@@ -113,8 +113,13 @@ void dmlcu_emu_launch(unsigned grid, unsigned block, bool sync, const std::funct
     dmlcu_emu_block_dim = {block, 1, 1};
     body = &f;
     in_sync_kernel = sync;
+    /* DMLCU_EMU_REVERSE_BLOCKS=1: the last block first, as a GPU may schedule
+     * them; a kernel that counts on block order (rather than an atomic ticket)
+     * then fails or deadlocks here. */
+    static const char *rev_env = getenv("DMLCU_EMU_REVERSE_BLOCKS");
+    static const bool reverse = rev_env && *rev_env && strcmp(rev_env, "0");
     for (unsigned b = 0; b < grid; b++) {
-        dmlcu_emu_block_idx = {b, 0, 0};
+        dmlcu_emu_block_idx = {reverse ? grid - 1 - b : b, 0, 0};
         if (!sync) {
             for (unsigned t = 0; t < block; t++) {
                 dmlcu_emu_thread_idx = {t, 0, 0};
@@ -155,7 +160,7 @@ void dmlcu_emu_launch(unsigned grid, unsigned block, bool sync, const std::funct
             }
             if (left && events == before) {
                 fprintf(stderr, "cuda-emu: deadlock in block %u: %u thread(s) wait at a barrier "
-                                "the others never reach\n", b, left);
+                                "the others never reach\n", dmlcu_emu_block_idx.x, left);
                 abort();
             }
         }
