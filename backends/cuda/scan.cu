@@ -486,12 +486,16 @@ __global__ void __launch_bounds__(256)
             lane_offsets(g, lane, li, lo);
         uint64_t k0 = c * depth;
         uint32_t n = (uint32_t)(g.len - k0 < depth ? g.len - k0 : depth);
+        /* one pointer stepped along the Axis (DECREASING: backwards), not S addresses */
+        const int64_t in_step = g.dec ? -(int64_t)g.in_ax : (int64_t)g.in_ax;
+        const int64_t out_step = g.dec ? -(int64_t)g.out_ax : (int64_t)g.out_ax;
+        const E *ip = in + li + axis_index(g, k0) * g.in_ax;
         E x[S];
         Acc agg = OP::template id<Acc>();
 #pragma unroll
         for (int u = 0; u < S; u++) /* every load first: in place, nothing is stored yet */
             if (live && (uint32_t)u < n)
-                x[u] = in[li + axis_index(g, k0 + u) * g.in_ax];
+                x[u] = ip[u * in_step];
 #pragma unroll
         for (int u = 0; u < S; u++)
             if (live && (uint32_t)u < n)
@@ -511,11 +515,12 @@ __global__ void __launch_bounds__(256)
         }
         if (!live)
             continue;
+        E *op = out + lo + axis_index(g, k0) * g.out_ax;
 #pragma unroll
         for (int u = 0; u < S; u++)
             if ((uint32_t)u < n) {
                 Acc next = OP::ap(run, T::ld(&x[u]));
-                T::st(out + lo + axis_index(g, k0 + u) * g.out_ax, g.excl ? OP::ex(run) : next);
+                T::st(op + u * out_step, g.excl ? OP::ex(run) : next);
                 run = next;
             }
     }
