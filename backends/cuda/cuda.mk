@@ -79,8 +79,11 @@ CUDA_EMU_PLUGIN := $(BUILD)/lib/dmlcts_cuda_emu_plugin.so
 CXX ?= c++
 
 .PHONY: cuda-emu cuda-emu-build
+# Then the scans again with the blocks run last first: the look-back's tiles
+# come from an atomic ticket, never from block order (emu.cpp).
 cuda-emu: cuda-emu-build
 	$(CUDA_EMU_TEST) --cases 500 --big 10
+	DMLCU_EMU_REVERSE_BLOCKS=1 $(CUDA_EMU_TEST) --op CUMULATIVE_SUMMATION --cases 40 --big 2 --seed 2
 cuda-emu-build: $(CUDA_EMU_TEST) $(CUDA_EMU_PLUGIN) $(CUDA_EMU_BENCH)
 
 # The bench too: its cases' descs and checks, not its timings, mean something here.

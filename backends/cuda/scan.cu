@@ -19,14 +19,28 @@
  *   block  a block scans a chunk (up to 2048 elements) of one lane: coalesced
  *          loads into shared memory, a sequential product per thread, a
  *          warp-shuffle scan across threads.  For lanes contiguous in memory.
- * A lane longer than one chunk is done in three passes: each chunk's product
+ * A lane longer than one chunk is done in one pass by default, with decoupled
+ * look-back (Merrill & Garland): k_block_lb (a block per chunk of a lane) and
+ * k_walk_lb (a block per tile of up to 256 neighbouring lanes x 32 steps, the
+ * steps held in registers).  A tile takes its number from an atomic ticket,
+ * loads, publishes its aggregate, combines its predecessors' published
+ * aggregates back to the nearest published inclusive prefix, publishes its
+ * own, then stores: the input is read once.  The published values are
+ * double, u32 or u64, each slot written once and flagged after a fence (see
+ * "decoupled look-back" below).  DMLCU_SCAN_LOOKBACK=0 (dmlcu_options
+ * .scan_lookback) keeps the three passes instead: each chunk's product
  * (REDUCE), an exclusive scan of those products per lane (the same code,
- * recursively, on the double/u32/u64 aggregates), then each chunk's scan
- * seeded with its carry.  Every chunk is loaded before it is stored by the
- * same thread or block, so in-place execution (CUMULATIVE_PRODUCT-7) is safe.
- * Reassociated float products and sums stay inside CUMULATIVE_PRODUCT-10's
- * and CUMULATIVE_SUMMATION-11's bounds: they are computed in double, whose own
- * error is far below one rounding of the output type.
+ * recursively, on the aggregates), then each chunk's scan seeded with its
+ * carry; those read the input twice.  Either way every chunk is loaded before
+ * it is stored by the same thread or block, and no tile reads another's data,
+ * so in-place execution (CUMULATIVE_PRODUCT-7) is safe.  Reassociated float
+ * products and sums stay inside CUMULATIVE_PRODUCT-10's and
+ * CUMULATIVE_SUMMATION-11's bounds: they are computed in double, whose own
+ * error is far below one rounding of the output type.  The look-back's
+ * grouping depends on which predecessors had published their inclusive
+ * prefix, so in rare elements a float result may differ in the last place
+ * from run to run (always within the bound); the three passes are
+ * deterministic.
  */
 #include "dmlcu_internal.cuh"
 
