@@ -216,6 +216,79 @@ __device__ __forceinline__ Acc block_exclusive(Acc v, Acc *wsm, Acc *total)
 
 __device__ __forceinline__ uint32_t pad(uint32_t q) { return q + q / 32; } /* fewer bank conflicts */
 
+/* A chunk of n elements from k0 into shared memory, striped (neighbouring
+ * threads, neighbouring k), then blocked into v (thread tid owns tid*ipt ..
+ * +ipt-1); returns the thread's product (sum). */
+template <class T, class OP, int BLOCK>
+__device__ __forceinline__ typename T::Acc block_load(const typename T::E *in, const scan_geo &g,
+                                                      uint64_t li, uint64_t k0, uint32_t n,
+                                                      uint32_t ipt, typename T::Acc *sm,
+                                                      typename T::Acc *v)
+{
+    typedef typename T::Acc Acc;
+    const uint32_t tid = threadIdx.x;
+    for (uint32_t r = 0; r < ipt; r++) {
+        uint32_t q = r * BLOCK + tid;
+        sm[pad(q)] = q < n ? T::ld(in + li + axis_index(g, k0 + q) * g.in_ax)
+                           : OP::template id<Acc>();
+    }
+    __syncthreads();
+    Acc mine = OP::template id<Acc>();
+#pragma unroll
+    for (uint32_t i = 0; i < ITEMS_MAX; i++)
+        if (i < ipt) {
+            v[i] = sm[pad(tid * ipt + i)];
+            mine = OP::ap(mine, v[i]);
+        }
+    return mine;
+}
+
+/* Tile b = lane * nchunks + chunk: where it is, its elements loaded into v,
+ * and the thread's exclusive product (sum) within the tile; *total: the tile's. */
+struct block_tile {
+    uint64_t c, lo, k0;
+    uint32_t n;
+};
+template <class T, class OP, int BLOCK>
+__device__ __forceinline__ typename T::Acc
+block_begin(const typename T::E *in, const scan_geo &g, uint64_t b, uint64_t nchunks,
+            uint32_t chunk, uint32_t ipt, typename T::Acc *sm, typename T::Acc *wsm,
+            typename T::Acc *v, block_tile *tl, typename T::Acc *total)
+{
+    uint64_t lane = b / nchunks, li;
+    tl->c = b - lane * nchunks;
+    tl->k0 = tl->c * chunk;
+    lane_offsets(g, lane, li, tl->lo);
+    tl->n = (uint32_t)(g.len - tl->k0 < chunk ? g.len - tl->k0 : chunk);
+    typename T::Acc mine = block_load<T, OP, BLOCK>(in, g, li, tl->k0, tl->n, ipt, sm, v);
+    return block_exclusive<typename T::Acc, OP, BLOCK>(mine, wsm, total);
+}
+
+/* The thread's elements scanned from run (its carry), back through shared memory, stored striped. */
+template <class T, class OP, int BLOCK>
+__device__ __forceinline__ void block_store(typename T::E *out, const scan_geo &g, uint64_t lo,
+                                            uint64_t k0, uint32_t n, uint32_t ipt,
+                                            typename T::Acc *sm, const typename T::Acc *v,
+                                            typename T::Acc run)
+{
+    typedef typename T::Acc Acc;
+    const uint32_t tid = threadIdx.x;
+#pragma unroll
+    for (uint32_t i = 0; i < ITEMS_MAX; i++)
+        if (i < ipt) {
+            Acc next = OP::ap(run, v[i]);
+            sm[pad(tid * ipt + i)] = g.excl ? OP::ex(run) : next;
+            run = next;
+        }
+    __syncthreads();
+    for (uint32_t r = 0; r < ipt; r++) {
+        uint32_t q = r * BLOCK + tid;
+        if (q < n)
+            T::st(out + lo + axis_index(g, k0 + q) * g.out_ax, sm[pad(q)]);
+    }
+    __syncthreads();
+}
+
 template <class T, class OP, int BLOCK, bool REDUCE>
 __global__ void __launch_bounds__(BLOCK)
     k_block(const typename T::E *in, typename T::E *out, scan_geo g, uint32_t chunk, uint32_t ipt,
@@ -227,24 +300,10 @@ __global__ void __launch_bounds__(BLOCK)
     const uint32_t tid = threadIdx.x;
     const uint64_t total = g.lanes * nchunks;
     for (uint64_t b = blockIdx.x; b < total; b += gridDim.x) {
-        uint64_t lane = b / nchunks, c = b - lane * nchunks, li, lo, k0 = c * chunk;
-        lane_offsets(g, lane, li, lo);
-        uint32_t n = (uint32_t)(g.len - k0 < chunk ? g.len - k0 : chunk);
-        for (uint32_t r = 0; r < ipt; r++) { /* striped: neighbouring threads, neighbouring k */
-            uint32_t q = r * BLOCK + tid;
-            sm[pad(q)] = q < n ? T::ld(in + li + axis_index(g, k0 + q) * g.in_ax)
-                               : OP::template id<Acc>();
-        }
-        __syncthreads();
-        Acc v[ITEMS_MAX], mine = OP::template id<Acc>();
-#pragma unroll
-        for (uint32_t i = 0; i < ITEMS_MAX; i++) /* blocked: thread tid owns tid*ipt .. +ipt-1 */
-            if (i < ipt) {
-                v[i] = sm[pad(tid * ipt + i)];
-                mine = OP::ap(mine, v[i]);
-            }
-        Acc block_total;
-        Acc run = block_exclusive<Acc, OP, BLOCK>(mine, wsm, &block_total);
+        block_tile tl;
+        Acc v[ITEMS_MAX], block_total;
+        Acc run = block_begin<T, OP, BLOCK>(in, g, b, nchunks, chunk, ipt, sm, wsm, v, &tl,
+                                            &block_total);
         if (REDUCE) {
             if (tid == 0)
                 agg[b] = block_total;
@@ -253,20 +312,7 @@ __global__ void __launch_bounds__(BLOCK)
         }
         if (nchunks > 1)
             run = OP::ap(agg[b], run); /* the carry: the lane's earlier chunks */
-#pragma unroll
-        for (uint32_t i = 0; i < ITEMS_MAX; i++)
-            if (i < ipt) {
-                Acc next = OP::ap(run, v[i]);
-                sm[pad(tid * ipt + i)] = g.excl ? OP::ex(run) : next;
-                run = next;
-            }
-        __syncthreads();
-        for (uint32_t r = 0; r < ipt; r++) {
-            uint32_t q = r * BLOCK + tid;
-            if (q < n)
-                T::st(out + lo + axis_index(g, k0 + q) * g.out_ax, sm[pad(q)]);
-        }
-        __syncthreads();
+        block_store<T, OP, BLOCK>(out, g, tl.lo, tl.k0, tl.n, ipt, sm, v, run);
     }
 }
 
@@ -354,6 +400,17 @@ __device__ Acc lb_block_prefix(const lb_state<Acc> &st, uint64_t b, uint64_t fir
     }
 }
 
+/* The block's next tile: one atomic ticket, shared through s_tile (read by
+ * every thread before the block's next barrier, so before it is rewritten). */
+__device__ __forceinline__ uint64_t lb_next_tile(unsigned long long *ticket,
+                                                 unsigned long long *s_tile)
+{
+    if (threadIdx.x == 0)
+        *s_tile = atomicAdd(ticket, 1ull);
+    __syncthreads();
+    return *s_tile;
+}
+
 /* Publish a tile's value for one lane of it: the block's threads each store, fence, meet, then one flags. */
 template <class Acc>
 __device__ __forceinline__ void lb_publish(Acc *slot, Acc v, unsigned *flag, unsigned state,
@@ -382,30 +439,14 @@ __global__ void __launch_bounds__(BLOCK)
     const uint32_t tid = threadIdx.x;
     const uint64_t total = g.lanes * nchunks;
     for (;;) {
-        if (tid == 0)
-            s_tile = atomicAdd(st.ticket, 1ull);
-        __syncthreads();
-        const uint64_t b = s_tile;
+        const uint64_t b = lb_next_tile(st.ticket, &s_tile);
         if (b >= total)
             break;
-        uint64_t lane = b / nchunks, c = b - lane * nchunks, li, lo, k0 = c * chunk;
-        lane_offsets(g, lane, li, lo);
-        uint32_t n = (uint32_t)(g.len - k0 < chunk ? g.len - k0 : chunk);
-        for (uint32_t r = 0; r < ipt; r++) {
-            uint32_t q = r * BLOCK + tid;
-            sm[pad(q)] = q < n ? T::ld(in + li + axis_index(g, k0 + q) * g.in_ax)
-                               : OP::template id<Acc>();
-        }
-        __syncthreads();
-        Acc v[ITEMS_MAX], mine = OP::template id<Acc>();
-#pragma unroll
-        for (uint32_t i = 0; i < ITEMS_MAX; i++)
-            if (i < ipt) {
-                v[i] = sm[pad(tid * ipt + i)];
-                mine = OP::ap(mine, v[i]);
-            }
-        Acc block_total;
-        Acc run = block_exclusive<Acc, OP, BLOCK>(mine, wsm, &block_total);
+        block_tile tl;
+        Acc v[ITEMS_MAX], block_total;
+        Acc run = block_begin<T, OP, BLOCK>(in, g, b, nchunks, chunk, ipt, sm, wsm, v, &tl,
+                                            &block_total);
+        const uint64_t c = tl.c;
         if (c == 0) { /* the lane's first tile: its aggregate is its inclusive prefix */
             if (tid == 0)
                 s_prefix = OP::template id<Acc>();
@@ -424,20 +465,7 @@ __global__ void __launch_bounds__(BLOCK)
         }
         __syncthreads();
         run = OP::ap(s_prefix, run);
-#pragma unroll
-        for (uint32_t i = 0; i < ITEMS_MAX; i++)
-            if (i < ipt) {
-                Acc next = OP::ap(run, v[i]);
-                sm[pad(tid * ipt + i)] = g.excl ? OP::ex(run) : next;
-                run = next;
-            }
-        __syncthreads();
-        for (uint32_t r = 0; r < ipt; r++) {
-            uint32_t q = r * BLOCK + tid;
-            if (q < n)
-                T::st(out + lo + axis_index(g, k0 + q) * g.out_ax, sm[pad(q)]);
-        }
-        __syncthreads();
+        block_store<T, OP, BLOCK>(out, g, tl.lo, tl.k0, tl.n, ipt, sm, v, run);
     }
 }
 
@@ -488,10 +516,7 @@ __global__ void __launch_bounds__(256)
     const uint32_t tid = threadIdx.x, width = blockDim.x;
     const uint64_t total = ngroups * nchunks;
     for (;;) {
-        if (tid == 0)
-            s_tile = atomicAdd(st.ticket, 1ull);
-        __syncthreads();
-        const uint64_t t = s_tile;
+        const uint64_t t = lb_next_tile(st.ticket, &s_tile);
         if (t >= total)
             break;
         uint64_t c = t / ngroups, gi = t - c * ngroups, lane = gi * width + tid, li = 0, lo = 0;
