@@ -7,8 +7,9 @@
  * data and index type, ranks 1-8, packed / padded / permuted / broadcast
  * layouts, oversized TotalTensorSizeInBytes, in-place scans, long axes, and
  * every kernel path (each case runs under every option variant: 64-bit
- * indexing, byte-wide copies, each scan mode with tiny chunks so that the
- * multi-chunk recursion runs on small lanes).  It runs in one process (no
+ * indexing, byte-wide copies, each scan mode with tiny chunks so that
+ * multi-chunk lanes run on small cases, both through the one-pass look-back,
+ * its sparse test mode and the three passes).  It runs in one process (no
  * fork), which suits compute-sanitizer.
  *
  * Judging: output buffers byte for byte (padding included: both sides start
