@@ -216,6 +216,7 @@ void dmlcu_options_from_env(dmlcu_options *o)
     }
     if ((v = getenv("DMLCU_SCAN_LOOKBACK"))) {
         if (!strcmp(v, "0") || !strcmp(v, "off")) o->scan_lookback = DMLCU_LOOKBACK_OFF;
+        else if (!strcmp(v, "1") || !strcmp(v, "on")) o->scan_lookback = DMLCU_LOOKBACK_ON;
         else if (!strcmp(v, "sparse")) o->scan_lookback = DMLCU_LOOKBACK_SPARSE;
     }
     if ((v = getenv("DMLCU_SCAN_CHUNK"))) {

@@ -19,16 +19,17 @@
  *   block  a block scans a chunk (up to 2048 elements) of one lane: coalesced
  *          loads into shared memory, a sequential product per thread, a
  *          warp-shuffle scan across threads.  For lanes contiguous in memory.
- * A lane longer than one chunk is done in one pass by default, with decoupled
- * look-back (Merrill & Garland): k_block_lb (a block per chunk of a lane) and
+ * A lane longer than one chunk is done in three passes by default (below), or,
+ * with DMLCU_SCAN_LOOKBACK=1, in one pass with decoupled look-back (Merrill & Garland): k_block_lb (a block per chunk of a lane) and
  * k_walk_lb (a block per tile of up to 256 neighbouring lanes x 32 steps, the
  * steps held in registers).  A tile takes its number from an atomic ticket,
  * loads, publishes its aggregate, combines its predecessors' published
  * aggregates back to the nearest published inclusive prefix, publishes its
  * own, then stores: the input is read once.  The published values are
  * double, u32 or u64, each slot written once and flagged after a fence (see
- * "decoupled look-back" below).  DMLCU_SCAN_LOOKBACK=0 (dmlcu_options
- * .scan_lookback) keeps the three passes instead: each chunk's product
+ * "decoupled look-back" below).  It reads the input once, yet on an H100 it
+ * measured slower than the three passes (backends/cuda/README.md), which stay
+ * the default (dmlcu_options .scan_lookback): each chunk's product
  * (REDUCE), an exclusive scan of those products per lane (the same code,
  * recursively, on the aggregates), then each chunk's scan seeded with its
  * carry; those read the input twice.  Either way every chunk is loaded before

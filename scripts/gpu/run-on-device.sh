@@ -12,8 +12,8 @@
 #              kernel path (backends/cuda/selftest_cuda.cu)
 #   bench      kernels vs cudaMemcpy on large cases (backends/cuda/bench_cuda.cu),
 #              the corpus's large goldens included; bench-rows-never: GATHER
-#              without its shared-memory row path, bench-scan-3pass: the scans
-#              with their three-pass carries (DMLCU_SCAN_LOOKBACK=0), for comparison
+#              without its shared-memory row path, bench-scan-lookback: the scans
+#              with the one-pass look-back (DMLCU_SCAN_LOOKBACK=1), for comparison
 #   memcheck-dmlcts      compute-sanitizer memcheck over the whole suite, the
 #              plugin run in dmlcts' own process (--in-process: one process,
 #              one ERROR SUMMARY); memcheck-dmlcts-forked: the same with the
@@ -25,8 +25,8 @@
 #              self-test (the racechecks: the block scan of each scan operation)
 #   cuda-64bit-novec, cuda-scan-block2, cuda-scan-chunked2, cuda-rows-always
 #              the suite again with the plugin forced onto its other paths
-#              (DMLCU_* knobs); cuda-scan-block2-3pass, cuda-scan-chunked2-3pass:
-#              the long-lane scans' three passes instead of the one-pass look-back,
+#              (DMLCU_* knobs); cuda-scan-block2-lookback, cuda-scan-chunked2-lookback:
+#              the long-lane scans' one-pass look-back instead of the three passes,
 #              cuda-scan-chunked2-sparse: the look-back across chunk aggregates
 #
 # Each step has its own time limit (timeout), output in OUT/STEP.txt, reports
@@ -155,11 +155,11 @@ elif ! step build 200 "error" make -j"$JOBS" cuda \
 fi
 
 if [ "$GPU" = 0 ] && [ -z "$DRYRUN" ]; then
-    for s in cuda torch selftest bench bench-rows-never bench-scan-3pass memcheck-dmlcts \
+    for s in cuda torch selftest bench bench-rows-never bench-scan-lookback memcheck-dmlcts \
              memcheck-dmlcts-forked \
              memcheck-control \
              memcheck-control-forked memcheck-selftest racecheck-scan cuda-64bit-novec \
-             cuda-scan-block2 cuda-scan-chunked2 cuda-scan-block2-3pass cuda-scan-chunked2-3pass \
+             cuda-scan-block2 cuda-scan-chunked2 cuda-scan-block2-lookback cuda-scan-chunked2-lookback \
              cuda-scan-chunked2-sparse cuda-rows-always; do
         skip "$s" "no GPU (nvidia-smi -L failed)"
     done
@@ -187,12 +187,12 @@ else
     if [ -n "$DRYRUN" ]; then
         skip bench "dry run"
         skip bench-rows-never "dry run"
-        skip bench-scan-3pass "dry run"
+        skip bench-scan-lookback "dry run"
     else
         step bench 150 "^bench: " "$BENCH" --json "$OUT/bench.json" --runs 10 "${LARGE[@]}"
         step bench-rows-never 60 "^bench: " env DMLCU_GATHER_ROWS=never \
             "$BENCH" --runs 10 --filter gather "${LARGE[@]}"
-        step bench-scan-3pass 40 "^bench: " env DMLCU_SCAN_LOOKBACK=0 \
+        step bench-scan-lookback 40 "^bench: " env DMLCU_SCAN_LOOKBACK=1 \
             "$BENCH" --runs 10 --filter cumprod
     fi
 
@@ -247,7 +247,7 @@ else
     step cuda-scan-chunked2 40 "$DONE_RE" env DMLCU_SCAN=chunked DMLCU_SCAN_CHUNK=2 \
         "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens \
         "${CTSOPT[@]}" --json "$OUT/cuda-scan-chunked2.json"
-    for v in "block2-3pass block 0" "chunked2-3pass chunked 0" "chunked2-sparse chunked sparse"; do
+    for v in "block2-lookback block 1" "chunked2-lookback chunked 1" "chunked2-sparse chunked sparse"; do
         set -- $v
         step "cuda-scan-$1" 40 "$DONE_RE" env DMLCU_SCAN="$2" DMLCU_SCAN_CHUNK=2 \
             DMLCU_SCAN_LOOKBACK="$3" "$CTS" --backend "plugin:$PLUGIN" \
