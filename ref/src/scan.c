@@ -209,10 +209,10 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
  * vectorises the loop at -O2 with no overlap check and nothing is copied
  * through locals; in place, the block is first copied aside.  RUN steps pass
  * over each block of lanes before the next block, so the block's FLOAT64
- * accumulators stay in L1 for RUN steps instead of the whole tile's (64 KiB
+ * accumulators stay in L1 for RUN steps instead of the whole tile's (32 KiB
  * for FLOAT32) being reloaded from L2 at every step.
  */
-enum { BLOCK = 64, RUN = 4 };
+enum { BLOCK = 32, RUN = 4 };
 #define BLOCKED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                   \
     static void row_##NAME(const byte *restrict s, byte *restrict d, ACC *restrict a,   \
                            uint64_t n, bool exclusive)                                  \

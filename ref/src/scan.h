@@ -19,7 +19,7 @@ typedef struct dmlr_scan_geom {
 } dmlr_scan_geom;
 
 /* The widest tile: lanes contiguous in both tensors (in_lane == out_lane == element size). */
-enum { DMLR_SCAN_WIDE = 8192 };
+enum { DMLR_SCAN_WIDE = 4096 };
 /* The widest tile of any other layout; lanes far apart in both tensors take FAR. */
 enum { DMLR_SCAN_NARROW = 64, DMLR_SCAN_FAR = 16 };
 
