@@ -65,76 +65,37 @@ static double plus_zero(double a) { return a + 0.0; }
  * contiguous in memory for it (whole rows of lanes, or each lane's run of
  * steps), so every cache line is used whole while it is loaded, however the
  * strides alias in the caches (power-of-two rows: a transposed layout walked
- * step by step would evict each line before its next element is used).  Runs
- * of steps go whole, CHUNK lanes at a time, through a second local array and
- * are turned there four lanes (four steps) to a store: copying each run whole
- * keeps many cache lines in flight, where a run read element by element
- * between scattered stores waited on one lane at a time.  The block is loaded
- * before it is stored: in place is safe.
+ * step by step would evict each line before its next element is used).  The
+ * block is loaded before it is stored: in place is safe.
  */
-enum { STEPS = 64, GROUP = 16, CHUNK = 32 };
-/* Runs of CHUNK lanes -> rows of buf, four lanes of a row per store. */
-#define TURN_IN(ES)                                                                     \
-    for (uint64_t v = 0; v < nw; v++)                                                   \
-        memcpy(runs + v * STEPS * (ES), p + (w0 + v) * lane, ns * (ES));                \
-    for (; w + 4 <= nw; w += 4)                                                         \
-        for (uint64_t s = 0; s < ns; s++) {                                             \
-            byte *b = buf + s * row + (w0 + w) * (ES);                                  \
-            const byte *r = runs + (w * STEPS + s) * (ES);                              \
-            memcpy(b, r, (ES));                                                         \
-            memcpy(b + (ES), r + STEPS * (ES), (ES));                                   \
-            memcpy(b + 2 * (ES), r + 2 * STEPS * (ES), (ES));                           \
-            memcpy(b + 3 * (ES), r + 3 * STEPS * (ES), (ES));                           \
-        }                                                                               \
-    for (; w < nw; w++)                                                                 \
-        for (uint64_t s = 0; s < ns; s++)                                               \
-            memcpy(buf + s * row + (w0 + w) * (ES), runs + (w * STEPS + s) * (ES), (ES));
-/* Rows of buf -> runs of CHUNK lanes, four steps of a run per store. */
-#define TURN_OUT(ES)                                                                    \
-    for (; w < nw; w++) {                                                               \
-        uint64_t s = 0;                                                                 \
-        for (; s + 4 <= ns; s += 4) {                                                   \
-            byte *r = runs + (w * STEPS + s) * (ES);                                    \
-            const byte *b = buf + s * row + (w0 + w) * (ES);                            \
-            memcpy(r, b, (ES));                                                         \
-            memcpy(r + (ES), b + row, (ES));                                            \
-            memcpy(r + 2 * (ES), b + 2 * row, (ES));                                    \
-            memcpy(r + 3 * (ES), b + 3 * row, (ES));                                    \
-        }                                                                               \
-        for (; s < ns; s++)                                                             \
-            memcpy(runs + (w * STEPS + s) * (ES), buf + s * row + (w0 + w) * (ES), (ES)); \
-    }                                                                                   \
-    for (uint64_t v = 0; v < nw; v++)                                                   \
-        memcpy(p + (w0 + v) * lane, runs + v * STEPS * (ES), ns * (ES));
-#define STAGE(ES, TURN)                                                                 \
+enum { STEPS = 64, GROUP = 16 };
+#define STAGE(ES)                                                                       \
     if (lane == (ES)) { /* lanes contiguous: a row per step */                          \
         for (uint64_t s = 0; s < ns; s++)                                               \
             MOVE(buf + s * row, p + s * step, width * (ES));                            \
     } else if (step == (ES)) { /* steps contiguous: a run per lane */                   \
-        byte runs[CHUNK * STEPS * (ES)];                                                \
-        for (uint64_t w0 = 0; w0 < width; w0 += CHUNK) {                                \
-            uint64_t nw = width - w0 < CHUNK ? width - w0 : CHUNK, w = 0;               \
-            TURN(ES)                                                                    \
-        }                                                                               \
+        for (uint64_t w = 0; w < width; w++)                                            \
+            for (uint64_t s = 0; s < ns; s++)                                           \
+                MOVE(buf + s * row + w * (ES), p + w * lane + s * (ES), (ES));          \
     } else {                                                                            \
         for (uint64_t s = 0; s < ns; s++)                                               \
             for (uint64_t w = 0; w < width; w++)                                        \
                 MOVE(buf + s * row + w * (ES), p + s * step + w * lane, (ES));          \
     }                                                                                   \
     return;
-#define STAGE_WIDTHS(TURN)                                                              \
+#define STAGE_WIDTHS                                                                    \
     switch (es) { /* constant sizes: each move one load and one store */               \
-    case 1: STAGE(1, TURN)                                                              \
-    case 2: STAGE(2, TURN)                                                              \
-    case 4: STAGE(4, TURN)                                                              \
-    default: STAGE(8, TURN)                                                             \
+    case 1: STAGE(1)                                                                    \
+    case 2: STAGE(2)                                                                    \
+    case 4: STAGE(4)                                                                    \
+    default: STAGE(8)                                                                   \
     }
 /* Rows of buf (row bytes apart) <- ns steps x width lanes at p, and back. */
 static void stage_in(byte *buf, uint64_t row, const byte *p, uint64_t step, uint64_t lane,
                      uint64_t ns, uint64_t width, uint64_t es)
 {
 #define MOVE(b, q, n) memcpy(b, q, n)
-    STAGE_WIDTHS(TURN_IN)
+    STAGE_WIDTHS
 #undef MOVE
 }
 
@@ -142,7 +103,7 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
                       uint64_t ns, uint64_t width, uint64_t es)
 {
 #define MOVE(b, q, n) memcpy(q, b, n)
-    STAGE_WIDTHS(TURN_OUT)
+    STAGE_WIDTHS
 #undef MOVE
 }
 
