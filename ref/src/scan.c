@@ -107,26 +107,19 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
 #undef MOVE
 }
 
-/* One step of N lanes: a their accumulators, each lane's element read from s
- * and its output written to d (byte pointers: elements as the tensors hold
- * them, any alignment); the arithmetic of every kernel. */
-#define LANES(ELEM, ACC, WIDEN, NARROW, MUL, EXCL, N, s, d)                             \
-    if (exclusive) /* outside the loops: a select inside stops the vectoriser */        \
+/* One step of N lanes (a: their accumulators, e: their elements, replaced by the
+ * outputs): the arithmetic of every kernel. */
+#define LANES(ACC, WIDEN, NARROW, MUL, EXCL, N)                                               \
+    if (x.exclusive) /* outside the loops: a select inside stops the vectoriser */      \
         for (uint64_t w = 0; w < (N); w++) {                                            \
-            ELEM v;                                                                     \
-            memcpy(&v, (s) + w * sizeof v, sizeof v);                                   \
-            ACC next = MUL(a[w], WIDEN(v));                                             \
-            v = NARROW(EXCL(a[w]));                                                     \
-            memcpy((d) + w * sizeof v, &v, sizeof v);                                   \
+            ACC next = MUL(a[w], WIDEN(e[w]));                                          \
+            e[w] = NARROW(EXCL(a[w]));                                                  \
             a[w] = next;                                                                \
         }                                                                               \
     else                                                                                \
         for (uint64_t w = 0; w < (N); w++) {                                            \
-            ELEM v;                                                                     \
-            memcpy(&v, (s) + w * sizeof v, sizeof v);                                   \
-            ACC next = MUL(a[w], WIDEN(v));                                             \
-            v = NARROW(next);                                                           \
-            memcpy((d) + w * sizeof v, &v, sizeof v);                                   \
+            ACC next = MUL(a[w], WIDEN(e[w]));                                          \
+            e[w] = NARROW(next);                                                        \
             a[w] = next;                                                                \
         }
 
@@ -134,7 +127,6 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
     static void staged_##NAME(const byte *src, byte *dst, const geom *g, uint64_t width) \
     {                                                                                   \
         const geom x = *g;                                                              \
-        const bool exclusive = x.exclusive;                                             \
         ACC acc[DMLR_SCAN_NARROW];                                                      \
         ELEM buf[STEPS][DMLR_SCAN_NARROW];                                              \
         for (uint64_t w = 0; w < width; w++)                                            \
@@ -149,13 +141,13 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
                 uint64_t w0 = 0;                                                        \
                 for (; w0 + GROUP <= width; w0 += GROUP) {                              \
                     ACC *a = acc + w0;                                                  \
-                    byte *e = (byte *)(row + w0);                                       \
-                    LANES(ELEM, ACC, WIDEN, NARROW, MUL, EXCL, GROUP, e, e)             \
+                    ELEM *e = row + w0;                                                 \
+                    LANES(ACC, WIDEN, NARROW, MUL, EXCL, GROUP)                               \
                 }                                                                       \
                 for (; w0 < width; w0++) {                                              \
                     ACC *a = acc + w0;                                                  \
-                    byte *e = (byte *)(row + w0);                                       \
-                    LANES(ELEM, ACC, WIDEN, NARROW, MUL, EXCL, 1, e, e)                 \
+                    ELEM *e = row + w0;                                                 \
+                    LANES(ACC, WIDEN, NARROW, MUL, EXCL, 1)                                   \
                 }                                                                       \
             }                                                                           \
             stage_out((const byte *)buf, sizeof buf[0], dst + lo * x.out_step,          \
@@ -164,45 +156,35 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
     }
 
 /*
- * Lanes contiguous in both tensors: each step streams a run of the tile's
- * lanes from the input row to the output row.  A step of BLOCK lanes goes
- * straight from s to d, which restrict declares apart, so the compiler
- * vectorises the loop at -O2 with no overlap check and nothing is copied
- * through locals; in place, the block is first copied aside.  RUN steps pass
- * over each block of lanes before the next block, so the block's FLOAT64
- * accumulators stay in L1 for RUN steps instead of the whole tile's (32 KiB
- * for FLOAT32) being reloaded from L2 at every step.
+ * Lanes contiguous in both tensors: blocks of BLOCK lanes are copied into a
+ * local array, multiplied there and copied out, so the loops over a block
+ * touch only locals and have a constant trip count (the compiler vectorises
+ * them at -O2); the last partial block takes the same loop one lane at a time.
  */
-enum { BLOCK = 32, RUN = 4 };
-#define BLOCKED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                   \
-    static void row_##NAME(const byte *restrict s, byte *restrict d, ACC *restrict a,   \
-                           uint64_t n, bool exclusive)                                  \
-    {                                                                                   \
-        if (n == BLOCK) { /* constant trip count: vectorised */                         \
-            LANES(ELEM, ACC, WIDEN, NARROW, MUL, EXCL, BLOCK, s, d)                     \
-        } else {                                                                        \
-            LANES(ELEM, ACC, WIDEN, NARROW, MUL, EXCL, n, s, d)                         \
-        }                                                                               \
-    }                                                                                   \
+enum { BLOCK = 32 };
+#define BLOCKED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                            \
     static void blocked_##NAME(const byte *src, byte *dst, const geom *g, uint64_t width) \
     {                                                                                   \
         const geom x = *g;                                                              \
         ACC acc[DMLR_SCAN_WIDE];                                                        \
-        ELEM aside[BLOCK];                                                              \
         for (uint64_t w = 0; w < width; w++)                                            \
             acc[w] = ID;                                                                \
-        for (uint64_t k0 = 0; k0 < x.len; k0 += RUN) {                                  \
-            uint64_t nk = x.len - k0 < RUN ? x.len - k0 : RUN;                          \
-            for (uint64_t w0 = 0; w0 < width; w0 += BLOCK) {                            \
-                uint64_t n = width - w0 < BLOCK ? width - w0 : BLOCK;                   \
-                for (uint64_t k = k0; k < k0 + nk; k++) { /* in AxisDirection order */  \
-                    uint64_t j = x.decreasing ? x.len - 1 - k : k;                      \
-                    const byte *s = src + j * x.in_step + w0 * sizeof(ELEM);            \
-                    byte *d = dst + j * x.out_step + w0 * sizeof(ELEM);                 \
-                    if (s == d) /* in place: restrict needs them apart */               \
-                        s = memcpy(aside, s, n * sizeof(ELEM));                         \
-                    row_##NAME(s, d, acc + w0, n, x.exclusive);                         \
-                }                                                                       \
+        for (uint64_t k = 0; k < x.len; k++) {                                          \
+            uint64_t j = x.decreasing ? x.len - 1 - k : k, w0 = 0;                      \
+            const byte *s = src + j * x.in_step;                                        \
+            byte *d = dst + j * x.out_step;                                             \
+            ELEM e[BLOCK];                                                              \
+            for (; w0 + BLOCK <= width; w0 += BLOCK) {                                  \
+                ACC *a = acc + w0;                                                      \
+                memcpy(e, s + w0 * sizeof e[0], sizeof e);                              \
+                LANES(ACC, WIDEN, NARROW, MUL, EXCL, BLOCK)                           \
+                memcpy(d + w0 * sizeof e[0], e, sizeof e);                              \
+            }                                                                           \
+            for (; w0 < width; w0++) {                                                  \
+                ACC *a = acc + w0;                                                      \
+                memcpy(e, s + w0 * sizeof e[0], sizeof e[0]);                           \
+                LANES(ACC, WIDEN, NARROW, MUL, EXCL, 1)                               \
+                memcpy(d + w0 * sizeof e[0], e, sizeof e[0]);                           \
             }                                                                           \
         }                                                                               \
     }

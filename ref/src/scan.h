@@ -29,8 +29,8 @@ typedef enum dmlr_scan_op { DMLR_SCAN_PRODUCT, DMLR_SCAN_SUM } dmlr_scan_op;
  * out = the scan of in along axis (equal sizes; out may be exactly in): the
  * lanes are grouped into tiles of neighbouring lanes walked side by side,
  * tiles run in parallel, each lane is one walk.  Lanes contiguous in both
- * tensors take the blocked kernel (vectorisable: blocks of lanes straight
- * from row to row), others the staged one.  in's DataType is one of the scans' types.
+ * tensors take the blocked kernel (vectorisable: whole blocks through local
+ * arrays), others the staged one.  in's DataType is one of the scans' types.
  */
 /* Rules 1 .. 5 of both scans (InputTensor v[0], OutputTensor v[1]); `op` names the operator. */
 dmlr_status dmlr_scan_validate(const char *op, const dmlr_view *v, uint32_t axis,

@@ -216,32 +216,29 @@ END_TEST
 
 START_TEST(cumulative_product_in_place_equals_out_of_place)
 {
-    /* CUMULATIVE_PRODUCT-7, TENSOR-12: every type, direction, exclusive, layout; narrow
-     * lanes, and 70 lanes in a row over 7 steps (blocks of lanes and a remainder, runs of
-     * steps and a remainder) */
-    static const uint32_t shapes[2][3] = {{3, 5, 4}, {2, 7, 70}};
-    for (int sh = 0; sh < 2; sh++)
-        for (size_t t = 0; t < CP_TYPE_COUNT; t++)
-            for (int dir = 0; dir < 2; dir++)
-                for (int excl = 0; excl < 2; excl++)
-                    for (int l = 0; l < TU_BROADCAST; l++) {
-                        tu_tensor in, out, inplace;
-                        dmlr_error err;
-                        tu_tensor_init(&in, cp_types[t], 3, shapes[sh], (tu_layout)l);
-                        tu_tensor_init(&out, cp_types[t], 3, shapes[sh], (tu_layout)l);
-                        tu_tensor_init(&inplace, cp_types[t], 3, shapes[sh], (tu_layout)l);
-                        fill_values(&in, t * 8 + (uint64_t)(dir * 4 + excl * 2 + l));
-                        memcpy(inplace.data, in.data, in.bytes);
-                        ck_assert_int_eq(run_tensors(&in, &out, 1, dir, excl, &err), 0);
-                        ck_assert_msg(run_tensors(&inplace, &inplace, 1, dir, excl, &err) == 0,
-                                      "%s", err.message);
-                        for (uint64_t e = 0; e < tu_count(&out); e++)
-                            ck_assert_mem_eq(tu_elem(&out, e), tu_elem(&inplace, e),
-                                             dmlr_data_type_size(cp_types[t]));
-                        tu_tensor_free(&in);
-                        tu_tensor_free(&out);
-                        tu_tensor_free(&inplace);
-                    }
+    /* CUMULATIVE_PRODUCT-7, TENSOR-12: every type, direction, exclusive, layout */
+    uint32_t sizes[3] = {3, 5, 4};
+    for (size_t t = 0; t < CP_TYPE_COUNT; t++)
+        for (int dir = 0; dir < 2; dir++)
+            for (int excl = 0; excl < 2; excl++)
+                for (int l = 0; l < TU_BROADCAST; l++) {
+                    tu_tensor in, out, inplace;
+                    dmlr_error err;
+                    tu_tensor_init(&in, cp_types[t], 3, sizes, (tu_layout)l);
+                    tu_tensor_init(&out, cp_types[t], 3, sizes, (tu_layout)l);
+                    tu_tensor_init(&inplace, cp_types[t], 3, sizes, (tu_layout)l);
+                    fill_values(&in, t * 8 + (uint64_t)(dir * 4 + excl * 2 + l));
+                    memcpy(inplace.data, in.data, in.bytes);
+                    ck_assert_int_eq(run_tensors(&in, &out, 1, dir, excl, &err), 0);
+                    ck_assert_msg(run_tensors(&inplace, &inplace, 1, dir, excl, &err) == 0, "%s",
+                                  err.message);
+                    for (uint64_t e = 0; e < tu_count(&out); e++)
+                        ck_assert_mem_eq(tu_elem(&out, e), tu_elem(&inplace, e),
+                                         dmlr_data_type_size(cp_types[t]));
+                    tu_tensor_free(&in);
+                    tu_tensor_free(&out);
+                    tu_tensor_free(&inplace);
+                }
 }
 END_TEST
 
