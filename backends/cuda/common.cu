@@ -234,7 +234,7 @@ void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
         snprintf(chunk, sizeof chunk, "%llu", o->scan_chunk);
     else
         snprintf(chunk, sizeof chunk, "auto");
-    static const char *const lookback[] = {"on", "off", "sparse"};
+    static const char *const lookback[] = {"off", "on", "sparse"};
     snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s rows=%s lookback=%s",
              o->force_64bit_index ? "64" : "auto", o->max_vector_bytes, modes[o->scan], chunk,
              rows[o->gather_rows], lookback[o->scan_lookback]);

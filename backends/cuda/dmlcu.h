@@ -31,13 +31,12 @@ enum dmlcu_scan_mode {
 
 /*
  * How a lane longer than one chunk gets its carries (README.md, "The scan"):
- * ON, one pass with decoupled look-back; OFF, the three passes (chunk
- * products, their scan, the seeded scan); SPARSE, the look-back with an
- * inclusive prefix published only by every 37th chunk of a lane, so that
- * look-backs must cross chunk aggregates (a test mode).
+ * OFF (the default), the three passes (chunk products, their scan, the
+ * seeded scan), which measured faster on an H100; ON, one pass with decoupled
+ * look-back; SPARSE, the look-back with an inclusive prefix published only by
+ * every 37th chunk of a lane, so that look-backs must cross chunk aggregates
+ * (a test mode).
  */
-/* Three passes by default: on an H100 they measured faster than the one-pass look-back
- * (backends/cuda/README.md, "The scan"). */
 enum dmlcu_scan_lookback { DMLCU_LOOKBACK_OFF = 0, DMLCU_LOOKBACK_ON, DMLCU_LOOKBACK_SPARSE };
 
 /* GATHER's row path (gather.cu): a block stages one Axis row of the input in shared memory. */
@@ -55,11 +54,11 @@ typedef struct dmlcu_options {
 /* Defaults, then the environment (README.md, "Knobs"):
  *   DMLCU_FORCE_64BIT=1, DMLCU_MAX_VECTOR=16|8|4|2|1,
  *   DMLCU_SCAN=auto|sequential|chunked|block, DMLCU_SCAN_CHUNK=N,
- *   DMLCU_GATHER_ROWS=auto|never|always, DMLCU_SCAN_LOOKBACK=1|0|sparse. */
+ *   DMLCU_GATHER_ROWS=auto|never|always, DMLCU_SCAN_LOOKBACK=0|1|sparse. */
 void dmlcu_options_default(dmlcu_options *o);
 void dmlcu_options_from_env(dmlcu_options *o);
 /* One line describing o, for logs:
- * "index=auto vector=16 scan=auto chunk=auto rows=auto lookback=on". */
+ * "index=auto vector=16 scan=auto chunk=auto rows=auto lookback=off". */
 void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap);
 
 /*
