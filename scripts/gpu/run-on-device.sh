@@ -226,14 +226,14 @@ else
                 --no-progress -q
         done
         # The self-test in one process, every kernel path, leak check.
-        step memcheck-selftest 75 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
+        step memcheck-selftest 180 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
             "${SAN[@]}" --tool memcheck --leak-check full \
             "$SELFTEST" --cases 150 --big 4 --seconds 45
         # Shared-memory races in the block scan (forced onto every scan), both operations.
-        step racecheck-scan 50 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
+        step racecheck-scan 150 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
             "${SAN[@]}" --tool racecheck \
             "$SELFTEST" --op CUMULATIVE_PRODUCT --cases 60 --big 2 --seconds 22
-        step racecheck-scan-sum 35 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
+        step racecheck-scan-sum 150 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
             "${SAN[@]}" --tool racecheck \
             "$SELFTEST" --op CUMULATIVE_SUMMATION --cases 60 --big 2 --seconds 22
     fi
