@@ -421,11 +421,13 @@ sleep 60 &
 echo $! >"$SLOW_PID"
 wait
 EOF
-# SIGINT is ignored by background jobs of a script; the wrapper restores it.
+# SIGINT is ignored by background jobs of a script, SIGHUP under nohup: the wrapper restores
+# all three (an ignored signal stays ignored in dmlcts, as it should, and the case would hang).
 for sig in TERM HUP INT; do
     mkdir "$T/work_$sig"
     SLOW_PID="$T/slow_$sig.pid" $PY -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
+for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+    signal.signal(s, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$CTS" --no-progress --work-dir "$T/work_$sig" \
         --backend "cmd:sh $T/slow.sh" goldens/doc >/dev/null 2>&1 &
     cts=$!
