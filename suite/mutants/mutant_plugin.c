@@ -229,6 +229,17 @@ static float bf16_truncate(float x)
     return x;
 }
 
+/* A scan's lanes: the element counts before and after Axis (packed order). */
+static void scan_lanes(const dmlr_tensor_desc *t, uint32_t axis, uint64_t *outer, uint64_t *inner)
+{
+    *outer = *inner = 1;
+    for (uint32_t k = 0; k < t->DimensionCount; k++)
+        if (k < axis)
+            *outer *= t->Sizes[k];
+        else if (k > axis)
+            *inner *= t->Sizes[k];
+}
+
 /* A FLOAT16 CUMULATIVE_PRODUCT accumulated in float: M_f16_truncate narrows each output by
  * truncation; M_bf16_accumulator truncates each partial product to bfloat16, then rounds the
  * output to nearest. */
@@ -236,12 +247,8 @@ static void cumprod_f16_mutated(const dmlr_cumulative_product_operator_desc *d,
                                 const unsigned char *in, unsigned char *out)
 {
     const dmlr_tensor_desc *ti = d->InputTensor, *to = d->OutputTensor;
-    uint64_t len = ti->Sizes[d->Axis], inner = 1, outer = 1;
-    for (uint32_t k = 0; k < ti->DimensionCount; k++)
-        if (k < d->Axis)
-            outer *= ti->Sizes[k];
-        else if (k > d->Axis)
-            inner *= ti->Sizes[k];
+    uint64_t len = ti->Sizes[d->Axis], outer, inner;
+    scan_lanes(ti, d->Axis, &outer, &inner);
     for (uint64_t o = 0; o < outer; o++)
         for (uint64_t i = 0; i < inner; i++) {
             float acc = 1.0f;
@@ -284,12 +291,8 @@ static void cumsum_saturating(const dmlr_cumulative_summation_operator_desc *d,
     const dmlr_tensor_desc *ti = d->InputTensor, *to = d->OutputTensor;
     dmlr_data_type dt = ti->DataType;
     uint32_t es = dmlr_data_type_size(dt);
-    uint64_t len = ti->Sizes[d->Axis], inner = 1, outer = 1;
-    for (uint32_t k = 0; k < ti->DimensionCount; k++)
-        if (k < d->Axis)
-            outer *= ti->Sizes[k];
-        else if (k > d->Axis)
-            inner *= ti->Sizes[k];
+    uint64_t len = ti->Sizes[d->Axis], outer, inner;
+    scan_lanes(ti, d->Axis, &outer, &inner);
     for (uint64_t o = 0; o < outer; o++)
         for (uint64_t i = 0; i < inner; i++) {
             uint64_t acc = 0;

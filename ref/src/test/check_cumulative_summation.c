@@ -364,7 +364,8 @@ static void example(uint32_t axis, int dir, bool excl, const float *expect)
 
 START_TEST(cumulative_summation_page_examples)
 {
-    /* CUMULATIVE_SUMMATION-6, -15: the four examples, and DECREASING exclusive derived */
+    /* CUMULATIVE_SUMMATION-6, CUMULATIVE_SUMMATION-15: the four examples as printed, and
+     * DECREASING exclusive derived */
     example(3, 0, false, (float[]){2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21});
     example(3, 0, true, (float[]){0, 2, 3, 6, 0, 3, 11, 18, 0, 9, 15, 17});
     example(3, 1, false, (float[]){11, 9, 8, 5, 21, 18, 10, 3, 21, 12, 6, 4});
