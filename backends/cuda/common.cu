@@ -153,7 +153,7 @@ void dmlcu_dims_init(dmlcu_dims<uint64_t> *d, const dmlcu_geo *g)
         d->div[k].d = k < g->rank ? g->sizes[k] : 1;
 }
 
-unsigned dmlcu_grid(uint64_t n, unsigned block)
+unsigned dmlcu_sm_count(void)
 {
     static int sms = 0;
     if (!sms) {
@@ -163,7 +163,12 @@ unsigned dmlcu_grid(uint64_t n, unsigned block)
             sms <= 0)
             sms = 132;
     }
-    uint64_t want = (n + block - 1) / block, cap = (uint64_t)sms * 32; /* 8K threads per SM */
+    return (unsigned)sms;
+}
+
+unsigned dmlcu_grid(uint64_t n, unsigned block)
+{
+    uint64_t want = (n + block - 1) / block, cap = (uint64_t)dmlcu_sm_count() * 32; /* 8K threads per SM */
     if (want < 1)
         want = 1;
     return (unsigned)(want < cap ? want : cap);
@@ -209,6 +214,8 @@ void dmlcu_options_from_env(dmlcu_options *o)
         if (!strcmp(v, "sequential")) o->scan = DMLCU_SCAN_SEQUENTIAL;
         else if (!strcmp(v, "chunked")) o->scan = DMLCU_SCAN_CHUNKED;
         else if (!strcmp(v, "block")) o->scan = DMLCU_SCAN_BLOCK;
+        else if (!strcmp(v, "lanes")) o->scan = DMLCU_SCAN_LANES;
+        else if (!strcmp(v, "tiles")) o->scan = DMLCU_SCAN_TILES;
     }
     if ((v = getenv("DMLCU_GATHER_ROWS"))) {
         if (!strcmp(v, "never")) o->gather_rows = DMLCU_ROWS_NEVER;
@@ -227,7 +234,7 @@ void dmlcu_options_from_env(dmlcu_options *o)
 
 void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
 {
-    static const char *const modes[] = {"auto", "sequential", "chunked", "block"};
+    static const char *const modes[] = {"auto", "sequential", "chunked", "block", "lanes", "tiles"};
     static const char *const rows[] = {"auto", "never", "always"};
     char chunk[32];
     if (o->scan_chunk)

@@ -26,7 +26,9 @@ enum dmlcu_scan_mode {
     DMLCU_SCAN_AUTO = 0,
     DMLCU_SCAN_SEQUENTIAL, /* one thread walks a whole lane: bit-identical to dmlref */
     DMLCU_SCAN_CHUNKED,    /* threads walk chunks of lanes, carries scanned in between */
-    DMLCU_SCAN_BLOCK       /* a block scans a chunk of one lane (tree inside the block) */
+    DMLCU_SCAN_BLOCK,      /* a block scans a chunk of one lane (tree inside the block) */
+    DMLCU_SCAN_LANES,      /* a block scans whole lanes, chunk after chunk, in one pass */
+    DMLCU_SCAN_TILES       /* a block walks 32 lanes side by side, its warps runs of steps, in one pass */
 };
 
 /*
@@ -53,7 +55,7 @@ typedef struct dmlcu_options {
 
 /* Defaults, then the environment (README.md, "Knobs"):
  *   DMLCU_FORCE_64BIT=1, DMLCU_MAX_VECTOR=16|8|4|2|1,
- *   DMLCU_SCAN=auto|sequential|chunked|block, DMLCU_SCAN_CHUNK=N,
+ *   DMLCU_SCAN=auto|sequential|chunked|block|lanes|tiles, DMLCU_SCAN_CHUNK=N,
  *   DMLCU_GATHER_ROWS=auto|never|always, DMLCU_SCAN_LOOKBACK=0|1|sparse. */
 void dmlcu_options_default(dmlcu_options *o);
 void dmlcu_options_from_env(dmlcu_options *o);

@@ -199,6 +199,8 @@ static inline bool dmlcu_narrow(uint64_t n, const dmlcu_options *o)
 
 /* Blocks for a grid-stride loop over n items: enough to fill the device. */
 unsigned dmlcu_grid(uint64_t n, unsigned block);
+/* The device's SM count (132 if it cannot be read): how many blocks fill it. */
+unsigned dmlcu_sm_count(void);
 
 /* printf into msg; returns DMLCU_ERROR (or the given status). */
 dmlcu_status dmlcu_fail(char *msg, size_t cap, dmlcu_status st, const char *fmt, ...)

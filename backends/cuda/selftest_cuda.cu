@@ -684,7 +684,7 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    enum { NV = 18 };
+    enum { NV = 22 };
     struct variant { const char *name; dmlcu_options o; } variants[NV];
     int nv = 0;
     for (int v = 0; v < NV; v++) {
@@ -717,6 +717,11 @@ int main(int argc, char **argv)
         case 17: o.scan = DMLCU_SCAN_CHUNKED, o.scan_chunk = 2,
                  o.scan_lookback = DMLCU_LOOKBACK_SPARSE, name = "scan chunked/2 sparse look-back";
                  break;
+        /* The one-pass forms that keep the carries in a block. */
+        case 18: o.scan = DMLCU_SCAN_TILES, name = "scan tiles"; break;
+        case 19: o.scan = DMLCU_SCAN_LANES, o.scan_chunk = 2, name = "scan lanes/2"; break;
+        case 20: o.scan = DMLCU_SCAN_LANES, o.scan_chunk = 100, name = "scan lanes/100"; break;
+        case 21: o.scan = DMLCU_SCAN_LANES, name = "scan lanes"; break; /* the vector form */
         }
         variants[nv++] = {name, o};
     }

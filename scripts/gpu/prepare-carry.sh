@@ -51,6 +51,9 @@ for f in build/lib/dmlcts_cuda_plugin.so build/lib/dmlcts_cuda_memcheck_control.
          build/bin/dmlref-cuda-bench build/bin/dmlref-cuda-selftest; do
     [ -e "$f" ] && cp "$f" "$DIR/prebuilt/"
 done
+# Host debug sections only (the CUDA binaries are ~13 MiB each with them): the
+# device code keeps its -lineinfo, so the sanitizers still name source lines.
+strip --strip-debug "$DIR"/bin/* "$DIR"/prebuilt/*
 
 {
     echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(. /etc/os-release && echo "$PRETTY_NAME"), $(cc --version | head -1)"

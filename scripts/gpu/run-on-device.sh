@@ -27,7 +27,10 @@
 #              the suite again with the plugin forced onto its other paths
 #              (DMLCU_* knobs); cuda-scan-block2-lookback, cuda-scan-chunked2-lookback:
 #              the long-lane scans' one-pass look-back instead of the three passes,
-#              cuda-scan-chunked2-sparse: the look-back across chunk aggregates
+#              cuda-scan-chunked2-sparse: the look-back across chunk aggregates;
+#              cuda-scan-lanes2, cuda-scan-tiles2: the one-pass scans with carries in
+#              the block (DMLCU_SCAN=lanes|tiles); bench-scan-3pass-inner/-outer: the
+#              three passes those replaced, for comparison
 #
 # Each step has its own time limit (timeout), output in OUT/STEP.txt, reports
 # in OUT/*.json / *.xml, and the next step runs whatever happened; the whole
@@ -155,12 +158,13 @@ elif ! step build 200 "error" make -j"$JOBS" cuda \
 fi
 
 if [ "$GPU" = 0 ] && [ -z "$DRYRUN" ]; then
-    for s in cuda torch selftest bench bench-rows-never bench-scan-lookback memcheck-dmlcts \
+    for s in cuda torch selftest bench bench-rows-never bench-scan-lookback bench-scan-3pass-inner \
+             bench-scan-3pass-outer memcheck-dmlcts \
              memcheck-dmlcts-forked \
              memcheck-control \
              memcheck-control-forked memcheck-selftest racecheck-scan cuda-64bit-novec \
              cuda-scan-block2 cuda-scan-chunked2 cuda-scan-block2-lookback cuda-scan-chunked2-lookback \
-             cuda-scan-chunked2-sparse cuda-rows-always; do
+             cuda-scan-chunked2-sparse cuda-scan-lanes2 cuda-scan-tiles2 cuda-rows-always; do
         skip "$s" "no GPU (nvidia-smi -L failed)"
     done
     record gpu "FAILED(no GPU)" 0 "nvidia-smi -L failed: this is not the GPU machine"
@@ -188,12 +192,19 @@ else
         skip bench "dry run"
         skip bench-rows-never "dry run"
         skip bench-scan-lookback "dry run"
+        skip bench-scan-3pass-inner "dry run"
+        skip bench-scan-3pass-outer "dry run"
     else
         step bench 150 "^bench: " "$BENCH" --json "$OUT/bench.json" --runs 10 "${LARGE[@]}"
         step bench-rows-never 60 "^bench: " env DMLCU_GATHER_ROWS=never \
             "$BENCH" --runs 10 --filter gather "${LARGE[@]}"
         step bench-scan-lookback 40 "^bench: " env DMLCU_SCAN_LOOKBACK=1 \
             "$BENCH" --runs 10 --filter cumprod
+        # The three passes, which the one-pass kernels replaced for many long lanes.
+        step bench-scan-3pass-inner 30 "^bench: " env DMLCU_SCAN=block \
+            "$BENCH" --runs 10 --filter cumprod.inner
+        step bench-scan-3pass-outer 30 "^bench: " env DMLCU_SCAN=chunked \
+            "$BENCH" --runs 10 --filter cumprod.outer
     fi
 
     # ---- compute-sanitizer -------------------------------------------------------------
@@ -247,7 +258,8 @@ else
     step cuda-scan-chunked2 40 "$DONE_RE" env DMLCU_SCAN=chunked DMLCU_SCAN_CHUNK=2 \
         "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens \
         "${CTSOPT[@]}" --json "$OUT/cuda-scan-chunked2.json"
-    for v in "block2-lookback block 1" "chunked2-lookback chunked 1" "chunked2-sparse chunked sparse"; do
+    for v in "block2-lookback block 1" "chunked2-lookback chunked 1" "chunked2-sparse chunked sparse" \
+             "lanes2 lanes 0" "tiles2 tiles 0"; do
         set -- $v
         step "cuda-scan-$1" 40 "$DONE_RE" env DMLCU_SCAN="$2" DMLCU_SCAN_CHUNK=2 \
             DMLCU_SCAN_LOOKBACK="$3" "$CTS" --backend "plugin:$PLUGIN" \
