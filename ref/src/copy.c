@@ -139,11 +139,25 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  * own threshold, but the runs here are pieces of at most PIECE elements).
  * Only where the compiler targets SSE2 (every x86-64); elsewhere memcpy.  The
  * bytes written are the same either way.
+ *
+ * Where streaming pays is the machine's to say, so both limits are build
+ * switches (scripts/gpu/ab-bench.sh compares builds):
+ *   -DDMLR_STREAM_MIN=<bytes>   a whole copy from which it streams (default
+ *                               8 MiB: beyond a core's share of the caches);
+ *                               -1 never streams (plain memcpy, which on Intel
+ *                               is rep movsb for these runs).
+ *   -DDMLR_STREAM_THREADS=<n>   and only when the copy runs on at least n
+ *                               threads (default 1: any count).
  */
+#ifndef DMLR_STREAM_MIN
+#define DMLR_STREAM_MIN ((uint64_t)1 << 23)
+#endif
+#ifndef DMLR_STREAM_THREADS
+#define DMLR_STREAM_THREADS 1
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
-/* Bytes of a whole copy from which it streams: beyond a core's share of the caches. */
-#define STREAM_MIN ((uint64_t)1 << 23)
+#define STREAM_MIN ((uint64_t)(DMLR_STREAM_MIN))
 static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 {
     uint64_t head = (16 - ((uintptr_t)d & 15)) & 15;
@@ -174,12 +188,17 @@ static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 }
 #endif
 
+bool dmlr_stream_worth(uint64_t bytes)
+{
+    return bytes >= STREAM_MIN && dmlr_max_threads() >= DMLR_STREAM_THREADS;
+}
+
 typedef struct copy_ctx {
     unsigned char *dst;
     const unsigned char *src;
     uint64_t ds, ss;
     uint32_t esize;
-    bool stream; /* the whole copy passes STREAM_MIN */
+    bool stream; /* dmlr_stream_worth(the whole copy) */
 } copy_ctx;
 
 static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
@@ -201,7 +220,7 @@ void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const 
     dmlr_nest_steps(&n, 1, in);
     dmlr_nest_coalesce(&n);
     copy_ctx c = {dst, src, n.step[0][n.rank - 1], n.step[1][n.rank - 1], out->esize,
-                  out->count * out->esize >= STREAM_MIN};
+                  dmlr_stream_worth(out->count * out->esize)};
     dmlr_nest_walk(&n, copy_piece, &c);
 }
 

@@ -52,6 +52,9 @@ void dmlr_nest_walk(const dmlr_nest *n, dmlr_piece_fn fn, void *ctx);
 /* n elements from s (step ss bytes) to d (step ds); one memcpy when both are contiguous. */
 void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss,
                    uint64_t n, uint32_t esize);
+/* Whether an output of `bytes` is worth non-temporal stores on this build (copy.c's
+ * DMLR_STREAM_MIN and DMLR_STREAM_THREADS; false where the build has none). */
+bool dmlr_stream_worth(uint64_t bytes);
 /* out = in element for element (equal sizes), in parallel when large. */
 void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const void *src);
 
