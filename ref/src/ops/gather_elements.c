@@ -53,27 +53,63 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
 typedef struct elements_run {
     dmlr_indexed a; /* first: the kernel gets &run.a */
     uint64_t axis_step;
+    bool stream; /* a large output: non-temporal stores where it is contiguous */
 } elements_run;
 
-#define ELEMENTS_LOOP(N, DS, SS, XS)                                                    \
+/*
+ * A large contiguous output is written once and never read here, so an
+ * ordinary store's read of each line (a fifth of the traffic with INT64
+ * indices) buys nothing: 4- and 8-byte elements go out with MOVNTI, the same
+ * bytes.  -DDMLR_GATHER_ELEMENTS_STREAM=0 keeps ordinary stores (to compare:
+ * scripts/gpu/ab-bench.sh); the size from which it streams is copy.c's.
+ */
+#ifndef DMLR_GATHER_ELEMENTS_STREAM
+#define DMLR_GATHER_ELEMENTS_STREAM 1
+#endif
+#if DMLR_GATHER_ELEMENTS_STREAM && defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#define STORE_NT_4(d, p) do { int v_; memcpy(&v_, p, 4); _mm_stream_si32((int *)(void *)(d), v_); } while (0)
+#define STORE_NT_8(d, p) do { long long v_; memcpy(&v_, p, 8); \
+                              _mm_stream_si64((long long *)(void *)(d), v_); } while (0)
+#define STREAM_FENCE() _mm_sfence() /* weakly ordered: visible before the run returns */
+#define STREAMS(N) ((N) >= 4)
+#else
+#define STORE_NT_4(d, p) memcpy(d, p, 4)
+#define STORE_NT_8(d, p) memcpy(d, p, 8)
+#define STREAM_FENCE() ((void)0)
+#define STREAMS(N) 0
+#endif
+#define STORE_PLAIN(N, d, p) memcpy(d, p, N)
+#define STORE_NT(N, d, p) STORE_NT_##N(d, p)
+#define STORE_NT_1(d, p) memcpy(d, p, 1) /* never reached: STREAMS(1) is 0 */
+#define STORE_NT_2(d, p) memcpy(d, p, 2)
+
+#define ELEMENTS_LOOP(N, DS, SS, XS, STORE)                                             \
     for (uint64_t k = 0, pos; k < n; k++, d += (DS), s += (SS), x += (XS)) {           \
         dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos); \
-        memcpy(d, s + pos * as, N);                                                     \
+        STORE(N, d, s + pos * as);                                                      \
     }
 #define ELEMENTS_FN(IT, IB, N)                                                          \
     static void elements_##IT##_##N(const dmlr_indexed *a, uint64_t n)                  \
     {                                                                                   \
         const dmlr_data_type it = DMLR_##IT;                                            \
+        const elements_run *r = (const elements_run *)a;                                \
         unsigned char *d = a->dst;                                                      \
         const unsigned char *s = a->src, *x = a->idx;                                   \
         const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step;            \
-        const uint64_t dim = a->dim, as = ((const elements_run *)a)->axis_step;         \
-        if (ds == N && ss == N && xs == IB)                                             \
-            ELEMENTS_LOOP(N, N, N, IB)                                                  \
+        const uint64_t dim = a->dim, as = r->axis_step;                                 \
+        if (STREAMS(N) && r->stream && ds == N && ss == 0 && xs == IB) {                \
+            ELEMENTS_LOOP(N, N, 0, IB, STORE_NT)                                        \
+            STREAM_FENCE();                                                             \
+        } else if (STREAMS(N) && r->stream && ds == N && ss == N && xs == IB) {         \
+            ELEMENTS_LOOP(N, N, N, IB, STORE_NT)                                        \
+            STREAM_FENCE();                                                             \
+        } else if (ds == N && ss == N && xs == IB)                                      \
+            ELEMENTS_LOOP(N, N, N, IB, STORE_PLAIN)                                     \
         else if (ds == N && ss == 0 && xs == IB) /* along the innermost axis */        \
-            ELEMENTS_LOOP(N, N, 0, IB)                                                  \
+            ELEMENTS_LOOP(N, N, 0, IB, STORE_PLAIN)                                     \
         else                                                                            \
-            ELEMENTS_LOOP(N, ds, ss, xs)                                                \
+            ELEMENTS_LOOP(N, ds, ss, xs, STORE_PLAIN)                                   \
     }
 DMLR_INDEXED_KERNELS(elements, ELEMENTS_FN)
 
@@ -83,6 +119,7 @@ typedef struct elements_ctx {
     uint64_t out_step, in_step, ix_step, axis_step, dim; /* along the innermost dimension */
     dmlr_data_type index_type;
     uint32_t esize;
+    bool stream;
 } elements_ctx;
 
 static void elements_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
@@ -92,7 +129,7 @@ static void elements_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t
                        g->src + off[1] + k0 * g->in_step, g->in_step,
                        g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
                        g->index_type, g->esize},
-                      g->axis_step};
+                      g->axis_step, g->stream};
     dmlr_indexed_pick(elements_kernels, &r.a)(&r.a, k1 - k0); /* GATHER_ELEMENTS-6, -7, -8 */
 }
 
@@ -113,7 +150,7 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     uint32_t last = n.rank - 1;
     elements_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last],
                       n.step[2][last], in->strides[g->Axis] * in->esize, in->sizes[g->Axis],
-                      ix->dtype, in->esize};
+                      ix->dtype, in->esize, dmlr_stream_worth(out->count * out->esize)};
     dmlr_nest_walk(&n, elements_piece, &c);
 }
 

@@ -478,6 +478,12 @@ START_TEST(gather_elements_is_bit_identical_at_1_2_3_and_8_threads)
     /* Axis first: the index jumps by rows, the run walks columns */
     gather_elements_case("gather_elements columns", DMLR_UINT8, DMLR_UINT32, 2, S(300, 400),
                          S(500, 400), 0, TU_PADDED, TU_PERMUTED, TU_PADDED);
+    /* outputs beyond the caches (8.8 MB): non-temporal stores along the last Axis and
+     * with Axis first */
+    gather_elements_case("gather_elements large rows", DMLR_FLOAT32, DMLR_INT64, 2,
+                         S(1100, 3000), S(1100, 2000), 1, TU_PACKED, TU_PACKED, TU_PACKED);
+    gather_elements_case("gather_elements large columns", DMLR_INT64, DMLR_UINT32, 2,
+                         S(50, 11000), S(100, 11000), 0, TU_PACKED, TU_PACKED, TU_PACKED);
     /* three dimensions, broadcast input, Axis in the middle */
     gather_elements_case("gather_elements middle", DMLR_FLOAT16, DMLR_INT32, 3, S(40, 60, 33),
                          S(40, 70, 33), 1, TU_BROADCAST, TU_PADDED, TU_PERMUTED);
