@@ -57,6 +57,21 @@ static inline bool dmlr_index_position(dmlr_index_policy p, int64_t idx, uint64_
     return in_range;
 }
 
+/*
+ * WRAP_CLAMP's position as dmlr_index_position sets it, written as selects the
+ * compiler makes conditional moves: in a loop of one load and one store per
+ * index, the branches of dmlr_index_position (three taken per element as gcc
+ * lays them out) cost more than the arithmetic.  No overflow: n is added only
+ * to a negative idx.
+ */
+static inline uint64_t dmlr_index_clamp(int64_t idx, uint64_t dim)
+{
+    int64_t n = (int64_t)dim;
+    idx += idx < 0 ? n : 0; /* [-n, -1] counts from the end; below -n stays negative */
+    idx = idx < 0 ? 0 : idx;
+    return (uint64_t)(idx < n ? idx : n - 1);
+}
+
 /* Elements between a prefetch and its use in an indexed run: about one DRAM latency. */
 #ifndef DMLR_INDEX_AHEAD
 #define DMLR_INDEX_AHEAD 32 /* -DDMLR_INDEX_AHEAD=0: no prefetch, for comparison */

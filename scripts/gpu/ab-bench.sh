@@ -6,8 +6,9 @@
 # runs the variants in turn for N rounds (default 3; each round starts with
 # the next variant, so drift and order fall on all alike), keeps each run's
 # table and JSON in OUT/ab (OUT: $OUT or build/gpu-out), and prints per case
-# and thread count every variant's times, their median, and median / the
-# first variant's.  A noisy host shows as a wide spread within one variant.
+# and thread count every variant's times, their median and least, each over
+# the first variant's (/ A: below 1 is faster).  A noisy host shows as a wide
+# spread within one variant; the least is then the less disturbed figure.
 #   scripts/gpu/ab-bench.sh --rounds 5 nt='' plain='-DDMLR_STREAM_MIN=-1' \
 #       -- --filter split.4 --runs 5
 set -u
@@ -27,10 +28,12 @@ done
 [ ${#NAMES[@]} -ge 1 ] || { echo "$0: no variant (NAME='CFLAGS-EXTRA')" >&2; exit 2; }
 mkdir -p "$OUT/ab"
 for i in "${!NAMES[@]}"; do
-    B=build/ab/${NAMES[$i]}
-    mkdir -p "$B"
-    echo "== build ${NAMES[$i]}: ${CFLAGS:--O2 -g} ${FLAGS[$i]}"
-    make -s -j"$(nproc)" BUILD="$B" CFLAGS="${CFLAGS:--O2 -g} ${FLAGS[$i]}" "$B/bin/dmlref-bench" \
+    B=build/ab/${NAMES[$i]} F="${CFLAGS:--O2 -g} ${FLAGS[$i]}"
+    # make sees changed sources, not changed flags: a name built with others starts afresh
+    [ "$(cat "$B/cflags" 2>/dev/null)" = "$F" ] || rm -rf "$B"
+    mkdir -p "$B" && printf '%s\n' "$F" >"$B/cflags"
+    echo "== build ${NAMES[$i]}: $F"
+    make -s -j"$(nproc)" BUILD="$B" CFLAGS="$F" "$B/bin/dmlref-bench" \
         >"$B/build.log" 2>&1 || { tail -n 20 "$B/build.log"; exit 1; }
 done
 echo "== $(date -u +%FT%TZ) $(nproc) cores:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
@@ -55,21 +58,25 @@ done | awk '
     { key = $1 " " $2; if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
       vk = key SUBSEP $3; name[$3] = $4; if ($3 + 1 > nv) nv = $3 + 1
       t[vk] = t[vk] " " $5; cnt[vk]++; if ($5 == "FAILED") bad[vk] = 1 }
-    function median(s,   a, n, i, j, x) {
+    function sort(s, a,   n, i, j, x) {
         n = split(s, a, " ")
         for (i = 2; i <= n; i++) { x = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+        return n }
+    function median(s,   a, n) { n = sort(s, a); return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    function least(s,   a) { sort(s, a); return a[1] }
     END {
-        printf "%-24s %3s %-12s %9s %6s  %s\n", "case", "thr", "variant", "median ms", "x A", "ms per round"
+        printf "%-24s %3s %-12s %9s %6s %7s %6s  %s\n", "case", "thr", "variant", "median ms", "/ A",
+            "min ms", "/ A", "ms per round"
         for (k = 1; k <= nk; k++) {
-            split(order[k], c, " "); base = ""
+            split(order[k], c, " "); base = lbase = ""
             for (v = 0; v < nv; v++) {
                 vk = order[k] SUBSEP v
                 if (!(vk in t)) continue
-                m = (vk in bad) ? "FAILED" : median(t[vk])
-                if (base == "" && !(vk in bad)) base = m
-                printf "%-24s %3s %-12s %9s %6s %s\n", c[1], c[2], name[v], m,
-                    (vk in bad || base == "" || m == 0) ? "-" : sprintf("%.3f", m / base), t[vk]
+                m = (vk in bad) ? "FAILED" : median(t[vk]); l = (vk in bad) ? "-" : least(t[vk])
+                if (base == "" && !(vk in bad)) base = m; if (lbase == "" && !(vk in bad)) lbase = l
+                printf "%-24s %3s %-12s %9s %6s %7s %6s %s\n", c[1], c[2], name[v], m,
+                    (vk in bad || base == "" || base == 0) ? "-" : sprintf("%.3f", m / base), l,
+                    (vk in bad || lbase == "" || lbase == 0) ? "-" : sprintf("%.3f", l / lbase), t[vk]
             }
         }
     }' | tee "$OUT/ab/summary.txt"

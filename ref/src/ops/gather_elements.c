@@ -84,9 +84,20 @@ typedef struct elements_run {
 #define STORE_NT_1(d, p) memcpy(d, p, 1) /* never reached: STREAMS(1) is 0 */
 #define STORE_NT_2(d, p) memcpy(d, p, 2)
 
+/* -DDMLR_GATHER_ELEMENTS_CMOV=0: the position through dmlr_index_position's branches. */
+#ifndef DMLR_GATHER_ELEMENTS_CMOV
+#define DMLR_GATHER_ELEMENTS_CMOV 1
+#endif
+#if DMLR_GATHER_ELEMENTS_CMOV
+#define POSITION(x, it, dim, pos) (pos = dmlr_index_clamp(dmlr_read_index(x, it), dim))
+#else
+#define POSITION(x, it, dim, pos) \
+    dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos)
+#endif
+
 #define ELEMENTS_LOOP(N, DS, SS, XS, STORE)                                             \
     for (uint64_t k = 0, pos; k < n; k++, d += (DS), s += (SS), x += (XS)) {           \
-        dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos); \
+        POSITION(x, it, dim, pos);                                                      \
         STORE(N, d, s + pos * as);                                                      \
     }
 #define ELEMENTS_FN(IT, IB, N)                                                          \
