@@ -148,12 +148,19 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  *                               is rep movsb for these runs).
  *   -DDMLR_STREAM_THREADS=<n>   and only when the copy runs on at least n
  *                               threads (default 1: any count).
+ *   -DDMLR_STREAM_AHEAD=<bytes> a prefetch of the source that far ahead of each
+ *                               streamed line (default 0: none, the hardware's
+ *                               prefetchers only): one core's bandwidth is
+ *                               bound by the loads it has in flight.
  */
 #ifndef DMLR_STREAM_MIN
 #define DMLR_STREAM_MIN ((uint64_t)1 << 23)
 #endif
 #ifndef DMLR_STREAM_THREADS
 #define DMLR_STREAM_THREADS 1
+#endif
+#ifndef DMLR_STREAM_AHEAD
+#define DMLR_STREAM_AHEAD 0
 #endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -168,6 +175,8 @@ static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
     memcpy(d, s, head);
     d += head, s += head, n -= head;
     for (; n >= 64; n -= 64, d += 64, s += 64) {
+        if (DMLR_STREAM_AHEAD) /* a hint: never faults, even past the run */
+            DMLR_PREFETCH((const void *)((uintptr_t)s + DMLR_STREAM_AHEAD));
         __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
         __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
         __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));

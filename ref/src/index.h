@@ -58,18 +58,22 @@ static inline bool dmlr_index_position(dmlr_index_policy p, int64_t idx, uint64_
 }
 
 /*
- * WRAP_CLAMP's position as dmlr_index_position sets it, written as selects the
- * compiler makes conditional moves: in a loop of one load and one store per
- * index, the branches of dmlr_index_position (three taken per element as gcc
- * lays them out) cost more than the arithmetic.  No overflow: n is added only
- * to a negative idx.
+ * WRAP_CLAMP's position as dmlr_index_position sets it, for loops of one load
+ * and one store per index: an index already in [0, dim) costs one unsigned
+ * compare, not taken where gcc lays out dmlr_index_position with three taken
+ * branches per element, and the address waits only on the index load.
  */
 static inline uint64_t dmlr_index_clamp(int64_t idx, uint64_t dim)
 {
-    int64_t n = (int64_t)dim;
-    idx += idx < 0 ? n : 0; /* [-n, -1] counts from the end; below -n stays negative */
-    idx = idx < 0 ? 0 : idx;
-    return (uint64_t)(idx < n ? idx : n - 1);
+    uint64_t pos;
+#if defined(__GNUC__)
+    if (__builtin_expect((uint64_t)idx < dim, 1))
+#else
+    if ((uint64_t)idx < dim)
+#endif
+        return (uint64_t)idx;
+    dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, idx, dim, &pos);
+    return pos;
 }
 
 /* Elements between a prefetch and its use in an indexed run: about one DRAM latency. */

@@ -84,11 +84,11 @@ typedef struct elements_run {
 #define STORE_NT_1(d, p) memcpy(d, p, 1) /* never reached: STREAMS(1) is 0 */
 #define STORE_NT_2(d, p) memcpy(d, p, 2)
 
-/* -DDMLR_GATHER_ELEMENTS_CMOV=0: the position through dmlr_index_position's branches. */
-#ifndef DMLR_GATHER_ELEMENTS_CMOV
-#define DMLR_GATHER_ELEMENTS_CMOV 1
+/* -DDMLR_GATHER_ELEMENTS_FAST_INDEX=0: the position through dmlr_index_position alone. */
+#ifndef DMLR_GATHER_ELEMENTS_FAST_INDEX
+#define DMLR_GATHER_ELEMENTS_FAST_INDEX 1
 #endif
-#if DMLR_GATHER_ELEMENTS_CMOV
+#if DMLR_GATHER_ELEMENTS_FAST_INDEX
 #define POSITION(x, it, dim, pos) (pos = dmlr_index_clamp(dmlr_read_index(x, it), dim))
 #else
 #define POSITION(x, it, dim, pos) \
