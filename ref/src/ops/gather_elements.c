@@ -95,8 +95,16 @@ typedef struct elements_run {
     dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos)
 #endif
 
+/* -DDMLR_GATHER_ELEMENTS_AHEAD=<bytes>: each element prefetches the indices that far on,
+ * more loads in flight than the hardware's prefetchers keep for one core (default 0). */
+#ifndef DMLR_GATHER_ELEMENTS_AHEAD
+#define DMLR_GATHER_ELEMENTS_AHEAD 0
+#endif
+
 #define ELEMENTS_LOOP(N, DS, SS, XS, STORE)                                             \
     for (uint64_t k = 0, pos; k < n; k++, d += (DS), s += (SS), x += (XS)) {           \
+        if (DMLR_GATHER_ELEMENTS_AHEAD) /* a hint: never faults, even past the run */  \
+            DMLR_PREFETCH((const void *)((uintptr_t)x + DMLR_GATHER_ELEMENTS_AHEAD));  \
         POSITION(x, it, dim, pos);                                                      \
         STORE(N, d, s + pos * as);                                                      \
     }
