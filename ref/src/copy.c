@@ -149,9 +149,11 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  *   -DDMLR_STREAM_THREADS=<n>   and only when the copy runs on at least n
  *                               threads (default 1: any count).
  *   -DDMLR_STREAM_AHEAD=<bytes> a prefetch of the source that far ahead of each
- *                               streamed line (default 0: none, the hardware's
- *                               prefetchers only): one core's bandwidth is
- *                               bound by the loads it has in flight.
+ *                               streamed line (0: the hardware's prefetchers
+ *                               only): one core's bandwidth is bound by the
+ *                               loads it has in flight.  Default 1024: split.4
+ *                               at 1 thread 7% faster on a 2-core EPYC (2048
+ *                               the same, 4096 no gain).
  */
 #ifndef DMLR_STREAM_MIN
 #define DMLR_STREAM_MIN ((uint64_t)1 << 23)
@@ -160,7 +162,7 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
 #define DMLR_STREAM_THREADS 1
 #endif
 #ifndef DMLR_STREAM_AHEAD
-#define DMLR_STREAM_AHEAD 0
+#define DMLR_STREAM_AHEAD 1024
 #endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
