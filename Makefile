@@ -158,7 +158,7 @@ $(BUILD)/obj/%.o: %.c
 BENCH    := $(BUILD)/bin/dmlref-bench
 BENCH_OBJ := $(call objs,$(wildcard bench/*.c))
 # The flags that shape the code, recorded in the benchmark's JSON.
-BENCH_FLAGS := $(filter -O% -f% -m% -g% -std=% -D_%,$(CFLAGS) $(CFLAGS_STD) $(CFLAGS_OMP))
+BENCH_FLAGS := $(filter -O% -f% -m% -g% -std=% -D_% -DDMLR_%,$(CFLAGS) $(CFLAGS_STD) $(CFLAGS_OMP))
 $(BUILD)/obj/bench/bench.o: CFLAGS_ROOM += -DDMLR_BENCH_FLAGS='"$(BENCH_FLAGS)"'
 $(BENCH): $(BENCH_OBJ) $(LIB)
 	@mkdir -p $(@D)
