@@ -162,6 +162,8 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
  * them at -O2); the last partial block takes the same loop one lane at a time.
  */
 enum { BLOCK = 32 };
+/* Bytes of a tensor from which its scan streams its output (as copy.c's copies). */
+#define STREAM_MIN ((uint64_t)1 << 23)
 #define BLOCKED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                            \
     static void blocked_##NAME(const byte *src, byte *dst, const geom *g, uint64_t width) \
     {                                                                                   \
@@ -202,6 +204,15 @@ static const tile_fn staged[2][DMLR_DATA_TYPE_END] = {
 static const tile_fn blocked[2][DMLR_DATA_TYPE_END] = {
     [DMLR_SCAN_PRODUCT] = ROW(prod, blocked), [DMLR_SCAN_SUM] = ROW(sum, blocked)};
 #undef ROW
+
+static tile_fn blocked_fn(dmlr_scan_op op, dmlr_data_type dtype)
+{
+#if DMLR_SCAN_SSE2
+    if (dtype == DMLR_FLOAT32) /* the same bits, without relying on the vectoriser */
+        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32 : dmlr_scan_sse2_sum_f32;
+#endif
+    return blocked[op][dtype];
+}
 
 /*
  * The tile dimension: lanes contiguous in both tensors if there are such
@@ -253,9 +264,9 @@ void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
     uint64_t per_row = (wide + tile - 1) / tile, items = rows * per_row;
     dmlr_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
                         out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
-                        decreasing, exclusive};
+                        decreasing, exclusive, DMLR_SCAN_STREAM && in->count * in->esize >= STREAM_MIN};
     const tile_fn fn = g.in_lane == in->esize && g.out_lane == in->esize
-                           ? blocked[op][in->dtype] : staged[op][in->dtype];
+                           ? blocked_fn(op, in->dtype) : staged[op][in->dtype];
     /* independent tiles of lanes; each walk stays sequential (CUMULATIVE_PRODUCT-6,
      * CUMULATIVE_SUMMATION-6) */
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(in->count) && items > 1)

@@ -16,12 +16,37 @@
 typedef struct dmlr_scan_geom {
     uint64_t len, in_step, out_step, in_lane, out_lane;
     bool decreasing, exclusive;
+    bool stream; /* non-temporal stores where a kernel has them: the tensor is beyond the caches */
 } dmlr_scan_geom;
 
 /* The widest tile: lanes contiguous in both tensors (in_lane == out_lane == element size). */
 enum { DMLR_SCAN_WIDE = 4096 };
 /* The widest tile of any other layout; lanes far apart in both tensors take FAR. */
 enum { DMLR_SCAN_NARROW = 64, DMLR_SCAN_FAR = 16 };
+
+/*
+ * FLOAT32 lanes contiguous in both tensors through SSE2 intrinsics
+ * (scan_sse2.c) where the compiler targets SSE2 (every x86-64), with
+ * non-temporal stores for tensors beyond the caches.  -DDMLR_SCAN_SSE2=0
+ * keeps the portable kernel, -DDMLR_SCAN_STREAM=0 the ordinary stores, for
+ * comparison; the bits are the same every way.
+ */
+#ifndef DMLR_SCAN_SSE2
+#if defined(__SSE2__)
+#define DMLR_SCAN_SSE2 1
+#else
+#define DMLR_SCAN_SSE2 0
+#endif
+#endif
+#ifndef DMLR_SCAN_STREAM
+#define DMLR_SCAN_STREAM 1
+#endif
+#if DMLR_SCAN_SSE2
+void dmlr_scan_sse2_prod_f32(const unsigned char *src, unsigned char *dst,
+                             const dmlr_scan_geom *g, uint64_t width);
+void dmlr_scan_sse2_sum_f32(const unsigned char *src, unsigned char *dst,
+                            const dmlr_scan_geom *g, uint64_t width);
+#endif
 
 typedef enum dmlr_scan_op { DMLR_SCAN_PRODUCT, DMLR_SCAN_SUM } dmlr_scan_op;
 

@@ -188,6 +188,15 @@ START_TEST(cumulative_product_of_long_axes_and_many_lanes_matches_the_naive_loop
 }
 END_TEST
 
+START_TEST(cumulative_product_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop)
+{
+    /* 8 MiB and more: the output streams (scan_sse2.c); rows of 524301 lanes
+     * start at every 16-byte alignment, and 4096-lane tiles leave a remainder */
+    ck_assert(matrix_case(2, 0, DMLR_FLOAT32, 1, true, TU_PACKED, TU_PACKED, 4, 524300, 7));
+    ck_assert(matrix_case(2, 0, DMLR_FLOAT32, 0, false, TU_PACKED, TU_PACKED, 4, 524300, 8));
+}
+END_TEST
+
 START_TEST(cumulative_product_is_bit_identical_at_any_thread_count)
 {
     /* CUMULATIVE_PRODUCT-6: tiles of lanes in parallel, never a walk; both tilings */
@@ -564,6 +573,7 @@ static Suite *cumulative_product_suite(void)
         tc, cumulative_product_matches_the_naive_loop_for_every_type_rank_axis_direction_and_layout,
         1, 9);
     tcase_add_test(tc, cumulative_product_of_long_axes_and_many_lanes_matches_the_naive_loop);
+    tcase_add_test(tc, cumulative_product_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_is_bit_identical_at_any_thread_count);
     tcase_add_test(tc, cumulative_product_in_place_equals_out_of_place);
     tcase_add_test(tc, cumulative_product_int32_wraps_modulo_2_to_the_32);
