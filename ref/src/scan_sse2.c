@@ -11,7 +11,9 @@
  * (CUMULATIVE_PRODUCT-9, CUMULATIVE_SUMMATION-9: exact widening, the operation
  * in FLOAT64, one round-to-nearest-even narrowing under the default MXCSR), so
  * every output has the same bits as the portable kernel's.  The accumulators
- * of the whole tile stay in a local array while the rows stream past.
+ * of the whole tile stay in a local array while the rows stream past, a
+ * group of DMLR_SCAN_ROWS rows at a time: each accumulator is loaded and stored
+ * once per group, not once per row (a lane still takes its rows in order).
  *
  * g->stream: the output is written with non-temporal stores (a tensor larger
  * than the caches: an ordinary store first reads the line it overwrites, a
@@ -25,40 +27,74 @@
 
 typedef unsigned char byte;
 
-/* One lane, exactly as scan.c's kernels do it. */
+/* One lane down the group's r rows, exactly as scan.c's kernels do it. */
 #define LANE(OPS, EXCLS, EXCL)                                                          \
     {                                                                                   \
-        float e;                                                                        \
-        memcpy(&e, s + w * 4, sizeof e);                                                    \
-        double next = OPS(a[w], (double)e);                                             \
-        float o = (float)((EXCL) ? EXCLS(a[w]) : next);                                 \
-        memcpy(d + w * 4, &o, sizeof o);                                                    \
-        a[w] = next;                                                                    \
+        double av = a[w];                                                               \
+        for (uint64_t i = 0; i < r; i++) {                                              \
+            float e;                                                                    \
+            memcpy(&e, s[i] + w * 4, sizeof e);                                         \
+            double next = OPS(av, (double)e);                                           \
+            float o = (float)((EXCL) ? EXCLS(av) : next);                               \
+            memcpy(d[i] + w * 4, &o, sizeof o);                                         \
+            av = next;                                                                  \
+        }                                                                               \
+        a[w] = av;                                                                      \
     }
-/* Four lanes: two pairs of doubles, one 16-byte load and one store. */
+/* Lanes w + o .. w + o + 3 of row i: accumulators A (lanes 0, 1) and B (2, 3). */
+#define FOUR(OPP, EXCLP, EXCL, STORE, A, B, o)                                          \
+    {                                                                                   \
+        __m128 e = _mm_loadu_ps((const float *)(const void *)(s[i] + (w + (o)) * 4));   \
+        __m128d nA = OPP(A, _mm_cvtps_pd(e)), nB = OPP(B, _mm_cvtps_pd(_mm_movehl_ps(e, e))); \
+        __m128d oA = (EXCL) ? EXCLP(A) : nA, oB = (EXCL) ? EXCLP(B) : nB;               \
+        STORE((float *)(void *)(d[i] + (w + (o)) * 4),                                  \
+              _mm_movelh_ps(_mm_cvtpd_ps(oA), _mm_cvtpd_ps(oB)));                       \
+        A = nA, B = nB;                                                                 \
+    }
+/* Four lanes down the r rows. */
 #define QUAD(OPP, EXCLP, EXCL, STORE)                                                   \
     {                                                                                   \
-        __m128 e = _mm_loadu_ps((const float *)(const void *)(s + w * 4));                                                 \
         __m128d a0 = _mm_loadu_pd(a + w), a1 = _mm_loadu_pd(a + w + 2);                 \
-        __m128d n0 = OPP(a0, _mm_cvtps_pd(e)), n1 = OPP(a1, _mm_cvtps_pd(_mm_movehl_ps(e, e))); \
-        __m128d o0 = (EXCL) ? EXCLP(a0) : n0, o1 = (EXCL) ? EXCLP(a1) : n1;             \
-        STORE((float *)(void *)(d + w * 4), _mm_movelh_ps(_mm_cvtpd_ps(o0), _mm_cvtpd_ps(o1)));               \
-        _mm_storeu_pd(a + w, n0);                                                       \
-        _mm_storeu_pd(a + w + 2, n1);                                                   \
+        for (uint64_t i = 0; i < r; i++)                                                \
+            FOUR(OPP, EXCLP, EXCL, STORE, a0, a1, 0)                                    \
+        _mm_storeu_pd(a + w, a0);                                                       \
+        _mm_storeu_pd(a + w + 2, a1);                                                   \
     }
-/* A row of `width` lanes; when streaming, lanes one by one up to d's first 16-byte boundary. */
+/* Sixteen lanes (a cache line of each row when aligned) down the r rows: the
+ * accumulators stay in registers, and each row's line is written whole before
+ * the next row's (interleaved partial lines defeat the write-combining of
+ * streamed stores: 4 rows took 3.5x longer). */
+#define LINE(OPP, EXCLP, EXCL, STORE)                                                   \
+    {                                                                                   \
+        __m128d a0 = _mm_loadu_pd(a + w), a1 = _mm_loadu_pd(a + w + 2);                 \
+        __m128d a2 = _mm_loadu_pd(a + w + 4), a3 = _mm_loadu_pd(a + w + 6);             \
+        __m128d a4 = _mm_loadu_pd(a + w + 8), a5 = _mm_loadu_pd(a + w + 10);            \
+        __m128d a6 = _mm_loadu_pd(a + w + 12), a7 = _mm_loadu_pd(a + w + 14);           \
+        for (uint64_t i = 0; i < r; i++) {                                              \
+            FOUR(OPP, EXCLP, EXCL, STORE, a0, a1, 0)                                    \
+            FOUR(OPP, EXCLP, EXCL, STORE, a2, a3, 4)                                    \
+            FOUR(OPP, EXCLP, EXCL, STORE, a4, a5, 8)                                    \
+            FOUR(OPP, EXCLP, EXCL, STORE, a6, a7, 12)                                   \
+        }                                                                               \
+        _mm_storeu_pd(a + w, a0), _mm_storeu_pd(a + w + 2, a1);                         \
+        _mm_storeu_pd(a + w + 4, a2), _mm_storeu_pd(a + w + 6, a3);                     \
+        _mm_storeu_pd(a + w + 8, a4), _mm_storeu_pd(a + w + 10, a5);                    \
+        _mm_storeu_pd(a + w + 12, a6), _mm_storeu_pd(a + w + 14, a7);                   \
+    }
+/* The group across the tile; when streaming, lanes one by one up to the first 64-byte
+ * boundary of the rows (the same in every row of a group), so each LINE is a line. */
 #define ROW(OPS, OPP, EXCLS, EXCLP, EXCL)                                               \
     if (stream) {                                                                       \
-        uint64_t head = ((16 - ((uintptr_t)d & 15)) & 15) / sizeof(float);              \
+        uint64_t head = ((64 - ((uintptr_t)d[0] & 63)) & 63) / sizeof(float);           \
         for (; w < head && w < width; w++)                                              \
             LANE(OPS, EXCLS, EXCL)                                                      \
-        for (; w + 8 <= width; w += 8) {                                                \
+        for (; w + 16 <= width; w += 16)                                                \
+            LINE(OPP, EXCLP, EXCL, _mm_stream_ps)                                       \
+        for (; w + 4 <= width; w += 4)                                                  \
             QUAD(OPP, EXCLP, EXCL, _mm_stream_ps)                                       \
-            w += 4;                                                                     \
-            QUAD(OPP, EXCLP, EXCL, _mm_stream_ps)                                       \
-            w -= 4;                                                                     \
-        }                                                                               \
     }                                                                                   \
+    for (; w + 16 <= width; w += 16)                                                    \
+        LINE(OPP, EXCLP, EXCL, _mm_storeu_ps)                                           \
     for (; w + 4 <= width; w += 4)                                                      \
         QUAD(OPP, EXCLP, EXCL, _mm_storeu_ps)                                           \
     for (; w < width; w++)                                                              \
@@ -80,13 +116,20 @@ static __m128d plus_zero_pd(__m128d a) { return _mm_add_pd(a, _mm_setzero_pd());
         double acc[DMLR_SCAN_WIDE];                                                     \
         for (uint64_t w = 0; w < width; w++)                                            \
             acc[w] = ID;                                                                \
-        for (uint64_t k = 0; k < x.len; k++) {                                          \
-            uint64_t j = x.decreasing ? x.len - 1 - k : k, w = 0;                       \
-            const byte *s = src + j * x.in_step;                                        \
-            byte *d = dst + j * x.out_step;                                             \
+        /* streamed rows that start at different alignments: one at a time */        \
+        uint64_t rows = x.stream && x.out_step % 64 ? 1 : DMLR_SCAN_ROWS;               \
+        for (uint64_t k = 0, r; k < x.len; k += r) {                                    \
+            const byte *s[DMLR_SCAN_ROWS];                                              \
+            byte *d[DMLR_SCAN_ROWS];                                                    \
+            r = x.len - k < rows ? x.len - k : rows;                                    \
+            for (uint64_t i = 0; i < r; i++) { /* in AxisDirection order */             \
+                uint64_t j = x.decreasing ? x.len - 1 - k - i : k + i;                  \
+                s[i] = src + j * x.in_step, d[i] = dst + j * x.out_step;                \
+            }                                                                           \
             double *a = acc;                                                            \
+            uint64_t w = 0;                                                             \
             /* whole floats only: a misaligned d never reaches a 16-byte boundary */    \
-            bool stream = x.stream && ((uintptr_t)d & 3) == 0;                          \
+            bool stream = x.stream && ((uintptr_t)d[0] & 3) == 0;                       \
             if (x.exclusive) {                                                          \
                 ROW(OPS, OPP, EXCLS, EXCLP, 1)                                          \
             } else {                                                                    \
