@@ -68,7 +68,10 @@ static double plus_zero(double a) { return a + 0.0; }
  * step by step would evict each line before its next element is used).  The
  * block is loaded before it is stored: in place is safe.
  */
-enum { STEPS = 64, GROUP = 16 };
+#ifndef DMLR_SCAN_STEPS
+#define DMLR_SCAN_STEPS 64
+#endif
+enum { STEPS = DMLR_SCAN_STEPS, GROUP = 16 };
 #define STAGE(ES)                                                                       \
     if (lane == (ES)) { /* lanes contiguous: a row per step */                          \
         for (uint64_t s = 0; s < ns; s++)                                               \
@@ -205,13 +208,32 @@ static const tile_fn blocked[2][DMLR_DATA_TYPE_END] = {
     [DMLR_SCAN_PRODUCT] = ROW(prod, blocked), [DMLR_SCAN_SUM] = ROW(sum, blocked)};
 #undef ROW
 
-static tile_fn blocked_fn(dmlr_scan_op op, dmlr_data_type dtype)
-{
 #if DMLR_SCAN_SSE2
-    if (dtype == DMLR_FLOAT32) /* the same bits, without relying on the vectoriser */
-        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32 : dmlr_scan_sse2_sum_f32;
+/* A transposed FLOAT32 input: quads of lanes through SSE2 transposes, the rest staged. */
+#define TRANSPOSED(OP)                                                                  \
+    static void transposed_##OP(const byte *src, byte *dst, const geom *g, uint64_t width) \
+    {                                                                                   \
+        uint64_t done = dmlr_scan_sse2_##OP##_f32_t(src, dst, g, width);                \
+        if (done < width)                                                               \
+            staged_##OP##_FLOAT32(src + done * g->in_lane, dst + done * g->out_lane, g,  \
+                                  width - done);                                        \
+    }
+TRANSPOSED(prod)
+TRANSPOSED(sum)
 #endif
-    return blocked[op][dtype];
+
+/* The kernel of a tile; FLOAT32 through SSE2 where it can (the same bits, without
+ * relying on the vectoriser). */
+static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint64_t esize)
+{
+    bool packed = g->in_lane == esize && g->out_lane == esize;
+#if DMLR_SCAN_SSE2
+    if (dtype == DMLR_FLOAT32 && packed)
+        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32 : dmlr_scan_sse2_sum_f32;
+    if (DMLR_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
+        return op == DMLR_SCAN_PRODUCT ? transposed_prod : transposed_sum;
+#endif
+    return packed ? blocked[op][dtype] : staged[op][dtype];
 }
 
 /*
@@ -265,8 +287,7 @@ void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
     dmlr_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
                         out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
                         decreasing, exclusive, DMLR_SCAN_STREAM && in->count * in->esize >= STREAM_MIN};
-    const tile_fn fn = g.in_lane == in->esize && g.out_lane == in->esize
-                           ? blocked_fn(op, in->dtype) : staged[op][in->dtype];
+    const tile_fn fn = kernel(op, in->dtype, &g, in->esize);
     /* independent tiles of lanes; each walk stays sequential (CUMULATIVE_PRODUCT-6,
      * CUMULATIVE_SUMMATION-6) */
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(in->count) && items > 1)

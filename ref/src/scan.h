@@ -22,7 +22,10 @@ typedef struct dmlr_scan_geom {
 /* The widest tile: lanes contiguous in both tensors (in_lane == out_lane == element size). */
 enum { DMLR_SCAN_WIDE = 4096 };
 /* The widest tile of any other layout; lanes far apart in both tensors take FAR. */
-enum { DMLR_SCAN_NARROW = 64, DMLR_SCAN_FAR = 16 };
+#ifndef DMLR_SCAN_NARROW
+#define DMLR_SCAN_NARROW 64
+#endif
+enum { DMLR_SCAN_FAR = 16 };
 
 /*
  * FLOAT32 lanes contiguous in both tensors through SSE2 intrinsics
@@ -41,6 +44,9 @@ enum { DMLR_SCAN_NARROW = 64, DMLR_SCAN_FAR = 16 };
 #ifndef DMLR_SCAN_STREAM
 #define DMLR_SCAN_STREAM 1
 #endif
+#ifndef DMLR_SCAN_SSE2_T
+#define DMLR_SCAN_SSE2_T 1 /* 0: transposed FLOAT32 inputs staged as the other types */
+#endif
 #ifndef DMLR_SCAN_ROWS
 #define DMLR_SCAN_ROWS 2 /* rows per pass over the accumulators (1, 2, 4: 44, 28, 36 ms here) */
 #endif
@@ -49,6 +55,12 @@ void dmlr_scan_sse2_prod_f32(const unsigned char *src, unsigned char *dst,
                              const dmlr_scan_geom *g, uint64_t width);
 void dmlr_scan_sse2_sum_f32(const unsigned char *src, unsigned char *dst,
                             const dmlr_scan_geom *g, uint64_t width);
+/* Steps contiguous in the input (in_step 4), lanes in the output (out_lane 4), at most
+ * DMLR_SCAN_NARROW lanes: the first width / 4 * 4 lanes, that count returned. */
+uint64_t dmlr_scan_sse2_prod_f32_t(const unsigned char *src, unsigned char *dst,
+                                   const dmlr_scan_geom *g, uint64_t width);
+uint64_t dmlr_scan_sse2_sum_f32_t(const unsigned char *src, unsigned char *dst,
+                                  const dmlr_scan_geom *g, uint64_t width);
 #endif
 
 typedef enum dmlr_scan_op { DMLR_SCAN_PRODUCT, DMLR_SCAN_SUM } dmlr_scan_op;

@@ -141,4 +141,66 @@ static __m128d plus_zero_pd(__m128d a) { return _mm_add_pd(a, _mm_setzero_pd());
     }
 SSE2_KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd)
 SSE2_KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
+
+/*
+ * Steps contiguous in the input, lanes in the output (a transposed input):
+ * per 4 lanes x 4 steps, four 16-byte loads (one per lane), a 4x4 transpose
+ * in registers, the 4 steps in AxisDirection order, four 16-byte stores (one
+ * per step).  Staging through memory (scan.c) moved every element one by one.
+ * The block is loaded before it is stored.  Lanes in quads only; the rest is
+ * the caller's.
+ */
+#define T_STEP(OPP, EXCLP, R, T)                                                        \
+    {                                                                                   \
+        __m128d n0 = OPP(a0, _mm_cvtps_pd(R)), n1 = OPP(a1, _mm_cvtps_pd(_mm_movehl_ps(R, R))); \
+        __m128d o0 = x.exclusive ? EXCLP(a0) : n0, o1 = x.exclusive ? EXCLP(a1) : n1;   \
+        _mm_storeu_ps((float *)(void *)(q + (T) * x.out_step),                          \
+                      _mm_movelh_ps(_mm_cvtpd_ps(o0), _mm_cvtpd_ps(o1)));               \
+        a0 = n0, a1 = n1;                                                               \
+    }
+#define T_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP)                                      \
+    uint64_t dmlr_scan_sse2_##NAME##_t(const byte *src, byte *dst, const dmlr_scan_geom *g, \
+                                       uint64_t width)                                  \
+    {                                                                                   \
+        const dmlr_scan_geom x = *g;                                                    \
+        uint64_t quads = width / 4 * 4, len4 = x.len / 4 * 4;                           \
+        double acc[DMLR_SCAN_NARROW];                                                   \
+        for (uint64_t w = 0; w < quads; w++)                                            \
+            acc[w] = ID;                                                                \
+        for (uint64_t k = 0; k < len4; k += 4) {                                        \
+            uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */       \
+            for (uint64_t w = 0; w < quads; w += 4) {                                   \
+                const byte *p = src + lo * x.in_step + w * x.in_lane;                   \
+                byte *q = dst + lo * x.out_step + w * x.out_lane;                       \
+                __m128 r0 = _mm_loadu_ps((const float *)(const void *)p);               \
+                __m128 r1 = _mm_loadu_ps((const float *)(const void *)(p + x.in_lane)); \
+                __m128 r2 = _mm_loadu_ps((const float *)(const void *)(p + 2 * x.in_lane)); \
+                __m128 r3 = _mm_loadu_ps((const float *)(const void *)(p + 3 * x.in_lane)); \
+                _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_t: step lo + t of the 4 lanes */ \
+                __m128d a0 = _mm_loadu_pd(acc + w), a1 = _mm_loadu_pd(acc + w + 2);     \
+                if (x.decreasing) {                                                     \
+                    T_STEP(OPP, EXCLP, r3, 3) T_STEP(OPP, EXCLP, r2, 2)                 \
+                    T_STEP(OPP, EXCLP, r1, 1) T_STEP(OPP, EXCLP, r0, 0)                 \
+                } else {                                                                \
+                    T_STEP(OPP, EXCLP, r0, 0) T_STEP(OPP, EXCLP, r1, 1)                 \
+                    T_STEP(OPP, EXCLP, r2, 2) T_STEP(OPP, EXCLP, r3, 3)                 \
+                }                                                                       \
+                _mm_storeu_pd(acc + w, a0), _mm_storeu_pd(acc + w + 2, a1);             \
+            }                                                                           \
+        }                                                                               \
+        for (uint64_t k = len4; k < x.len; k++) { /* the last steps, lane by lane */    \
+            uint64_t j = x.decreasing ? x.len - 1 - k : k;                              \
+            for (uint64_t w = 0; w < quads; w++) {                                      \
+                float e, o;                                                             \
+                memcpy(&e, src + j * x.in_step + w * x.in_lane, sizeof e);              \
+                double next = OPS(acc[w], (double)e);                                   \
+                o = (float)(x.exclusive ? EXCLS(acc[w]) : next);                        \
+                memcpy(dst + j * x.out_step + w * x.out_lane, &o, sizeof o);            \
+                acc[w] = next;                                                          \
+            }                                                                           \
+        }                                                                               \
+        return quads;                                                                   \
+    }
+T_KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd)
+T_KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
 #endif

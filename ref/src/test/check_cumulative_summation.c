@@ -194,6 +194,18 @@ START_TEST(cumulative_summation_of_long_axes_and_many_lanes_matches_the_naive_lo
 }
 END_TEST
 
+START_TEST(cumulative_summation_of_a_transposed_float32_input_matches_the_naive_loop)
+{
+    /* steps contiguous in the input, lanes in the output: 4x4 transposes
+     * (scan_sse2.c); 23 steps leave 3 after the blocks of 4, 71 lanes a tile of
+     * 64 and 7, 3 of them outside the quads */
+    for (int dir = 0; dir < 2; dir++)
+        for (int excl = 0; excl < 2; excl++)
+            ck_assert(matrix_case(2, 0, DMLR_FLOAT32, dir, excl, TU_PERMUTED, TU_PACKED, 23, 70,
+                                  (uint64_t)(dir * 2 + excl)));
+}
+END_TEST
+
 START_TEST(cumulative_summation_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop)
 {
     /* 8 MiB and more: the output streams (scan_sse2.c), rows in groups and
@@ -517,6 +529,7 @@ static Suite *cumulative_summation_suite(void)
         tc, cumulative_summation_matches_the_naive_loop_for_every_type_rank_axis_direction_and_layout,
         1, 9);
     tcase_add_test(tc, cumulative_summation_of_long_axes_and_many_lanes_matches_the_naive_loop);
+    tcase_add_test(tc, cumulative_summation_of_a_transposed_float32_input_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_summation_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_summation_is_bit_identical_at_any_thread_count);
     tcase_add_test(tc, cumulative_summation_in_place_equals_out_of_place);
