@@ -208,20 +208,6 @@ static const tile_fn blocked[2][DMLR_DATA_TYPE_END] = {
     [DMLR_SCAN_PRODUCT] = ROW(prod, blocked), [DMLR_SCAN_SUM] = ROW(sum, blocked)};
 #undef ROW
 
-#if DMLR_SCAN_SSE2
-/* A transposed FLOAT32 input: quads of lanes through SSE2 transposes, the rest staged. */
-#define TRANSPOSED(OP)                                                                  \
-    static void transposed_##OP(const byte *src, byte *dst, const geom *g, uint64_t width) \
-    {                                                                                   \
-        uint64_t done = dmlr_scan_sse2_##OP##_f32_t(src, dst, g, width);                \
-        if (done < width)                                                               \
-            staged_##OP##_FLOAT32(src + done * g->in_lane, dst + done * g->out_lane, g,  \
-                                  width - done);                                        \
-    }
-TRANSPOSED(prod)
-TRANSPOSED(sum)
-#endif
-
 /* The kernel of a tile; FLOAT32 through SSE2 where it can (the same bits, without
  * relying on the vectoriser). */
 static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint64_t esize)
@@ -231,7 +217,7 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
     if (dtype == DMLR_FLOAT32 && packed)
         return op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32 : dmlr_scan_sse2_sum_f32;
     if (DMLR_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
-        return op == DMLR_SCAN_PRODUCT ? transposed_prod : transposed_sum;
+        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32_t : dmlr_scan_sse2_sum_f32_t;
 #endif
     return packed ? blocked[op][dtype] : staged[op][dtype];
 }

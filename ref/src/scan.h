@@ -56,11 +56,11 @@ void dmlr_scan_sse2_prod_f32(const unsigned char *src, unsigned char *dst,
 void dmlr_scan_sse2_sum_f32(const unsigned char *src, unsigned char *dst,
                             const dmlr_scan_geom *g, uint64_t width);
 /* Steps contiguous in the input (in_step 4), lanes in the output (out_lane 4), at most
- * DMLR_SCAN_NARROW lanes: the first width / 4 * 4 lanes, that count returned. */
-uint64_t dmlr_scan_sse2_prod_f32_t(const unsigned char *src, unsigned char *dst,
-                                   const dmlr_scan_geom *g, uint64_t width);
-uint64_t dmlr_scan_sse2_sum_f32_t(const unsigned char *src, unsigned char *dst,
-                                  const dmlr_scan_geom *g, uint64_t width);
+ * DMLR_SCAN_NARROW lanes. */
+void dmlr_scan_sse2_prod_f32_t(const unsigned char *src, unsigned char *dst,
+                               const dmlr_scan_geom *g, uint64_t width);
+void dmlr_scan_sse2_sum_f32_t(const unsigned char *src, unsigned char *dst,
+                              const dmlr_scan_geom *g, uint64_t width);
 #endif
 
 typedef enum dmlr_scan_op { DMLR_SCAN_PRODUCT, DMLR_SCAN_SUM } dmlr_scan_op;

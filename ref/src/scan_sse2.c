@@ -63,7 +63,7 @@ typedef unsigned char byte;
 /* Sixteen lanes (a cache line of each row when aligned) down the r rows: the
  * accumulators stay in registers, and each row's line is written whole before
  * the next row's (interleaved partial lines defeat the write-combining of
- * streamed stores: 4 rows took 3.5x longer). */
+ * streamed stores: quads of 4 rows interleaved took 3.5x longer here). */
 #define LINE(OPP, EXCLP, EXCL, STORE)                                                   \
     {                                                                                   \
         __m128d a0 = _mm_loadu_pd(a + w), a1 = _mm_loadu_pd(a + w + 2);                 \
@@ -147,8 +147,8 @@ SSE2_KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
  * per 4 lanes x 4 steps, four 16-byte loads (one per lane), a 4x4 transpose
  * in registers, the 4 steps in AxisDirection order, four 16-byte stores (one
  * per step).  Staging through memory (scan.c) moved every element one by one.
- * The block is loaded before it is stored.  Lanes in quads only; the rest is
- * the caller's.
+ * The block is loaded before it is stored.  The steps and lanes left over go
+ * one by one.
  */
 #define T_STEP(OPP, EXCLP, R, T)                                                        \
     {                                                                                   \
@@ -158,14 +158,27 @@ SSE2_KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
                       _mm_movelh_ps(_mm_cvtpd_ps(o0), _mm_cvtpd_ps(o1)));               \
         a0 = n0, a1 = n1;                                                               \
     }
+/* Lanes W0 .. W1 - 1 of steps K0 .. K1 - 1, one by one, exactly as scan.c's kernels. */
+#define T_REST(OPS, EXCLS, W0, W1, K0, K1)                                              \
+    for (uint64_t k = (K0); k < (K1); k++) {                                            \
+        uint64_t j = x.decreasing ? x.len - 1 - k : k;                                  \
+        for (uint64_t w = (W0); w < (W1); w++) {                                        \
+            float e, o;                                                                 \
+            memcpy(&e, src + j * x.in_step + w * x.in_lane, sizeof e);                  \
+            double next = OPS(acc[w], (double)e);                                       \
+            o = (float)(x.exclusive ? EXCLS(acc[w]) : next);                            \
+            memcpy(dst + j * x.out_step + w * x.out_lane, &o, sizeof o);                \
+            acc[w] = next;                                                              \
+        }                                                                               \
+    }
 #define T_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP)                                      \
-    uint64_t dmlr_scan_sse2_##NAME##_t(const byte *src, byte *dst, const dmlr_scan_geom *g, \
+    void dmlr_scan_sse2_##NAME##_t(const byte *src, byte *dst, const dmlr_scan_geom *g, \
                                        uint64_t width)                                  \
     {                                                                                   \
         const dmlr_scan_geom x = *g;                                                    \
         uint64_t quads = width / 4 * 4, len4 = x.len / 4 * 4;                           \
         double acc[DMLR_SCAN_NARROW];                                                   \
-        for (uint64_t w = 0; w < quads; w++)                                            \
+        for (uint64_t w = 0; w < width; w++)                                            \
             acc[w] = ID;                                                                \
         for (uint64_t k = 0; k < len4; k += 4) {                                        \
             uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */       \
@@ -188,18 +201,8 @@ SSE2_KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
                 _mm_storeu_pd(acc + w, a0), _mm_storeu_pd(acc + w + 2, a1);             \
             }                                                                           \
         }                                                                               \
-        for (uint64_t k = len4; k < x.len; k++) { /* the last steps, lane by lane */    \
-            uint64_t j = x.decreasing ? x.len - 1 - k : k;                              \
-            for (uint64_t w = 0; w < quads; w++) {                                      \
-                float e, o;                                                             \
-                memcpy(&e, src + j * x.in_step + w * x.in_lane, sizeof e);              \
-                double next = OPS(acc[w], (double)e);                                   \
-                o = (float)(x.exclusive ? EXCLS(acc[w]) : next);                        \
-                memcpy(dst + j * x.out_step + w * x.out_lane, &o, sizeof o);            \
-                acc[w] = next;                                                          \
-            }                                                                           \
-        }                                                                               \
-        return quads;                                                                   \
+        T_REST(OPS, EXCLS, 0, quads, len4, x.len) /* the last steps of the quads */     \
+        T_REST(OPS, EXCLS, quads, width, 0, x.len) /* the lanes after them */           \
     }
 T_KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd)
 T_KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
