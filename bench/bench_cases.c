@@ -9,6 +9,8 @@
  *   cumprod.inner / .outer   FLOAT32 {8192, 8192} along Axis 1 / Axis 0
  *   *.strided                the input padded (stride 2, or rows of 16384 + 64) or,
  *                            for cumprod, transposed (column-major)
+ *   gather.rows              FLOAT32 {256K, 256}, 256K random INT64 row indices, Axis 0
+ *                            (an embedding lookup: 1 KiB rows)
  *   gather_elements.random   FLOAT32 {4096, 4096}, INT64 indices {4096, 4096} random
  *                            along Axis 1 (each row permuted with repeats)
  *   join.4                   FLOAT32 4 x {4096, 4096} into {4096, 16384} along Axis 1
@@ -32,17 +34,26 @@
 
 int bench_hugepages = 1;
 
-const char *const bench_case_names[] = {
-    "gather.random", "gather.random.strided", "scatter.random", "scatter.random.strided",
-    "split.4", "split.4.strided", "cumprod.inner", "cumprod.inner.strided", "cumprod.outer",
-    "cumprod.outer.strided", "gather_elements.random", "join.4", "join.4.strided", "cumsum.inner",
-    "cumsum.inner.strided", "cumsum.outer", "cumsum.outer.strided", "split.u8.5GiB", NULL};
-
 enum { GATHER, SCATTER, SPLIT, CUMPROD_INNER, CUMPROD_OUTER, BIG, ELEMENTS, JOIN, CUMSUM_INNER,
-       CUMSUM_OUTER };
-static const int kinds[] = {GATHER, GATHER, SCATTER, SCATTER, SPLIT, SPLIT, CUMPROD_INNER,
-                            CUMPROD_INNER, CUMPROD_OUTER, CUMPROD_OUTER, ELEMENTS, JOIN, JOIN,
-                            CUMSUM_INNER, CUMSUM_INNER, CUMSUM_OUTER, CUMSUM_OUTER, BIG};
+       CUMSUM_OUTER, ROWS };
+/* Every case once: name, kind, bound tensors' MiB (for the free-memory check). */
+#define BENCH_CASES(X)                                                                   \
+    X("gather.random", GATHER, 448) X("gather.random.strided", GATHER, 704)               \
+    X("scatter.random", SCATTER, 704) X("scatter.random.strided", SCATTER, 960)           \
+    X("split.4", SPLIT, 513) X("split.4.strided", SPLIT, 514)                             \
+    X("cumprod.inner", CUMPROD_INNER, 512) X("cumprod.inner.strided", CUMPROD_INNER, 512) \
+    X("cumprod.outer", CUMPROD_OUTER, 512) X("cumprod.outer.strided", CUMPROD_OUTER, 512) \
+    X("gather_elements.random", ELEMENTS, 256) X("join.4", JOIN, 512)                     \
+    X("join.4.strided", JOIN, 514) X("cumsum.inner", CUMSUM_INNER, 512)                   \
+    X("cumsum.inner.strided", CUMSUM_INNER, 512) X("cumsum.outer", CUMSUM_OUTER, 512)     \
+    X("cumsum.outer.strided", CUMSUM_OUTER, 512) X("gather.rows", ROWS, 514)              \
+    X("split.u8.5GiB", BIG, 10240)
+#define NAME(n, k, m) n,
+#define KIND(n, k, m) k,
+#define MIB(n, k, m) m,
+const char *const bench_case_names[] = {BENCH_CASES(NAME) NULL};
+static const int kinds[] = {BENCH_CASES(KIND)};
+static const double case_mib[] = {BENCH_CASES(MIB)};
 
 static uint32_t s_in[2], s_ix[1], s_out[4][2], st_in[2];
 static dmlr_tensor_desc d_in, d_ix, d_up, d_out[4], d_ins[4];
@@ -125,6 +136,23 @@ static void setup_gather(bench_case *c)
     bind(c, 1, &d_out[0]);
     c->elements = s_ix[0];
     c->bytes = (double)s_ix[0] * (8 + 4 + 4);
+}
+
+/* Embedding lookup: whole 1 KiB rows at random, where a gather can move data at copy speed. */
+static void setup_rows(bench_case *c)
+{
+    static uint32_t s_rix[2] = {1, 256 * 1024};
+    s_in[0] = 256 * 1024, s_in[1] = 256;
+    d_in = desc(DMLR_FLOAT32, 2, s_in, NULL);
+    d_ix = desc(DMLR_INT64, 2, s_rix, NULL);
+    d_out[0] = desc(DMLR_FLOAT32, 2, s_in, NULL);
+    g = (dmlr_gather_operator_desc){&d_in, &d_ix, &d_out[0], 0, 1};
+    c->op = (dmlr_operator_desc){DMLR_OPERATOR_GATHER, &g};
+    fill_floats(bind(c, 0, &d_in), 1);
+    random_indices(bind(c, 0, &d_ix), s_rix[1], s_in[0], 1);
+    bind(c, 1, &d_out[0]);
+    c->elements = 64 * M;
+    c->bytes = (double)s_rix[1] * (8 + 1024 + 1024);
 }
 
 static void setup_elements(bench_case *c)
@@ -254,6 +282,7 @@ void bench_setup(bench_case *c, int i)
     case CUMPROD_INNER: setup_scan(c, 1, 0); break;
     case CUMPROD_OUTER: setup_scan(c, 0, 0); break;
     case ELEMENTS: setup_elements(c); break;
+    case ROWS: setup_rows(c); break;
     case JOIN: setup_join(c); break;
     case CUMSUM_INNER: setup_scan(c, 1, 1); break;
     case CUMSUM_OUTER: setup_scan(c, 0, 1); break;
@@ -263,9 +292,7 @@ void bench_setup(bench_case *c, int i)
 
 double bench_case_memory(int i)
 {
-    static const double mib[] = {448, 704, 704, 960, 513, 514, 512, 512, 512, 512, 256,
-                                 512, 514, 512, 512, 512, 512, 10240};
-    return mib[i] * M;
+    return case_mib[i] * M;
 }
 
 /* ---- checks ---------------------------------------------------------------- */
@@ -285,6 +312,17 @@ static int verify_gather(const bench_case *c)
     uint64_t stride = strided ? 2 : 1;
     for (uint64_t k = 0; k < s_ix[0]; k += 251)
         if (!same(f32(c->out[0].data, k), f32(c->in[0].data, (uint64_t)ix[k] * stride)))
+            return 0;
+    return 1;
+}
+
+/* Every 251st output row: the input row its index names, whole. */
+static int verify_rows(const bench_case *c)
+{
+    const int64_t *ix = c->in[1].data;
+    for (uint64_t k = 0; k < 256 * 1024; k += 251)
+        if (memcmp((const char *)c->out[0].data + k * 1024,
+                   (const char *)c->in[0].data + (uint64_t)ix[k] * 1024, 1024))
             return 0;
     return 1;
 }
@@ -386,6 +424,7 @@ int bench_verify(const bench_case *c)
     case CUMPROD_INNER: case CUMPROD_OUTER: case CUMSUM_INNER: case CUMSUM_OUTER:
         return verify_scan(c);
     case ELEMENTS: return verify_elements(c);
+    case ROWS: return verify_rows(c);
     case JOIN: return verify_join(c);
     default: return verify_big(c);
     }

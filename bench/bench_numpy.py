@@ -14,6 +14,8 @@ python3 first on PATH may not see python3-numpy.
 
 numpy equivalents (numpy runs them on one thread):
   gather.random    np.take(a, idx)                         a: 64M float32, idx: 16M int64
+  gather.rows      np.take(r, ridx, axis=0)                r: 256K x 256 float32 (a, reshaped),
+                   ridx: 256K int64 rows
   scatter.random   o = a.copy(); np.put_along_axis(o, idx, upd, 0)   (the copy is part of
                    SCATTER: its output starts as the input)
   split.4          [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)], m: 4096 x 16384
@@ -57,7 +59,9 @@ def arrays_of(np):
     return {"a": a, "idx": idx, "upd": a[:16 * M].copy(), "m": m, "c": a.reshape(8192, 8192),
             "e": a[:16 * M].reshape(4096, 4096),
             "eidx": rng.integers(0, 4096, (4096, 4096), dtype=np.int64),
-            "parts": [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)]}
+            "parts": [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)],
+            "r": a.reshape(256 * 1024, 256),
+            "ridx": rng.integers(0, 256 * 1024, 256 * 1024, dtype=np.int64)}
 
 
 def numpy_cases(np, arr, runs, wanted):
@@ -69,6 +73,7 @@ def numpy_cases(np, arr, runs, wanted):
         np.put_along_axis(o, idx, upd, axis=0)
     fns = {
         "gather.random": lambda: np.take(a, idx),
+        "gather.rows": lambda: np.take(arr["r"], arr["ridx"], axis=0),
         "scatter.random": scatter,
         "split.4": lambda: [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)],
         "cumprod.inner": lambda: np.cumprod(c, axis=1),
@@ -201,7 +206,7 @@ def main():
     packed = ("gather.random", "scatter.random", "split.4", "cumprod.inner", "cumprod.outer",
               "gather_elements.random", "join.4", "cumsum.inner", "cumsum.outer")
     for t in sorted({1, maxt}):
-        for name in packed:
+        for name in packed + ("gather.rows",):
             c = at(name, t)
             verdict("%s at %d threads >= 1.0 x best peer" % (name, t),
                     c and c["x_best_peer"], 1.0)
@@ -209,7 +214,7 @@ def main():
             p, s = at(name, t), at(name + ".strided", t)
             verdict("%s at %d threads: strided time <= 2 x packed" % (name, t),
                     p and s and s["ms"] / p["ms"], maximum=2.0)
-        for name in ("gather.random", "split.4", "scatter.random", "join.4"):
+        for name in ("gather.random", "gather.rows", "split.4", "scatter.random", "join.4"):
             c = at(name, t)
             verdict("%s at %d threads >= 0.8 x roofline" % (name, t),
                     c and c["x_roofline"], 0.8)

@@ -9,6 +9,7 @@ dmlref-bench writes into buffers bound once, so the peers pay for fresh pages
 What each runs:
   case             PyTorch                                  ONNX Runtime (one-node model)
   gather.random    torch.index_select(a, 0, idx)            Gather(axis=0)
+  gather.rows      torch.index_select(r, 0, ridx)           Gather(axis=0) of 1 KiB rows
   scatter.random   a.clone().scatter_(0, idx, upd)          ScatterElements(axis=0)
   split.4          [p.contiguous() for p in split(m, 4096, 1)]  Split(axis=1, 4 x 4096)
   cumprod.inner    torch.cumprod(c, 1)                      CumSum(axis=1): ONNX has no
@@ -88,6 +89,7 @@ def torch_cases(arrays, wanted, threads, runs, median_time):
          for k, v in arrays.items()}
     fns = {
         "gather.random": lambda: torch.index_select(t["a"], 0, t["idx"]),
+        "gather.rows": lambda: torch.index_select(t["r"], 0, t["ridx"]),
         "scatter.random": lambda: t["a"].clone().scatter_(0, t["idx"], t["upd"]),
         "split.4": lambda: [p.contiguous() for p in torch.split(t["m"], 4096, dim=1)],
         "cumprod.inner": lambda: torch.cumprod(t["c"], 1),
@@ -124,6 +126,10 @@ def ort_cases(arrays, wanted, threads, runs, median_time):
                                      [("y", FLOAT, list(c.shape))], (), [("ax", [0], [])]),
                           {"x": c}),
     }
+    r, ridx = arrays["r"], arrays["ridx"]
+    models["gather.rows"] = (
+        onnx_model("Gather", [("x", FLOAT, list(r.shape)), ("i", INT64, [ridx.shape[0]])],
+                   [("y", FLOAT, [ridx.shape[0], r.shape[1]])], [("axis", 0)]), {"x": r, "i": ridx})
     e, eidx, parts = arrays["e"], arrays["eidx"], arrays["parts"]
     models["gather_elements.random"] = (
         onnx_model("GatherElements", [("x", FLOAT, list(e.shape)), ("i", INT64, list(eidx.shape))],
