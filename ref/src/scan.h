@@ -19,8 +19,13 @@ typedef struct dmlr_scan_geom {
     bool stream; /* non-temporal stores where a kernel has them: the tensor is beyond the caches */
 } dmlr_scan_geom;
 
-/* The widest tile: lanes contiguous in both tensors (in_lane == out_lane == element size). */
-enum { DMLR_SCAN_WIDE = 4096 };
+/* The widest tile: lanes contiguous in both tensors (in_lane == out_lane == element size).
+ * 8192 lanes: one thread streams a whole row of the benchmark's {8192, 8192} outer scan
+ * (Intel host, 1 thread, 2 rounds: 49.4-51.4 ms against 57.9-89.4 with 4096; the same on
+ * the 2-core EPYC); more threads split the row either way.  -DDMLR_SCAN_WIDE=N to try. */
+#ifndef DMLR_SCAN_WIDE
+#define DMLR_SCAN_WIDE 8192
+#endif
 /* The widest tile of any other layout; lanes far apart in both tensors take FAR. */
 #ifndef DMLR_SCAN_NARROW
 #define DMLR_SCAN_NARROW 64

@@ -153,35 +153,6 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
                   g->in_step, k1 - k0, g->esize); /* GATHER-9; TENSOR-13 */
 }
 
-/*
- * Whole rows (an embedding lookup: the nest is rows x one contiguous block):
- * the first lines of the row DMLR_GATHER_ROWS_AHEAD rows on start loading
- * while this one moves, so each row's memory latency is not paid in turn.
- */
-#ifndef DMLR_GATHER_ROWS_AHEAD
-#define DMLR_GATHER_ROWS_AHEAD 8 /* -DDMLR_GATHER_ROWS_AHEAD=0: the nest walk, for comparison */
-#endif
-static bool gather_rows(const gather_ctx *g, const dmlr_nest *n)
-{
-    if (!DMLR_GATHER_ROWS_AHEAD || n->rank != 2 || g->ix_step || g->out_step != g->esize ||
-        g->in_step != g->esize)
-        return false;
-    const uint64_t rows = n->size[0], bytes = n->size[1] * g->esize, ahead = DMLR_GATHER_ROWS_AHEAD;
-    const uint64_t os = n->step[0][0], is = n->step[1][0], xs = n->step[2][0];
-    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(n->count) && rows > 1)
-    for (int64_t r = 0; r < (int64_t)rows; r++) {
-        uint64_t k = (uint64_t)r, pos;
-        if (k + ahead < rows) /* a hint: its first 4 lines (the streamer takes the rest) */
-            for (uint64_t b = 0; b < bytes && b < 256; b += 64)
-                dmlr_prefetch_row(DMLR_INDEX_WRAP_CLAMP, g->idx + (k + ahead) * xs, g->index_type,
-                                  g->dim, g->src + (k + ahead) * is + b, g->axis_step);
-        dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(g->idx + k * xs, g->index_type),
-                            g->dim, &pos); /* GATHER-7, GATHER-8 */
-        memcpy(g->dst + k * os, g->src + k * is + pos * g->axis_step, bytes); /* GATHER-9 */
-    }
-    return true;
-}
-
 /* One nest over the output's coordinates walks output (0), input (1: p and s) and indices
  * (2: q) at once.  Coalesced, a packed s block is one run: one index read, one memcpy. */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
@@ -200,8 +171,7 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     uint32_t last = n.rank - 1;
     gather_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],
                     in->strides[g->Axis] * in->esize, in->sizes[g->Axis], ix->dtype, in->esize};
-    if (!gather_rows(&c, &n))
-        dmlr_nest_walk(&n, gather_piece, &c);
+    dmlr_nest_walk(&n, gather_piece, &c);
 }
 
 #define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)
