@@ -165,8 +165,6 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
  * them at -O2); the last partial block takes the same loop one lane at a time.
  */
 enum { BLOCK = 32 };
-/* Bytes of a tensor from which its scan streams its output (as copy.c's copies). */
-#define STREAM_MIN ((uint64_t)1 << 23)
 #define BLOCKED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                            \
     static void blocked_##NAME(const byte *src, byte *dst, const geom *g, uint64_t width) \
     {                                                                                   \
@@ -272,7 +270,8 @@ void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
     uint64_t per_row = (wide + tile - 1) / tile, items = rows * per_row;
     dmlr_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
                         out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
-                        decreasing, exclusive, DMLR_SCAN_STREAM && in->count * in->esize >= STREAM_MIN};
+                        decreasing, exclusive,
+                        DMLR_SCAN_STREAM && dmlr_stream_worth(in->count * in->esize)};
     const tile_fn fn = kernel(op, in->dtype, &g, in->esize);
     /* independent tiles of lanes; each walk stays sequential (CUMULATIVE_PRODUCT-6,
      * CUMULATIVE_SUMMATION-6) */
