@@ -208,6 +208,41 @@ __device__ __forceinline__ void block_store(typename T::E *out, const scan_geo &
     __syncthreads();
 }
 
+/* ---- a thread's run of steps along its lane (the walks of scan_onepass.cu and scan_lookback.cu) -- */
+
+/* Up to S steps from ip (step elements apart) into x, every load before any
+ * store (in place is safe, and all S are in flight at once); their product (sum). */
+template <class T, class OP, int S>
+__device__ __forceinline__ typename T::Acc steps_load(const typename T::E *ip, int64_t step,
+                                                      uint32_t n, typename T::E *x)
+{
+    typename T::Acc fold = OP::template id<typename T::Acc>();
+#pragma unroll
+    for (int u = 0; u < S; u++)
+        if ((uint32_t)u < n)
+            x[u] = ip[u * step];
+#pragma unroll
+    for (int u = 0; u < S; u++)
+        if ((uint32_t)u < n)
+            fold = OP::ap(fold, T::ld(&x[u]));
+    return fold;
+}
+
+/* The run walked from `run` (what came before it) and stored to op. */
+template <class T, class OP, int S>
+__device__ __forceinline__ void steps_store(typename T::E *op, int64_t step, uint32_t n,
+                                            typename T::Acc run, bool excl,
+                                            const typename T::E *x)
+{
+#pragma unroll
+    for (int u = 0; u < S; u++)
+        if ((uint32_t)u < n) {
+            typename T::Acc next = OP::ap(run, T::ld(&x[u]));
+            T::st(op + u * step, excl ? OP::ex(run) : next);
+            run = next;
+        }
+}
+
 /* ---- the plan and the one-pass entry points ------------------------------------------ */
 
 struct scan_plan {

@@ -222,15 +222,7 @@ __global__ void __launch_bounds__(256)
         const int64_t out_step = g.dec ? -(int64_t)g.out_ax : (int64_t)g.out_ax;
         const E *ip = in + li + axis_index(g, k0) * g.in_ax;
         E x[S];
-        Acc agg = OP::template id<Acc>();
-#pragma unroll
-        for (int u = 0; u < S; u++) /* every load first: in place, nothing is stored yet */
-            if (live && (uint32_t)u < n)
-                x[u] = ip[u * in_step];
-#pragma unroll
-        for (int u = 0; u < S; u++)
-            if (live && (uint32_t)u < n)
-                agg = OP::ap(agg, T::ld(&x[u]));
+        Acc agg = steps_load<T, OP, S>(ip, in_step, live ? n : 0, x);
         Acc *mine = live ? st.agg + t * width + tid : (Acc *)0;
         Acc run = OP::template id<Acc>();
         if (c == 0) {
@@ -246,14 +238,7 @@ __global__ void __launch_bounds__(256)
         }
         if (!live)
             continue;
-        E *op = out + lo + axis_index(g, k0) * g.out_ax;
-#pragma unroll
-        for (int u = 0; u < S; u++)
-            if ((uint32_t)u < n) {
-                Acc next = OP::ap(run, T::ld(&x[u]));
-                T::st(op + u * out_step, g.excl ? OP::ex(run) : next);
-                run = next;
-            }
+        steps_store<T, OP, S>(out + lo + axis_index(g, k0) * g.out_ax, out_step, n, run, g.excl, x);
     }
 }
 

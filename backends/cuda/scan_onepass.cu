@@ -143,15 +143,7 @@ __global__ void __launch_bounds__(32 * TW)
             const uint32_t n = k >= g.len ? 0 : (uint32_t)(g.len - k < S ? g.len - k : S);
             const E *ip = in + li + axis_index(g, n ? k : 0) * g.in_ax;
             E x[S];
-            Acc mine = OP::template id<Acc>();
-#pragma unroll
-            for (int u = 0; u < S; u++)
-                if (live && (uint32_t)u < n)
-                    x[u] = ip[u * in_step];
-#pragma unroll
-            for (int u = 0; u < S; u++)
-                if (live && (uint32_t)u < n)
-                    mine = OP::ap(mine, T::ld(&x[u]));
+            const Acc mine = steps_load<T, OP, S>(ip, in_step, live ? n : 0, x);
             fold[w][ln] = mine;
             __syncthreads();
             Acc run = carry;
@@ -161,16 +153,9 @@ __global__ void __launch_bounds__(32 * TW)
                     run = OP::ap(run, f);
                 carry = OP::ap(carry, f);
             }
-            if (live && n) {
-                E *op = out + lo + axis_index(g, k) * g.out_ax;
-#pragma unroll
-                for (int u = 0; u < S; u++)
-                    if ((uint32_t)u < n) {
-                        Acc next = OP::ap(run, T::ld(&x[u]));
-                        T::st(op + u * out_step, g.excl ? OP::ex(run) : next);
-                        run = next;
-                    }
-            }
+            if (live && n)
+                steps_store<T, OP, S>(out + lo + axis_index(g, k) * g.out_ax, out_step, n, run,
+                                      g.excl, x);
             __syncthreads(); /* fold[] is read by all before the next round writes it */
         }
     }
