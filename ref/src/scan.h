@@ -52,6 +52,9 @@ enum { DMLR_SCAN_FAR = 16 };
 #ifndef DMLR_SCAN_SSE2_T
 #define DMLR_SCAN_SSE2_T 1 /* 0: transposed FLOAT32 inputs staged as the other types */
 #endif
+#ifndef DMLR_SCAN_SSE2_Q
+#define DMLR_SCAN_SSE2_Q 1 /* 0: FLOAT32 steps contiguous in the output staged as the other types */
+#endif
 #ifndef DMLR_SCAN_ROWS
 #define DMLR_SCAN_ROWS 2 /* rows per pass over the accumulators (1, 2, 4: 44, 28, 36 ms here) */
 #endif
@@ -65,6 +68,16 @@ void dmlr_scan_sse2_sum_f32(const unsigned char *src, unsigned char *dst,
 void dmlr_scan_sse2_prod_f32_t(const unsigned char *src, unsigned char *dst,
                                const dmlr_scan_geom *g, uint64_t width);
 void dmlr_scan_sse2_sum_f32_t(const unsigned char *src, unsigned char *dst,
+                              const dmlr_scan_geom *g, uint64_t width);
+/* Steps contiguous in both tensors (_r), or lanes in the input and steps in the output
+ * (_m); at most DMLR_SCAN_NARROW lanes. */
+void dmlr_scan_sse2_prod_f32_r(const unsigned char *src, unsigned char *dst,
+                               const dmlr_scan_geom *g, uint64_t width);
+void dmlr_scan_sse2_sum_f32_r(const unsigned char *src, unsigned char *dst,
+                              const dmlr_scan_geom *g, uint64_t width);
+void dmlr_scan_sse2_prod_f32_m(const unsigned char *src, unsigned char *dst,
+                               const dmlr_scan_geom *g, uint64_t width);
+void dmlr_scan_sse2_sum_f32_m(const unsigned char *src, unsigned char *dst,
                               const dmlr_scan_geom *g, uint64_t width);
 #endif
 

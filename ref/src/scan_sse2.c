@@ -143,20 +143,51 @@ SSE2_KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd)
 SSE2_KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
 
 /*
- * Steps contiguous in the input, lanes in the output (a transposed input):
- * per 4 lanes x 4 steps, four 16-byte loads (one per lane), a 4x4 transpose
- * in registers, the 4 steps in AxisDirection order, four 16-byte stores (one
- * per step).  Staging through memory (scan.c) moved every element one by one.
- * The block is loaded before it is stored.  The steps and lanes left over go
+ * The layouts with steps contiguous in at least one tensor, in blocks of 4
+ * lanes x 4 steps: four 16-byte loads, a 4x4 transpose in registers where the
+ * input runs along steps (each vector then holds one step of the 4 lanes), the
+ * 4 steps in AxisDirection order, a transpose back where the output runs
+ * along steps, four 16-byte stores.  Staging through memory (scan.c) moved
+ * every element one by one.
+ *   _t  steps contiguous in the input, lanes in the output (a transposed input)
+ *   _r  steps contiguous in both (the scan along the innermost axis): lanes far
+ *       apart, so four lanes walk their whole length before the next four, and
+ *       only their own lines are live
+ *   _m  lanes contiguous in the input, steps in the output (the mirror of _t)
+ * Each block is loaded before it is stored.  The steps and lanes left over go
  * one by one.
  */
-#define T_STEP(OPP, EXCLP, R, T)                                                        \
+#define Q_STEP(OPP, EXCLP, R)                                                           \
     {                                                                                   \
         __m128d n0 = OPP(a0, _mm_cvtps_pd(R)), n1 = OPP(a1, _mm_cvtps_pd(_mm_movehl_ps(R, R))); \
         __m128d o0 = x.exclusive ? EXCLP(a0) : n0, o1 = x.exclusive ? EXCLP(a1) : n1;   \
-        _mm_storeu_ps((float *)(void *)(q + (T) * x.out_step),                          \
-                      _mm_movelh_ps(_mm_cvtpd_ps(o0), _mm_cvtpd_ps(o1)));               \
+        R = _mm_movelh_ps(_mm_cvtpd_ps(o0), _mm_cvtpd_ps(o1));                          \
         a0 = n0, a1 = n1;                                                               \
+    }
+#define Q_LOAD(p) _mm_loadu_ps((const float *)(const void *)(p))
+#define Q_STORE(q, r) _mm_storeu_ps((float *)(void *)(q), r)
+/* Lanes W .. W + 3 of steps LO .. LO + 3; IN_STEPS / OUT_STEPS: that tensor's vectors run along steps. */
+#define Q_BLOCK(OPP, EXCLP, IN_STEPS, OUT_STEPS, LO, W)                                 \
+    {                                                                                   \
+        const byte *p = src + (LO) * x.in_step + (W) * x.in_lane;                       \
+        byte *q = dst + (LO) * x.out_step + (W) * x.out_lane;                           \
+        const uint64_t pi = (IN_STEPS) ? x.in_lane : x.in_step;                         \
+        const uint64_t qi = (OUT_STEPS) ? x.out_lane : x.out_step;                      \
+        __m128 r0 = Q_LOAD(p), r1 = Q_LOAD(p + pi), r2 = Q_LOAD(p + 2 * pi), r3 = Q_LOAD(p + 3 * pi); \
+        if (IN_STEPS)                                                                   \
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_t: step LO + t of the 4 lanes */    \
+        __m128d a0 = _mm_loadu_pd(acc + (W)), a1 = _mm_loadu_pd(acc + (W) + 2);         \
+        if (x.decreasing) {                                                             \
+            Q_STEP(OPP, EXCLP, r3) Q_STEP(OPP, EXCLP, r2)                               \
+            Q_STEP(OPP, EXCLP, r1) Q_STEP(OPP, EXCLP, r0)                               \
+        } else {                                                                        \
+            Q_STEP(OPP, EXCLP, r0) Q_STEP(OPP, EXCLP, r1)                               \
+            Q_STEP(OPP, EXCLP, r2) Q_STEP(OPP, EXCLP, r3)                               \
+        }                                                                               \
+        _mm_storeu_pd(acc + (W), a0), _mm_storeu_pd(acc + (W) + 2, a1);                 \
+        if (OUT_STEPS)                                                                  \
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_i: lane W + i's 4 steps */          \
+        Q_STORE(q, r0), Q_STORE(q + qi, r1), Q_STORE(q + 2 * qi, r2), Q_STORE(q + 3 * qi, r3); \
     }
 /* Lanes W0 .. W1 - 1 of steps K0 .. K1 - 1, one by one, exactly as scan.c's kernels. */
 #define T_REST(OPS, EXCLS, W0, W1, K0, K1)                                              \
@@ -171,39 +202,31 @@ SSE2_KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
             acc[w] = next;                                                              \
         }                                                                               \
     }
-#define T_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP)                                      \
-    void dmlr_scan_sse2_##NAME##_t(const byte *src, byte *dst, const dmlr_scan_geom *g, \
-                                       uint64_t width)                                  \
+/* LANES_OUTER: each 4 lanes walk all their steps before the next 4; else step blocks outer. */
+#define Q_KERNEL(NAME, SUFFIX, IN_STEPS, OUT_STEPS, LANES_OUTER, ID, OPS, OPP, EXCLS, EXCLP) \
+    void dmlr_scan_sse2_##NAME##_##SUFFIX(const byte *src, byte *dst,                  \
+                                          const dmlr_scan_geom *g, uint64_t width)      \
     {                                                                                   \
         const dmlr_scan_geom x = *g;                                                    \
         uint64_t quads = width / 4 * 4, len4 = x.len / 4 * 4;                           \
         double acc[DMLR_SCAN_NARROW];                                                   \
         for (uint64_t w = 0; w < width; w++)                                            \
             acc[w] = ID;                                                                \
-        for (uint64_t k = 0; k < len4; k += 4) {                                        \
-            uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */       \
-            for (uint64_t w = 0; w < quads; w += 4) {                                   \
-                const byte *p = src + lo * x.in_step + w * x.in_lane;                   \
-                byte *q = dst + lo * x.out_step + w * x.out_lane;                       \
-                __m128 r0 = _mm_loadu_ps((const float *)(const void *)p);               \
-                __m128 r1 = _mm_loadu_ps((const float *)(const void *)(p + x.in_lane)); \
-                __m128 r2 = _mm_loadu_ps((const float *)(const void *)(p + 2 * x.in_lane)); \
-                __m128 r3 = _mm_loadu_ps((const float *)(const void *)(p + 3 * x.in_lane)); \
-                _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_t: step lo + t of the 4 lanes */ \
-                __m128d a0 = _mm_loadu_pd(acc + w), a1 = _mm_loadu_pd(acc + w + 2);     \
-                if (x.decreasing) {                                                     \
-                    T_STEP(OPP, EXCLP, r3, 3) T_STEP(OPP, EXCLP, r2, 2)                 \
-                    T_STEP(OPP, EXCLP, r1, 1) T_STEP(OPP, EXCLP, r0, 0)                 \
-                } else {                                                                \
-                    T_STEP(OPP, EXCLP, r0, 0) T_STEP(OPP, EXCLP, r1, 1)                 \
-                    T_STEP(OPP, EXCLP, r2, 2) T_STEP(OPP, EXCLP, r3, 3)                 \
-                }                                                                       \
-                _mm_storeu_pd(acc + w, a0), _mm_storeu_pd(acc + w + 2, a1);             \
+        for (uint64_t o = 0; o < (LANES_OUTER ? quads : len4); o += 4)                  \
+            for (uint64_t i = 0; i < (LANES_OUTER ? len4 : quads); i += 4) {            \
+                uint64_t k = LANES_OUTER ? i : o, w = LANES_OUTER ? o : i;              \
+                uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */   \
+                Q_BLOCK(OPP, EXCLP, IN_STEPS, OUT_STEPS, lo, w)                         \
             }                                                                           \
-        }                                                                               \
         T_REST(OPS, EXCLS, 0, quads, len4, x.len) /* the last steps of the quads */     \
         T_REST(OPS, EXCLS, quads, width, 0, x.len) /* the lanes after them */           \
     }
-T_KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd)
-T_KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
+#define Q_KERNELS(SUFFIX, IN_STEPS, OUT_STEPS, LANES_OUTER)                             \
+    Q_KERNEL(prod_f32, SUFFIX, IN_STEPS, OUT_STEPS, LANES_OUTER, 1.0, mul_sd, _mm_mul_pd, \
+             keep_sd, keep_pd)                                                          \
+    Q_KERNEL(sum_f32, SUFFIX, IN_STEPS, OUT_STEPS, LANES_OUTER, -0.0, add_sd, _mm_add_pd, \
+             plus_zero_sd, plus_zero_pd)
+Q_KERNELS(t, 1, 0, 0)
+Q_KERNELS(r, 1, 1, 1)
+Q_KERNELS(m, 0, 1, 0)
 #endif

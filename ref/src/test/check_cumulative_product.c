@@ -200,6 +200,21 @@ START_TEST(cumulative_product_of_a_transposed_float32_input_matches_the_naive_lo
 }
 END_TEST
 
+START_TEST(cumulative_product_with_float32_steps_contiguous_in_the_output_matches_the_naive_loop)
+{
+    /* Axis 1, steps contiguous in the output: packed or padded input (steps
+     * contiguous in both, lanes far apart: 4 lanes walk their whole length) and a
+     * transposed one (lanes contiguous in the input), in 4x4 blocks
+     * (scan_sse2.c's _r and _m); 23 steps leave 3, 70 lanes tiles and 2 lanes over */
+    static const tu_layout in[3] = {TU_PACKED, TU_PADDED, TU_PERMUTED};
+    for (int l = 0; l < 3; l++)
+        for (int dir = 0; dir < 2; dir++)
+            for (int excl = 0; excl < 2; excl++)
+                ck_assert(matrix_case(2, 1, DMLR_FLOAT32, dir, excl, in[l], TU_PACKED, 23, 70,
+                                      (uint64_t)(l * 4 + dir * 2 + excl)));
+}
+END_TEST
+
 START_TEST(cumulative_product_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop)
 {
     /* 8 MiB and more: the output streams (scan_sse2.c), rows in groups and
@@ -587,6 +602,7 @@ static Suite *cumulative_product_suite(void)
         1, 9);
     tcase_add_test(tc, cumulative_product_of_long_axes_and_many_lanes_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_of_a_transposed_float32_input_matches_the_naive_loop);
+    tcase_add_test(tc, cumulative_product_with_float32_steps_contiguous_in_the_output_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_is_bit_identical_at_any_thread_count);
     tcase_add_test(tc, cumulative_product_in_place_equals_out_of_place);
