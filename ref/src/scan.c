@@ -212,16 +212,18 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
 {
     bool packed = g->in_lane == esize && g->out_lane == esize;
 #if DMLR_SCAN_SSE2
-    if (dtype == DMLR_FLOAT32 && packed)
-        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32 : dmlr_scan_sse2_sum_f32;
-    if (DMLR_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
-        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32_t : dmlr_scan_sse2_sum_f32_t;
+#define SSE2(SUFFIX) (op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32##SUFFIX : dmlr_scan_sse2_sum_f32##SUFFIX)
     /* steps contiguous in the output, lanes not: tiles of at most DMLR_SCAN_NARROW lanes */
     bool steps_out = g->out_step == esize && g->out_lane != esize;
+    if (dtype == DMLR_FLOAT32 && packed)
+        return SSE2();
+    if (DMLR_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
+        return SSE2(_t);
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_step == esize)
-        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32_r : dmlr_scan_sse2_sum_f32_r;
+        return SSE2(_r);
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_lane == esize)
-        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32_m : dmlr_scan_sse2_sum_f32_m;
+        return SSE2(_m);
+#undef SSE2
 #endif
     return packed ? blocked[op][dtype] : staged[op][dtype];
 }

@@ -59,26 +59,24 @@ enum { DMLR_SCAN_FAR = 16 };
 #define DMLR_SCAN_ROWS 2 /* rows per pass over the accumulators (1, 2, 4: 44, 28, 36 ms here) */
 #endif
 #if DMLR_SCAN_SSE2
-void dmlr_scan_sse2_prod_f32(const unsigned char *src, unsigned char *dst,
-                             const dmlr_scan_geom *g, uint64_t width);
-void dmlr_scan_sse2_sum_f32(const unsigned char *src, unsigned char *dst,
-                            const dmlr_scan_geom *g, uint64_t width);
-/* Steps contiguous in the input (in_step 4), lanes in the output (out_lane 4), at most
- * DMLR_SCAN_NARROW lanes. */
-void dmlr_scan_sse2_prod_f32_t(const unsigned char *src, unsigned char *dst,
-                               const dmlr_scan_geom *g, uint64_t width);
-void dmlr_scan_sse2_sum_f32_t(const unsigned char *src, unsigned char *dst,
-                              const dmlr_scan_geom *g, uint64_t width);
-/* Steps contiguous in both tensors (_r), or lanes in the input and steps in the output
- * (_m); at most DMLR_SCAN_NARROW lanes. */
-void dmlr_scan_sse2_prod_f32_r(const unsigned char *src, unsigned char *dst,
-                               const dmlr_scan_geom *g, uint64_t width);
-void dmlr_scan_sse2_sum_f32_r(const unsigned char *src, unsigned char *dst,
-                              const dmlr_scan_geom *g, uint64_t width);
-void dmlr_scan_sse2_prod_f32_m(const unsigned char *src, unsigned char *dst,
-                               const dmlr_scan_geom *g, uint64_t width);
-void dmlr_scan_sse2_sum_f32_m(const unsigned char *src, unsigned char *dst,
-                              const dmlr_scan_geom *g, uint64_t width);
+/*
+ * One product and one sum kernel per FLOAT32 layout (scan_sse2.c), with
+ * scan.c's tile_fn signature:
+ *   (none)  lanes contiguous in both tensors (in_lane == out_lane == 4)
+ *   _t      steps contiguous in the input, lanes in the output (a transposed input)
+ *   _r      steps contiguous in both (the scan along the innermost axis)
+ *   _m      lanes contiguous in the input, steps in the output
+ * The last three take tiles of at most DMLR_SCAN_NARROW lanes.
+ */
+#define DMLR_SCAN_SSE2_DECLARE(SUFFIX)                                                 \
+    void dmlr_scan_sse2_prod_f32##SUFFIX(const unsigned char *src, unsigned char *dst, \
+                                         const dmlr_scan_geom *g, uint64_t width);      \
+    void dmlr_scan_sse2_sum_f32##SUFFIX(const unsigned char *src, unsigned char *dst,  \
+                                        const dmlr_scan_geom *g, uint64_t width);
+DMLR_SCAN_SSE2_DECLARE()
+DMLR_SCAN_SSE2_DECLARE(_t)
+DMLR_SCAN_SSE2_DECLARE(_r)
+DMLR_SCAN_SSE2_DECLARE(_m)
 #endif
 
 typedef enum dmlr_scan_op { DMLR_SCAN_PRODUCT, DMLR_SCAN_SUM } dmlr_scan_op;
