@@ -48,7 +48,7 @@ typedef struct dmlcu_options {
     bool force_64bit_index;   /* never the 32-bit fast-division index path */
     unsigned max_vector_bytes; /* widest load/store of the copy paths: 16, 8, 4, 2 or 1 */
     enum dmlcu_scan_mode scan;
-    unsigned long long scan_chunk; /* chunk length for CHUNKED / BLOCK (>= 2); 0 = automatic */
+    unsigned long long scan_chunk; /* chunk length for CHUNKED / BLOCK / LANES (>= 2); 0 = automatic */
     enum dmlcu_gather_rows gather_rows; /* ALWAYS: whenever the row fits, whatever it costs */
     enum dmlcu_scan_lookback scan_lookback;
 } dmlcu_options;

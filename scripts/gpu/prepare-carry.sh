@@ -53,7 +53,8 @@ for f in build/lib/dmlcts_cuda_plugin.so build/lib/dmlcts_cuda_memcheck_control.
 done
 # Host debug sections only (the CUDA binaries are ~13 MiB each with them): the
 # device code keeps its -lineinfo, so the sanitizers still name source lines.
-strip --strip-debug "$DIR"/bin/* "$DIR"/prebuilt/*
+# (find, not a glob: prebuilt/ is empty where there is no nvcc)
+find "$DIR/bin" "$DIR/prebuilt" -type f -exec strip --strip-debug {} +
 
 {
     echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(. /etc/os-release && echo "$PRETTY_NAME"), $(cc --version | head -1)"
