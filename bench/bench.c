@@ -13,7 +13,7 @@
  * reach on this machine at that count.
  * Buffers of 4 MiB or more get madvise(MADV_HUGEPAGE), as numpy does for its
  * own arrays on Linux (--no-hugepages turns it off).  Usage:
- *   dmlref-bench [--json FILE] [--runs N] [--filter SUBSTRING] [--threads 1,4,16] [--big]
+ *   dmlref-bench [--json FILE] [--runs N] [--filter S1,S2...] [--threads 1,4,16] [--big]
  *                [--no-hugepages]
  * --threads lists the thread counts (default: 1 and every core).
  */
@@ -222,6 +222,20 @@ static void machine_json(FILE *js, int max_threads)
             thp, bench_hugepages);
 }
 
+/* Whether name contains one of the comma-separated substrings of filter. */
+static int matches(const char *name, const char *filter)
+{
+    for (const char *p = filter;; p++) {
+        size_t n = strcspn(p, ",");
+        for (const char *q = name; n && strlen(q) >= n; q++)
+            if (!strncmp(q, p, n))
+                return 1;
+        p += n;
+        if (!*p)
+            return 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *json = "build/bench.json", *filter = NULL;
@@ -235,7 +249,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--big")) big = 1;
         else if (!strcmp(argv[a], "--no-hugepages")) bench_hugepages = 0;
         else {
-            fprintf(stderr, "usage: dmlref-bench [--json FILE] [--runs N] [--filter S] "
+            fprintf(stderr, "usage: dmlref-bench [--json FILE] [--runs N] [--filter S1,S2...] "
                             "[--threads N,N...] [--big] [--no-hugepages]\n");
             return 2;
         }
@@ -273,7 +287,7 @@ int main(int argc, char **argv)
     int first = 1, failed = 0;
     for (int i = 0; bench_case_names[i]; i++) {
         const char *name = bench_case_names[i];
-        if (filter && !strstr(name, filter))
+        if (filter && !matches(name, filter))
             continue;
         double need = bench_case_memory(i);
         double avail = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
