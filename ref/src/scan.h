@@ -60,8 +60,8 @@ enum { DMLR_SCAN_FAR = 16 };
 #endif
 #if DMLR_SCAN_SSE2
 /*
- * One product and one sum kernel per FLOAT32 layout (scan_sse2.c), with
- * scan.c's tile_fn signature:
+ * One product and one sum kernel per FLOAT32 layout (scan_sse2.c; _t and _m in
+ * scan_sse2_cross.c), with scan.c's tile_fn signature:
  *   (none)  lanes contiguous in both tensors (in_lane == out_lane == 4)
  *   _t      steps contiguous in the input, lanes in the output (a transposed input)
  *   _r      steps contiguous in both (the scan along the innermost axis)

@@ -215,6 +215,27 @@ START_TEST(cumulative_product_with_float32_steps_contiguous_in_the_output_matche
 }
 END_TEST
 
+START_TEST(cumulative_product_across_layouts_walks_blocks_of_a_cache_line_of_steps_like_the_naive_loop)
+{
+    /* Steps contiguous on one side, lanes on the other (scan_sse2.c's _t and _m):
+     * blocks of 16 or 32 steps, then blocks of 4, then steps one by one; 71 and
+     * 133 steps leave a block of 4 and 3 or 1 after the whole blocks, in both
+     * directions.  Then tensors of 8 MiB and more, whose output streams. */
+    static const uint32_t lens[2] = {71, 133};
+    for (int axis = 0; axis < 2; axis++) /* 0: a transposed input (_t); 1: _m */
+        for (int n = 0; n < 2; n++)
+            for (int dir = 0; dir < 2; dir++)
+                for (int excl = 0; excl < 2; excl++)
+                    ck_assert(matrix_case(2, (uint32_t)axis, DMLR_FLOAT32, dir, excl, TU_PERMUTED,
+                                          TU_PACKED, lens[n], 70,
+                                          (uint64_t)(axis * 8 + n * 4 + dir * 2 + excl)));
+    /* _t into padded rows (some 16-byte aligned, some not), _m into packed
+     * lanes of 36 steps (144 bytes: every lane aligned) */
+    ck_assert(matrix_case(2, 0, DMLR_FLOAT32, 0, false, TU_PERMUTED, TU_PADDED, 37, 57000, 11));
+    ck_assert(matrix_case(2, 1, DMLR_FLOAT32, 1, true, TU_PERMUTED, TU_PACKED, 36, 60000, 12));
+}
+END_TEST
+
 START_TEST(cumulative_product_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop)
 {
     /* 8 MiB and more: the output streams (scan_sse2.c), rows in groups and
@@ -603,6 +624,7 @@ static Suite *cumulative_product_suite(void)
     tcase_add_test(tc, cumulative_product_of_long_axes_and_many_lanes_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_of_a_transposed_float32_input_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_with_float32_steps_contiguous_in_the_output_matches_the_naive_loop);
+    tcase_add_test(tc, cumulative_product_across_layouts_walks_blocks_of_a_cache_line_of_steps_like_the_naive_loop);
     tcase_add_test(tc, cumulative_product_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_is_bit_identical_at_any_thread_count);
     tcase_add_test(tc, cumulative_product_in_place_equals_out_of_place);

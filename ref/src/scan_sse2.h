@@ -1,0 +1,93 @@
+/*
+ * scan_sse2.h -- what the FLOAT32 SSE2 scan kernels share (scan_sse2.c,
+ * scan_sse2_cross.c); private to them.
+ *
+ * Every kernel does scan.c's per-lane arithmetic, element for element
+ * (CUMULATIVE_PRODUCT-9, CUMULATIVE_SUMMATION-9): an exact widening to
+ * FLOAT64, the operation there, one round-to-nearest-even narrowing under the
+ * default MXCSR; so every layout gives the portable kernel's bits.
+ */
+#ifndef DMLREF_SCAN_SSE2_H
+#define DMLREF_SCAN_SSE2_H
+
+#include "scan.h"
+
+#if DMLR_SCAN_SSE2
+#include <emmintrin.h>
+
+typedef unsigned char byte;
+
+static inline double mul_sd(double a, double b) { return a * b; }
+static inline double add_sd(double a, double b) { return a + b; }
+static inline double keep_sd(double a) { return a; }
+/* CUMULATIVE_SUMMATION-10: an exclusive sum writes a zero as +0 (a + 0.0, as scan.c). */
+static inline double plus_zero_sd(double a) { return a + 0.0; }
+static inline __m128d keep_pd(__m128d a) { return a; }
+static inline __m128d plus_zero_pd(__m128d a) { return _mm_add_pd(a, _mm_setzero_pd()); }
+
+/* The operations, listed once: name, identity, scalar and paired operation,
+ * scalar and paired exclusive write.  Each kernel file expands it. */
+#define DMLR_SCAN_SSE2_OPS(KERNEL)                                                      \
+    KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd)                         \
+    KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
+
+/*
+ * The layouts with steps contiguous in at least one tensor go through blocks of 4
+ * lanes x 4 steps: four 16-byte loads, a 4x4 transpose in registers where the
+ * input runs along steps (each vector then holds one step of the 4 lanes), the
+ * 4 steps in AxisDirection order, a transpose back where the output runs
+ * along steps, four 16-byte stores.  Staging through memory (scan.c) moved
+ * every element one by one.  Each block is loaded before it is stored.  The
+ * steps and lanes left over go one by one (T_REST).  In a kernel: x (the
+ * geometry), acc (the tile's accumulators), src and dst.
+ */
+#define Q_STEP(OPP, EXCLP, R)                                                           \
+    {                                                                                   \
+        __m128d n0 = OPP(a0, _mm_cvtps_pd(R)), n1 = OPP(a1, _mm_cvtps_pd(_mm_movehl_ps(R, R))); \
+        __m128d o0 = x.exclusive ? EXCLP(a0) : n0, o1 = x.exclusive ? EXCLP(a1) : n1;   \
+        R = _mm_movelh_ps(_mm_cvtpd_ps(o0), _mm_cvtpd_ps(o1));                          \
+        a0 = n0, a1 = n1;                                                               \
+    }
+/* The 4 steps R##0 .. R##3 (lowest position first) in AxisDirection order. */
+#define Q_STEPS(OPP, EXCLP, R)                                                          \
+    if (x.decreasing) {                                                                 \
+        Q_STEP(OPP, EXCLP, R##3) Q_STEP(OPP, EXCLP, R##2)                               \
+        Q_STEP(OPP, EXCLP, R##1) Q_STEP(OPP, EXCLP, R##0)                               \
+    } else {                                                                            \
+        Q_STEP(OPP, EXCLP, R##0) Q_STEP(OPP, EXCLP, R##1)                               \
+        Q_STEP(OPP, EXCLP, R##2) Q_STEP(OPP, EXCLP, R##3)                               \
+    }
+#define Q_LOAD(p) _mm_loadu_ps((const float *)(const void *)(p))
+#define Q_STORE(q, r) _mm_storeu_ps((float *)(void *)(q), r)
+/* Lanes W .. W + 3 of steps LO .. LO + 3; IN_STEPS / OUT_STEPS: that tensor's vectors run along steps. */
+#define Q_BLOCK(OPP, EXCLP, IN_STEPS, OUT_STEPS, LO, W)                                 \
+    {                                                                                   \
+        const byte *p = src + (LO) * x.in_step + (W) * x.in_lane;                       \
+        byte *q = dst + (LO) * x.out_step + (W) * x.out_lane;                           \
+        const uint64_t pi = (IN_STEPS) ? x.in_lane : x.in_step;                         \
+        const uint64_t qi = (OUT_STEPS) ? x.out_lane : x.out_step;                      \
+        __m128 r0 = Q_LOAD(p), r1 = Q_LOAD(p + pi), r2 = Q_LOAD(p + 2 * pi), r3 = Q_LOAD(p + 3 * pi); \
+        if (IN_STEPS)                                                                   \
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_t: step LO + t of the 4 lanes */    \
+        __m128d a0 = _mm_loadu_pd(acc + (W)), a1 = _mm_loadu_pd(acc + (W) + 2);         \
+        Q_STEPS(OPP, EXCLP, r)                                                          \
+        _mm_storeu_pd(acc + (W), a0), _mm_storeu_pd(acc + (W) + 2, a1);                 \
+        if (OUT_STEPS)                                                                  \
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_i: lane W + i's 4 steps */          \
+        Q_STORE(q, r0), Q_STORE(q + qi, r1), Q_STORE(q + 2 * qi, r2), Q_STORE(q + 3 * qi, r3); \
+    }
+/* Lanes W0 .. W1 - 1 of steps K0 .. K1 - 1, one by one, exactly as scan.c's kernels. */
+#define T_REST(OPS, EXCLS, W0, W1, K0, K1)                                              \
+    for (uint64_t k = (K0); k < (K1); k++) {                                            \
+        uint64_t j = x.decreasing ? x.len - 1 - k : k;                                  \
+        for (uint64_t w = (W0); w < (W1); w++) {                                        \
+            float e, o;                                                                 \
+            memcpy(&e, src + j * x.in_step + w * x.in_lane, sizeof e);                  \
+            double next = OPS(acc[w], (double)e);                                       \
+            o = (float)(x.exclusive ? EXCLS(acc[w]) : next);                            \
+            memcpy(dst + j * x.out_step + w * x.out_lane, &o, sizeof o);                \
+            acc[w] = next;                                                              \
+        }                                                                               \
+    }
+#endif
+#endif
