@@ -12,7 +12,7 @@
  * OpenMP.  Every operator parallelises only over independent output elements,
  * lanes or lines, never inside a scan or an ordered sequence of writes, so
  * its bytes are the same at any thread count and in a build without
- * -fopenmp (the scalar reference).  DMLR_PARALLEL_FOR_IF(cond) is a static
+ * -fopenmp (the scalar reference).  DMLR_PARALLEL_FOR_IF(cond) is a
  * parallel for that stays on the calling thread when cond is false: every
  * loop passes DMLR_PARALLEL_WORTH(elements touched), so tiny tensors (the
  * test matrices: thousands of calls) never wake a thread team.
@@ -20,9 +20,23 @@
 #define DMLR_PARALLEL_MIN ((uint64_t)1 << 15)
 #define DMLR_PARALLEL_WORTH(elements) ((uint64_t)(elements) >= DMLR_PARALLEL_MIN)
 #define DMLR_PRAGMA(x) _Pragma(#x)
+#define DMLR_PRAGMA_EXPANDED(x) DMLR_PRAGMA(x)
+/*
+ * How the items of a loop go to threads (-DDMLR_SCHEDULE=static to compare):
+ * dynamic hands them out as threads come free, so a core taken by another
+ * process on a shared host delays its own items, not the whole loop's end,
+ * and neighbouring items (tiles of a scan, pieces of a run) run at the same
+ * time.  On the 16-core Intel host, 3 rounds at 16 threads: the transposed
+ * scans 29.7 -> 16.0 and 55.6 -> 28.0 ms, random GATHER 13.2 -> 10.4, the
+ * rest within the host's noise (docs/gpu-results/cpu-2026-11-26/ab-schedule.txt).
+ */
+#ifndef DMLR_SCHEDULE
+#define DMLR_SCHEDULE dynamic
+#endif
 #ifdef _OPENMP
 #include <omp.h>
-#define DMLR_PARALLEL_FOR_IF(cond) DMLR_PRAGMA(omp parallel for schedule(static) if (cond))
+#define DMLR_PARALLEL_FOR_IF(cond)                                                       \
+    DMLR_PRAGMA_EXPANDED(omp parallel for schedule(DMLR_SCHEDULE) if (cond))
 static inline uint32_t dmlr_max_threads(void) { return (uint32_t)omp_get_max_threads(); }
 #else
 #define DMLR_PARALLEL_FOR_IF(cond)
