@@ -206,9 +206,11 @@ static const tile_fn blocked[2][DMLR_DATA_TYPE_END] = {
     [DMLR_SCAN_PRODUCT] = ROW(prod, blocked), [DMLR_SCAN_SUM] = ROW(sum, blocked)};
 #undef ROW
 
-/* The kernel of a tile; FLOAT32 through SSE2 where it can (the same bits, without
- * relying on the vectoriser). */
-static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint64_t esize)
+/* The kernel of a tile and the widest tile it takes (`tile`: the layout's, from
+ * tile_dim); FLOAT32 through SSE2 where it can (the same bits, without relying
+ * on the vectoriser). */
+static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint64_t esize,
+                      uint64_t *tile)
 {
     bool packed = g->in_lane == esize && g->out_lane == esize;
 #if DMLR_SCAN_SSE2
@@ -218,11 +220,11 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
     if (dtype == DMLR_FLOAT32 && packed)
         return SSE2();
     if (DMLR_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
-        return SSE2(_t);
+        return *tile = DMLR_SCAN_T_LANES, SSE2(_t);
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_step == esize)
         return SSE2(_r);
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_lane == esize)
-        return SSE2(_m);
+        return *tile = DMLR_SCAN_M_LANES, SSE2(_m);
 #undef SSE2
 #endif
     return packed ? blocked[op][dtype] : staged[op][dtype];
@@ -269,18 +271,19 @@ void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
     }
     uint64_t t = n.size[td];
     n.size[td] = n.size[last], n.size[last] = t;
-    uint64_t wide = n.size[last], rows = n.count / wide, threads = dmlr_max_threads();
-    tile = tile < wide ? tile : wide;
-    if (tile > DMLR_SCAN_NARROW && rows * ((wide + tile - 1) / tile) < threads) {
-        uint64_t split = (threads + rows - 1) / rows; /* wide rows: share them out */
-        tile = ((wide + split - 1) / split + 31) / 32 * 32;
-    }
-    uint64_t per_row = (wide + tile - 1) / tile, items = rows * per_row;
     dmlr_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
                         out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
                         decreasing, exclusive,
                         DMLR_SCAN_STREAM && dmlr_stream_worth(in->count * in->esize)};
-    const tile_fn fn = kernel(op, in->dtype, &g, in->esize);
+    const tile_fn fn = kernel(op, in->dtype, &g, in->esize, &tile);
+    uint64_t wide = n.size[last], rows = n.count / wide, threads = dmlr_max_threads();
+    tile = tile < wide ? tile : wide;
+    if (tile > DMLR_SCAN_NARROW && rows * ((wide + tile - 1) / tile) < threads) {
+        uint64_t split = (threads + rows - 1) / rows; /* wide rows: share them out */
+        uint64_t share = ((wide + split - 1) / split + 31) / 32 * 32;
+        tile = share < tile ? share : tile;
+    }
+    uint64_t per_row = (wide + tile - 1) / tile, items = rows * per_row;
     /* independent tiles of lanes; each walk stays sequential (CUMULATIVE_PRODUCT-6,
      * CUMULATIVE_SUMMATION-6) */
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(in->count) && items > 1)

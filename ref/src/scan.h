@@ -31,6 +31,25 @@ typedef struct dmlr_scan_geom {
 #define DMLR_SCAN_NARROW 64
 #endif
 enum { DMLR_SCAN_FAR = 16 };
+/*
+ * The FLOAT32 kernels with steps contiguous on one side and lanes on the
+ * other (scan_sse2_cross.c) walk blocks of STEPS steps x up to LANES lanes:
+ * _t (a transposed input) writes each step's LANES lanes whole, _m each
+ * lane's STEPS steps.  Runs of 1 KiB on the written side: 128-byte ones took
+ * 2-3x as long on the Intel host (docs/gpu-results/cpu-2026-11-26).
+ */
+#ifndef DMLR_SCAN_T_LANES
+#define DMLR_SCAN_T_LANES 256
+#endif
+#ifndef DMLR_SCAN_T_STEPS
+#define DMLR_SCAN_T_STEPS 32
+#endif
+#ifndef DMLR_SCAN_M_LANES
+#define DMLR_SCAN_M_LANES 64
+#endif
+#ifndef DMLR_SCAN_M_STEPS
+#define DMLR_SCAN_M_STEPS 256
+#endif
 
 /*
  * FLOAT32 lanes contiguous in both tensors through SSE2 intrinsics

@@ -7,29 +7,26 @@
  *   per lane: acc = identity; for j in AxisDirection order:
  *             out[j] = (float)(exclusive ? acc : acc (op) in[j]); acc = acc (op) in[j]
  *
- * In blocks of LINE_STEPS steps (a cache line: 32 floats are two) x the
+ * In blocks of STEPS steps (a cache line: 32 floats are two) x the
  * tile's lanes.  The side where steps are contiguous is walked lane by lane,
  * 4 lanes at a time through 4x4 transposes (scan_sse2.h), each lane's
- * LINE_STEPS steps used whole while their lines are loaded; the other side
+ * STEPS steps used whole while their lines are loaded; the other side
  * passes through a local block, row by row, each row's run of lanes read or
  * written whole (streamed when asked).  Walked 4 steps at a time across the
  * tile instead, the tile's lines on the steps' side (power-of-two strides:
  * one cache set) were evicted before their next 4 steps were used: 4.6x the
  * packed scan's time on the Intel host, 3-6x here.  The lines PREFETCH lanes
  * (_t) or rows (_m) ahead are prefetched: each is a page or more from the
- * last, which no hardware prefetcher follows.  -DDMLR_SCAN_LINE_STEPS=N (a
+ * last, which no hardware prefetcher follows.  -DDMLR_SCAN_STEPS=N (a
  * multiple of 4) and -DDMLR_SCAN_PREFETCH=N (0: none) to compare.
  */
 #include "scan_sse2.h"
 
 #if DMLR_SCAN_SSE2
-#ifndef DMLR_SCAN_LINE_STEPS
-#define DMLR_SCAN_LINE_STEPS 32
-#endif
 #ifndef DMLR_SCAN_PREFETCH
 #define DMLR_SCAN_PREFETCH 16
 #endif
-enum { LINE_STEPS = DMLR_SCAN_LINE_STEPS, PREFETCH = DMLR_SCAN_PREFETCH };
+enum { PREFETCH = DMLR_SCAN_PREFETCH };
 static void prefetch_run(const byte *p, uint64_t bytes)
 {
     for (uint64_t b = 0; b < bytes; b += 64)
@@ -45,7 +42,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
     else
         memcpy(q, b, n * 4);
 }
-/* The steps after the blocks of LINE_STEPS: 4 at a time, then one by one. */
+/* The steps after the blocks of STEPS: 4 at a time, then one by one. */
 #define X_TAIL(OPS, OPP, EXCLS, EXCLP, IN_STEPS, OUT_STEPS, FROM)                       \
     for (uint64_t k = (FROM); k < len4; k += 4)                                         \
         for (uint64_t w = 0; w < quads; w += 4) {                                       \
@@ -56,35 +53,37 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
     T_REST(OPS, EXCLS, quads, width, 0, x.len)                                          \
     if (x.stream)                                                                       \
         _mm_sfence();
-#define X_PROLOGUE(ID)                                                                  \
+/* Blocks of STEPS steps x up to LANES lanes (scan.h: the tile is at most LANES wide). */
+#define X_PROLOGUE(ID, LANES, STEPS_)                                                   \
+    enum { STEPS = STEPS_ };                                                            \
     const dmlr_scan_geom x = *g;                                                        \
     uint64_t quads = width / 4 * 4, len4 = x.len / 4 * 4;                               \
-    uint64_t lenb = x.len / LINE_STEPS * LINE_STEPS;                                    \
-    double acc[DMLR_SCAN_NARROW];                                                       \
-    _Alignas(16) float buf[LINE_STEPS][DMLR_SCAN_NARROW];                               \
+    uint64_t lenb = x.len / STEPS * STEPS;                                              \
+    double acc[LANES];                                                                  \
+    _Alignas(16) float buf[STEPS][LANES];                                               \
     for (uint64_t w = 0; w < width; w++)                                                \
         acc[w] = ID;
 /* The lowest step of block k (in AxisDirection order). */
-#define X_LO(k) (x.decreasing ? x.len - (k) - LINE_STEPS : (k))
+#define X_LO(k) (x.decreasing ? x.len - (k) - STEPS : (k))
 
 #define T_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP)                                      \
     void dmlr_scan_sse2_##NAME##_t(const byte *src, byte *dst, const dmlr_scan_geom *g, \
                                    uint64_t width)                                      \
     {                                                                                   \
-        X_PROLOGUE(ID)                                                                  \
-        for (uint64_t k = 0; k < lenb; k += LINE_STEPS) {                               \
+        X_PROLOGUE(ID, DMLR_SCAN_T_LANES, DMLR_SCAN_T_STEPS)                            \
+        for (uint64_t k = 0; k < lenb; k += STEPS) {                                    \
             uint64_t lo = X_LO(k);                                                      \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
                 uint64_t pw = w + PREFETCH, pk = k; /* lanes ahead, maybe next block */ \
                 if (pw >= quads)                                                        \
-                    pw -= quads, pk += LINE_STEPS;                                      \
+                    pw -= quads, pk += STEPS;                                      \
                 if (PREFETCH > 0 && pk < lenb && pw < quads)                                \
                     for (uint64_t i = 0; i < 4; i++)                                    \
                         prefetch_run(src + X_LO(pk) * x.in_step + (pw + i) * x.in_lane, \
-                                     LINE_STEPS * 4);                                   \
+                                     STEPS * 4);                                   \
                 __m128d a0 = _mm_loadu_pd(acc + w), a1 = _mm_loadu_pd(acc + w + 2);     \
-                for (uint64_t t0 = 0; t0 < LINE_STEPS; t0 += 4) {                       \
-                    uint64_t t = x.decreasing ? LINE_STEPS - 4 - t0 : t0;               \
+                for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                       \
+                    uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;               \
                     const byte *p = src + (lo + t) * x.in_step + w * x.in_lane;         \
                     __m128 r0 = Q_LOAD(p), r1 = Q_LOAD(p + x.in_lane);                  \
                     __m128 r2 = Q_LOAD(p + 2 * x.in_lane), r3 = Q_LOAD(p + 3 * x.in_lane); \
@@ -95,7 +94,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                 }                                                                       \
                 _mm_storeu_pd(acc + w, a0), _mm_storeu_pd(acc + w + 2, a1);             \
             }                                                                           \
-            for (uint64_t t = 0; t < LINE_STEPS; t++)                                   \
+            for (uint64_t t = 0; t < STEPS; t++)                                   \
                 put_run(dst + (lo + t) * x.out_step, buf[t], quads, x.stream);          \
         }                                                                               \
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 1, 0, lenb)                                      \
@@ -105,22 +104,22 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
     void dmlr_scan_sse2_##NAME##_m(const byte *src, byte *dst, const dmlr_scan_geom *g, \
                                    uint64_t width)                                      \
     {                                                                                   \
-        X_PROLOGUE(ID)                                                                  \
-        for (uint64_t k = 0; k < lenb; k += LINE_STEPS) {                               \
+        X_PROLOGUE(ID, DMLR_SCAN_M_LANES, DMLR_SCAN_M_STEPS)                            \
+        for (uint64_t k = 0; k < lenb; k += STEPS) {                               \
             uint64_t lo = X_LO(k);                                                      \
-            for (uint64_t t = 0; t < LINE_STEPS; t++) {                                 \
+            for (uint64_t t = 0; t < STEPS; t++) {                                 \
                 uint64_t pt = t + PREFETCH, pk = k; /* rows ahead, maybe next block */  \
-                if (pt >= LINE_STEPS)                                                   \
-                    pt -= LINE_STEPS, pk += LINE_STEPS;                                 \
-                if (PREFETCH > 0 && pk < lenb && pt < LINE_STEPS && quads)                  \
+                if (pt >= STEPS)                                                   \
+                    pt -= STEPS, pk += STEPS;                                 \
+                if (PREFETCH > 0 && pk < lenb && pt < STEPS && quads)                  \
                     prefetch_run(src + (X_LO(pk) + pt) * x.in_step, quads * 4);         \
                 memcpy(buf[t], src + (lo + t) * x.in_step, quads * 4);                  \
             }                                                                           \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
-                _Alignas(16) float run[4][LINE_STEPS]; /* lane w + i's steps */         \
+                _Alignas(16) float run[4][STEPS]; /* lane w + i's steps */         \
                 __m128d a0 = _mm_loadu_pd(acc + w), a1 = _mm_loadu_pd(acc + w + 2);     \
-                for (uint64_t t0 = 0; t0 < LINE_STEPS; t0 += 4) {                       \
-                    uint64_t t = x.decreasing ? LINE_STEPS - 4 - t0 : t0;               \
+                for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                       \
+                    uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;               \
                     __m128 r0 = _mm_load_ps(&buf[t][w]), r1 = _mm_load_ps(&buf[t + 1][w]); \
                     __m128 r2 = _mm_load_ps(&buf[t + 2][w]), r3 = _mm_load_ps(&buf[t + 3][w]); \
                     Q_STEPS(OPP, EXCLP, r)                                              \
@@ -133,7 +132,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                  * interleaved across lanes defeat write-combining) */                  \
                 for (uint64_t i = 0; i < 4; i++)                                        \
                     put_run(dst + lo * x.out_step + (w + i) * x.out_lane, run[i],       \
-                            LINE_STEPS, x.stream);                                      \
+                            STEPS, x.stream);                                      \
             }                                                                           \
         }                                                                               \
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 0, 1, lenb)                                      \
