@@ -76,14 +76,14 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
                 uint64_t pw = w + PREFETCH, pk = k; /* lanes ahead, maybe next block */ \
                 if (pw >= quads)                                                        \
-                    pw -= quads, pk += STEPS;                                      \
-                if (PREFETCH > 0 && pk < lenb && pw < quads)                                \
+                    pw -= quads, pk += STEPS;                                           \
+                if (PREFETCH > 0 && pk < lenb && pw < quads)                            \
                     for (uint64_t i = 0; i < 4; i++)                                    \
                         prefetch_run(src + X_LO(pk) * x.in_step + (pw + i) * x.in_lane, \
-                                     STEPS * 4);                                   \
+                                     STEPS * 4);                                        \
                 __m128d a0 = _mm_loadu_pd(acc + w), a1 = _mm_loadu_pd(acc + w + 2);     \
-                for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                       \
-                    uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;               \
+                for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                            \
+                    uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;                    \
                     const byte *p = src + (lo + t) * x.in_step + w * x.in_lane;         \
                     __m128 r0 = Q_LOAD(p), r1 = Q_LOAD(p + x.in_lane);                  \
                     __m128 r2 = Q_LOAD(p + 2 * x.in_lane), r3 = Q_LOAD(p + 3 * x.in_lane); \
@@ -94,7 +94,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                 }                                                                       \
                 _mm_storeu_pd(acc + w, a0), _mm_storeu_pd(acc + w + 2, a1);             \
             }                                                                           \
-            for (uint64_t t = 0; t < STEPS; t++)                                   \
+            for (uint64_t t = 0; t < STEPS; t++)                                        \
                 put_run(dst + (lo + t) * x.out_step, buf[t], quads, x.stream);          \
         }                                                                               \
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 1, 0, lenb)                                      \
@@ -105,21 +105,21 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                                    uint64_t width)                                      \
     {                                                                                   \
         X_PROLOGUE(ID, DMLR_SCAN_M_LANES, DMLR_SCAN_M_STEPS)                            \
-        for (uint64_t k = 0; k < lenb; k += STEPS) {                               \
+        for (uint64_t k = 0; k < lenb; k += STEPS) {                                    \
             uint64_t lo = X_LO(k);                                                      \
-            for (uint64_t t = 0; t < STEPS; t++) {                                 \
+            for (uint64_t t = 0; t < STEPS; t++) {                                      \
                 uint64_t pt = t + PREFETCH, pk = k; /* rows ahead, maybe next block */  \
-                if (pt >= STEPS)                                                   \
-                    pt -= STEPS, pk += STEPS;                                 \
-                if (PREFETCH > 0 && pk < lenb && pt < STEPS && quads)                  \
+                if (pt >= STEPS)                                                        \
+                    pt -= STEPS, pk += STEPS;                                           \
+                if (PREFETCH > 0 && pk < lenb && pt < STEPS && quads)                   \
                     prefetch_run(src + (X_LO(pk) + pt) * x.in_step, quads * 4);         \
                 memcpy(buf[t], src + (lo + t) * x.in_step, quads * 4);                  \
             }                                                                           \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
-                _Alignas(16) float run[4][STEPS]; /* lane w + i's steps */         \
+                _Alignas(16) float run[4][STEPS]; /* lane w + i's steps */              \
                 __m128d a0 = _mm_loadu_pd(acc + w), a1 = _mm_loadu_pd(acc + w + 2);     \
-                for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                       \
-                    uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;               \
+                for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                            \
+                    uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;                    \
                     __m128 r0 = _mm_load_ps(&buf[t][w]), r1 = _mm_load_ps(&buf[t + 1][w]); \
                     __m128 r2 = _mm_load_ps(&buf[t + 2][w]), r3 = _mm_load_ps(&buf[t + 3][w]); \
                     Q_STEPS(OPP, EXCLP, r)                                              \
@@ -128,11 +128,11 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                     _mm_store_ps(&run[2][t], r2), _mm_store_ps(&run[3][t], r3);         \
                 }                                                                       \
                 _mm_storeu_pd(acc + w, a0), _mm_storeu_pd(acc + w + 2, a1);             \
-                /* each lane's lines whole, one lane after the other (streamed stores  \
+                /* each lane's lines whole, one lane after the other (streamed stores   \
                  * interleaved across lanes defeat write-combining) */                  \
                 for (uint64_t i = 0; i < 4; i++)                                        \
                     put_run(dst + lo * x.out_step + (w + i) * x.out_lane, run[i],       \
-                            STEPS, x.stream);                                      \
+                            STEPS, x.stream);                                           \
             }                                                                           \
         }                                                                               \
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 0, 1, lenb)                                      \
