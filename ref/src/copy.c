@@ -167,7 +167,7 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define STREAM_MIN ((uint64_t)(DMLR_STREAM_MIN))
-void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
+static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 {
     uint64_t head = (16 - ((uintptr_t)d & 15)) & 15;
     if (n < 256 || head > n) {
@@ -193,7 +193,7 @@ void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 }
 #else
 #define STREAM_MIN UINT64_MAX /* never */
-void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
+static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 {
     memcpy(d, s, n);
 }
@@ -218,7 +218,7 @@ static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
     unsigned char *d = c->dst + off[0] + k0 * c->ds;
     const unsigned char *s = c->src + off[1] + k0 * c->ss;
     if (c->stream && c->ds == c->esize && c->ss == c->esize)
-        dmlr_stream_copy(d, s, (k1 - k0) * c->esize);
+        stream_copy(d, s, (k1 - k0) * c->esize);
     else
         dmlr_copy_run(d, c->ds, s, c->ss, k1 - k0, c->esize);
 }

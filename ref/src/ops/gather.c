@@ -11,13 +11,6 @@
 #include "index.h"
 #include <stdio.h>
 
-/* Whole rows (s contiguous on both sides) of an output beyond the caches are written
- * with non-temporal stores, as copy.c's copies: an ordinary store first reads the line
- * it overwrites.  -DDMLR_GATHER_STREAM=0: memcpy, to compare. */
-#ifndef DMLR_GATHER_STREAM
-#define DMLR_GATHER_STREAM 1
-#endif
-
 /* For each output dim: which input or indices dim it walks (-1: none). */
 typedef struct gather_map {
     int in_dim[DMLR_MAX_RANK], idx_dim[DMLR_MAX_RANK];
@@ -139,7 +132,6 @@ typedef struct gather_ctx {
     uint64_t out_step, in_step, ix_step, axis_step, dim; /* along the innermost dimension */
     dmlr_data_type index_type;
     uint32_t esize;
-    bool stream; /* rows of a large output: non-temporal stores (DMLR_GATHER_STREAM) */
 } gather_ctx;
 
 /* One piece of an output run, k0 .. k1 - 1 along the innermost (coalesced) dimension. */
@@ -157,11 +149,8 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
     uint64_t pos; /* s innermost: one index for the whole run, a block move */
     dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(g->idx + off[2], g->index_type),
                         g->dim, &pos); /* GATHER-7, GATHER-8 */
-    const unsigned char *s = g->src + off[1] + pos * g->axis_step + k0 * g->in_step;
-    if (g->stream && g->out_step == g->esize && g->in_step == g->esize)
-        dmlr_stream_copy(d, s, (k1 - k0) * g->esize); /* GATHER-9; TENSOR-13 */
-    else
-        dmlr_copy_run(d, g->out_step, s, g->in_step, k1 - k0, g->esize);
+    dmlr_copy_run(d, g->out_step, g->src + off[1] + pos * g->axis_step + k0 * g->in_step,
+                  g->in_step, k1 - k0, g->esize); /* GATHER-9; TENSOR-13 */
 }
 
 /* One nest over the output's coordinates walks output (0), input (1: p and s) and indices
@@ -181,8 +170,7 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     dmlr_nest_coalesce(&n);
     uint32_t last = n.rank - 1;
     gather_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],
-                    in->strides[g->Axis] * in->esize, in->sizes[g->Axis], ix->dtype, in->esize,
-                    DMLR_GATHER_STREAM && dmlr_stream_worth(out->count * out->esize)};
+                    in->strides[g->Axis] * in->esize, in->sizes[g->Axis], ix->dtype, in->esize};
     dmlr_nest_walk(&n, gather_piece, &c);
 }
 

@@ -134,33 +134,6 @@ START_TEST(gather_matches_the_naive_loop_for_every_type_rank_axis_and_layout)
 }
 END_TEST
 
-START_TEST(gather_of_whole_rows_into_an_output_beyond_the_caches_matches_the_naive_loop)
-{
-    /* 620 rows of 4100 FLOAT32 (10 MB): each row one index and one streamed copy
-     * (gather.c, DMLR_GATHER_STREAM); padded output rows start at every 4-byte
-     * alignment, and the padding between them stays untouched (TENSOR-13). */
-    uint32_t in_sizes[2] = {70, 4100}, ix_sizes[2] = {1, 620}, out_sizes[2] = {620, 4100};
-    tu_tensor in, ix, out;
-    tu_tensor_init(&in, DMLR_FLOAT32, 2, in_sizes, TU_PACKED);
-    tu_tensor_init(&ix, DMLR_INT64, 2, ix_sizes, TU_PACKED);
-    tu_tensor_init(&out, DMLR_FLOAT32, 2, out_sizes, TU_PADDED);
-    tu_fill(&in, 5);
-    fill_indices(&ix, in_sizes[0], 6);
-    memset(out.data, 0xA5, out.bytes);
-    unsigned char *expect = malloc(out.bytes);
-    memset(expect, 0xA5, out.bytes);
-    naive_gather(&in, &ix, 0, 1, &out, expect);
-    dmlr_error err;
-    ck_assert_msg(run_gather(&in, &ix, 0, 1, &out, DMLR_FEATURE_LEVEL_MAX, &err) == 0, "%s",
-                  err.message);
-    ck_assert(memcmp(expect, out.data, out.bytes) == 0);
-    free(expect);
-    tu_tensor_free(&in);
-    tu_tensor_free(&ix);
-    tu_tensor_free(&out);
-}
-END_TEST
-
 /* ---- the page's examples ------------------------------------------------ */
 
 static void example(uint32_t D, const uint32_t *in_sizes, const float *in_vals,
@@ -436,7 +409,6 @@ static Suite *gather_suite(void)
     TCase *tc = tcase_create("gather");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, gather_matches_the_naive_loop_for_every_type_rank_axis_and_layout, 1, 9);
-    tcase_add_test(tc, gather_of_whole_rows_into_an_output_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, gather_page_example_1_remaps_a_vector);
     tcase_add_test(tc, gather_page_example_2_concatenates_rows);
     tcase_add_test(tc, gather_page_example_3_swaps_columns_with_index_dimensions_1);
