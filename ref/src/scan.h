@@ -34,15 +34,19 @@ enum { DMLR_SCAN_FAR = 16 };
 /*
  * The FLOAT32 kernels with steps contiguous on one side and lanes on the
  * other (scan_sse2_cross.c) walk blocks of STEPS steps x up to LANES lanes:
- * _t (a transposed input) writes each step's LANES lanes whole, _m each
- * lane's STEPS steps.  Runs of 1 KiB on the written side: 128-byte ones took
- * 2-3x as long on the Intel host (docs/gpu-results/cpu-2026-11-26).
+ * _t (a transposed input) writes each step's LANES lanes whole (2 KiB), _m
+ * each lane's STEPS steps (1 KiB).  The Intel host wants long written runs
+ * (at 1 thread: _t 233 ms with 256-byte rows, 98-108 with 2 KiB; _m 375 with
+ * 128-byte lanes, 115 with 1 KiB), the 2-core Zen 5 small blocks (_t 47 ms
+ * at 256 x 16, 58 at 512 x 16, 67 at 512 x 32; _m 42 at 64 x 32, 52 at
+ * 64 x 256): these shapes are the Intel host's best and within 1.3x of the
+ * Zen 5's (docs/gpu-results/cpu-2026-11-26).  Same bits at any shape.
  */
 #ifndef DMLR_SCAN_T_LANES
-#define DMLR_SCAN_T_LANES 256
+#define DMLR_SCAN_T_LANES 512
 #endif
 #ifndef DMLR_SCAN_T_STEPS
-#define DMLR_SCAN_T_STEPS 32
+#define DMLR_SCAN_T_STEPS 16
 #endif
 #ifndef DMLR_SCAN_M_LANES
 #define DMLR_SCAN_M_LANES 64

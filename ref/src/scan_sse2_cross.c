@@ -7,18 +7,19 @@
  *   per lane: acc = identity; for j in AxisDirection order:
  *             out[j] = (float)(exclusive ? acc : acc (op) in[j]); acc = acc (op) in[j]
  *
- * In blocks of STEPS steps (a cache line: 32 floats are two) x the
- * tile's lanes.  The side where steps are contiguous is walked lane by lane,
- * 4 lanes at a time through 4x4 transposes (scan_sse2.h), each lane's
- * STEPS steps used whole while their lines are loaded; the other side
- * passes through a local block, row by row, each row's run of lanes read or
- * written whole (streamed when asked).  Walked 4 steps at a time across the
- * tile instead, the tile's lines on the steps' side (power-of-two strides:
- * one cache set) were evicted before their next 4 steps were used: 4.6x the
- * packed scan's time on the Intel host, 3-6x here.  The lines PREFETCH lanes
- * (_t) or rows (_m) ahead are prefetched: each is a page or more from the
- * last, which no hardware prefetcher follows.  -DDMLR_SCAN_STEPS=N (a
- * multiple of 4) and -DDMLR_SCAN_PREFETCH=N (0: none) to compare.
+ * In blocks of STEPS steps x up to LANES lanes (scan.h: DMLR_SCAN_T_* and
+ * DMLR_SCAN_M_*).  The side where steps are contiguous is walked lane by lane,
+ * 4 lanes at a time through 4x4 transposes (scan_sse2.h), each lane's STEPS
+ * steps used while their lines are loaded; the other side passes through a
+ * local block, row by row, each row's run of lanes read or written whole
+ * (streamed when asked).  Walked 4 steps at a time across the tile instead,
+ * the tile's lines on the steps' side (power-of-two strides: one cache set)
+ * were evicted before their next 4 steps were used: 4.6x the packed scan's
+ * time on the Intel host at 1 thread, 3-6x on the 2-core Zen 5.  The lines
+ * PREFETCH lanes (_t) or rows (_m) ahead are prefetched: each is a page or
+ * more from the last, which no hardware prefetcher follows (without: _t 1.7x
+ * slower on the Intel host, _m 3x on the Zen 5).  -DDMLR_SCAN_PREFETCH=N
+ * (0: none) to compare.
  */
 #include "scan_sse2.h"
 
