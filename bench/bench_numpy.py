@@ -10,7 +10,9 @@ benchmark), prints one table and the verdict on every target, and writes it
 all to REPORT_JSON (default build/bench-report.json) with the commit, so that
 figures can be compared across commits.  Without numpy the numpy columns and
 targets are skipped with a note.  Run it with Debian's /usr/bin/python3: the
-python3 first on PATH may not see python3-numpy.
+python3 first on PATH may not see python3-numpy.  report() (the table and the
+targets, from cases whose peer columns are filled) serves bench_rounds.py too,
+which combines several such reports into paired rounds.
 
 numpy equivalents (numpy runs them on one thread):
   gather.random    np.take(a, idx)                         a: 64M float32, idx: 16M int64
@@ -111,29 +113,44 @@ def commit():
         return "?"
 
 
-def main():
-    args = sys.argv[1:]
-    src = args[0] if args else "build/bench.json"
-    dst = args[1] if len(args) > 1 else "build/bench-report.json"
-    with open(src) as f:
-        bench = json.load(f)
-    runs = bench["runs"]
+def r3(v):
+    # the C JSON's 3 decimals; None (printed '-') where nothing ran
+    return round(v, 3) if v else None
+
+
+def peer_ratios(c, peer_ms):
+    """Each peer's time over dmlref's for one run of case c (peer_ms: {peer: ms or None}),
+    and the least of those that race dmlref at c's thread count (None where none ran)."""
+    x = {n: ms / c["ms"] if ms else None for n, ms in peer_ms.items()}
+    # numpy runs on one thread: a peer of the 1-thread rows only
+    xs = [v for n, v in x.items() if v and (n != "numpy" or c["threads"] == 1)]
+    return x, (min(xs) if xs else None)
+
+
+def fill_peers(cases, numpy, peer, names):
+    """One run's peer columns: <peer>_ms, x_<peer> (its time over dmlref's) and x_best_peer,
+    from numpy's seconds by case and the peers' by (peer, threads) and case."""
+    for c in cases:
+        sec = {"numpy": numpy.get(c["name"])}
+        sec.update((n, peer.get((n, c["threads"]), {}).get(c["name"])) for n in names)
+        ms = {n: s * 1e3 if s else None for n, s in sec.items()}
+        x, best = peer_ratios(c, ms)
+        for n in ms:
+            c[n + "_ms"] = r3(ms[n])
+            c["x_" + n] = r3(x[n])
+        c["x_best_peer"] = r3(best)
+
+
+def report(bench, numpy_note, peer_notes, after_table=()):
+    """Prints the table of bench's cases and the verdict on every target; returns the verdicts.
+
+    The cases' peer columns (<peer>_ms, x_<peer>, x_best_peer) must be filled already: by
+    fill_peers from one run, or by bench_rounds.py from paired rounds.  x_memcpy and x_roofline
+    are derived here from the cases' GB/s.  after_table: lines printed between the table's
+    notes and the targets."""
     cases = [c for c in bench["cases"] if "threads" in c]
-    wanted = {c["name"] for c in cases}
     maxt = max((c["threads"] for c in cases), default=1)
     by = {(c["name"], c["threads"]): c for c in cases}
-    peer, peer_notes = {}, []
-    try:
-        import numpy as np
-        arr = arrays_of(np)
-        numpy = numpy_cases(np, arr, runs, wanted)
-        note = "numpy %s (%s)" % (np.__version__, sys.executable)
-        peer, peer_notes = peer_cases(arr, runs, wanted, sorted({1, maxt}))
-        del arr
-    except ImportError:
-        numpy, note = {}, "numpy absent: numpy columns skipped (apt-get install python3-numpy)"
-
-    names = [n for n, _ in __import__("peers").PEERS]
 
     def fmt(x):
         return "%.2f" % x if x else "-"
@@ -141,30 +158,20 @@ def main():
         "case", "thr", "ms", "GB/s", "x mcpy", "x roof", "numpy ms", "x numpy", "x torch",
         "x ort", "x best", "x RSS"))
     for c in cases:
-        t = c["threads"]
-        ref = numpy.get(c["name"])
-        c["numpy_ms"] = round(ref * 1e3, 3) if ref else None
-        c["x_numpy"] = round(ref * 1e3 / c["ms"], 3) if ref else None
         c["x_memcpy"] = round(c["gbps"] / c["memcpy_gbps"], 3)
         c["x_roofline"] = round(c["gbps"] / c["roofline_gbps"], 3) if "roofline_gbps" in c else None
-        # numpy runs on one thread: a peer of the 1-thread rows only
-        xs = {"numpy": c["x_numpy"]} if t == 1 else {}
-        for n in names:
-            sec = peer.get((n, t), {}).get(c["name"])
-            c[n + "_ms"] = round(sec * 1e3, 3) if sec else None
-            c["x_" + n] = round(sec * 1e3 / c["ms"], 3) if sec else None
-            xs[n] = c["x_" + n]
-        xs = [x for x in xs.values() if x]
-        c["x_best_peer"] = min(xs) if xs else None
         print("%-24s %3d %9.1f %7.2f %7.2f %7s %9s %8s %8s %8s %8s %6.2f" % (
-            c["name"], t, c["ms"], c["gbps"], c["x_memcpy"], fmt(c["x_roofline"]),
-            "%.1f" % c["numpy_ms"] if ref else "-", fmt(c["x_numpy"]), fmt(c.get("x_torch")),
-            fmt(c.get("x_ort")), fmt(c["x_best_peer"]), c["rss_ratio"]))
+            c["name"], c["threads"], c["ms"], c["gbps"], c["x_memcpy"], fmt(c["x_roofline"]),
+            "%.1f" % c["numpy_ms"] if c.get("numpy_ms") else "-", fmt(c.get("x_numpy")),
+            fmt(c.get("x_torch")), fmt(c.get("x_ort")), fmt(c.get("x_best_peer")),
+            c["rss_ratio"]))
     print("x peer: the peer's time over dmlref's at the same thread count (numpy: 1 thread);"
           " peers allocate their outputs inside the timed call.\n" + "; ".join(peer_notes))
     for c in bench["cases"]:
         if "skipped" in c:
             print("%-24s skipped: %s" % (c["name"], c["skipped"]))
+    for line in after_table:
+        print(line)
 
     verdicts = []
 
@@ -180,7 +187,7 @@ def main():
     def at(name, threads=maxt):
         return by.get((name, threads))
 
-    print("\ntargets at %d threads (%s):" % (maxt, note))
+    print("\ntargets at %d threads (%s):" % (maxt, numpy_note))
     c = at("split.4")
     verdict("SPLIT >= 0.6 x memcpy", c and c["x_memcpy"], 0.6)
     for name, desc in (("gather.random", "GATHER random >= 1.5 x np.take"),
@@ -226,6 +233,33 @@ def main():
     verdict("peak RSS <= 1.2 x tensor bytes (worst: %s)" % (worst["name"] if worst else "-"),
             worst and worst["rss_ratio"], maximum=1.2)
 
+    return verdicts
+
+
+def main():
+    args = sys.argv[1:]
+    src = args[0] if args else "build/bench.json"
+    dst = args[1] if len(args) > 1 else "build/bench-report.json"
+    with open(src) as f:
+        bench = json.load(f)
+    runs = bench["runs"]
+    cases = [c for c in bench["cases"] if "threads" in c]
+    wanted = {c["name"] for c in cases}
+    maxt = max((c["threads"] for c in cases), default=1)
+    peer, peer_notes = {}, []
+    try:
+        import numpy as np
+        arr = arrays_of(np)
+        numpy = numpy_cases(np, arr, runs, wanted)
+        note = "numpy %s (%s)" % (np.__version__, sys.executable)
+        peer, peer_notes = peer_cases(arr, runs, wanted, sorted({1, maxt}))
+        del arr
+    except ImportError:
+        numpy, note = {}, "numpy absent: numpy columns skipped (apt-get install python3-numpy)"
+
+    fill_peers(cases, numpy, peer, [n for n, _ in __import__("peers").PEERS])
+    verdicts = report(bench, note, peer_notes)
+
     bench["numpy"] = note
     bench["peers"] = peer_notes
     bench["commit"] = commit()
@@ -238,4 +272,5 @@ def main():
     return 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
