@@ -86,6 +86,10 @@ LIB_TESTS  := $(patsubst ref/src/test/%.c,$(BUILD)/test/%,$(wildcard ref/src/tes
 CASE_TESTS := $(patsubst ref/case/test/%.c,$(BUILD)/test/%,$(wildcard ref/case/test/check_*.c))
 GEN_TESTS  := $(patsubst ref/gen/test/%.c,$(BUILD)/test/%,$(wildcard ref/gen/test/check_*.c))
 TESTS      := $(LIB_TESTS) $(CASE_TESTS) $(GEN_TESTS)
+# The library's tests whose kernels have AVX and SSE2 versions (internal.h), run again
+# with AVX turned off, so a machine with AVX tests both.
+ISA_TESTS  := $(addprefix $(BUILD)/test/,check_cumulative_product check_cumulative_summation \
+                check_threads)
 # Script tests: test-*.sh beside the room they test, each given the dmlref path.
 SCRIPT_TESTS := $(sort $(wildcard ref/*/test/test-*.sh suite/test/test-*.sh backends/*/test/test-*.sh))
 
@@ -183,6 +187,8 @@ $(DXD_STANDIN): $(BUILD)/obj/suite/test/dxdispatch_standin.o $(CASE_LIB) $(LIB)
 
 test: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS) $(DXD_STANDIN)
 	@BUILD=$(BUILD) sh scripts/run-tests.sh $(TESTS) -- $(SCRIPT_TESTS)
+	@echo "without AVX (DMLREF_NO_AVX=1): $(notdir $(ISA_TESTS))"
+	@DMLREF_NO_AVX=1 BUILD=$(BUILD) sh scripts/run-tests.sh $(ISA_TESTS) --
 
 test-asan:
 	$(MAKE) test SANITIZE=1
