@@ -217,6 +217,10 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
 #define SSE2(SUFFIX) (op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32##SUFFIX : dmlr_scan_sse2_sum_f32##SUFFIX)
     /* steps contiguous in the output, lanes not: tiles of at most DMLR_SCAN_NARROW lanes */
     bool steps_out = g->out_step == esize && g->out_lane != esize;
+#if DMLR_AVX
+    if (dtype == DMLR_FLOAT32 && packed && dmlr_cpu_avx())
+        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_avx_prod_f32 : dmlr_scan_avx_sum_f32;
+#endif
     if (dtype == DMLR_FLOAT32 && packed)
         return SSE2();
     if (DMLR_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)

@@ -100,6 +100,13 @@ DMLR_SCAN_SSE2_DECLARE()
 DMLR_SCAN_SSE2_DECLARE(_t)
 DMLR_SCAN_SSE2_DECLARE(_r)
 DMLR_SCAN_SSE2_DECLARE(_m)
+#if DMLR_AVX
+/* Lanes contiguous in both tensors on CPUs with AVX (scan_avx.c; scan.c asks dmlr_cpu_avx). */
+void dmlr_scan_avx_prod_f32(const unsigned char *src, unsigned char *dst,
+                            const dmlr_scan_geom *g, uint64_t width);
+void dmlr_scan_avx_sum_f32(const unsigned char *src, unsigned char *dst,
+                           const dmlr_scan_geom *g, uint64_t width);
+#endif
 #endif
 
 typedef enum dmlr_scan_op { DMLR_SCAN_PRODUCT, DMLR_SCAN_SUM } dmlr_scan_op;

@@ -26,20 +26,6 @@
 
 #if DMLR_SCAN_SSE2
 
-/* One lane down the group's r rows, exactly as scan.c's kernels do it. */
-#define LANE(OPS, EXCLS, EXCL)                                                          \
-    {                                                                                   \
-        double av = a[w];                                                               \
-        for (uint64_t i = 0; i < r; i++) {                                              \
-            float e;                                                                    \
-            memcpy(&e, s[i] + w * 4, sizeof e);                                         \
-            double next = OPS(av, (double)e);                                           \
-            float o = (float)((EXCL) ? EXCLS(av) : next);                               \
-            memcpy(d[i] + w * 4, &o, sizeof o);                                         \
-            av = next;                                                                  \
-        }                                                                               \
-        a[w] = av;                                                                      \
-    }
 /* Lanes w + o .. w + o + 3 of row i: accumulators A (lanes 0, 1) and B (2, 3). */
 #define FOUR(OPP, EXCLP, EXCL, STORE, A, B, o)                                          \
     {                                                                                   \
@@ -99,37 +85,8 @@
     for (; w < width; w++)                                                              \
         LANE(OPS, EXCLS, EXCL)
 
-#define SSE2_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP)                                   \
-    void dmlr_scan_sse2_##NAME(const byte *src, byte *dst, const dmlr_scan_geom *g,    \
-                               uint64_t width)                                          \
-    {                                                                                   \
-        const dmlr_scan_geom x = *g;                                                    \
-        double acc[DMLR_SCAN_WIDE];                                                     \
-        for (uint64_t w = 0; w < width; w++)                                            \
-            acc[w] = ID;                                                                \
-        /* streamed rows that start at different alignments: one at a time */        \
-        uint64_t rows = x.stream && x.out_step % 64 ? 1 : DMLR_SCAN_ROWS;               \
-        for (uint64_t k = 0, r; k < x.len; k += r) {                                    \
-            const byte *s[DMLR_SCAN_ROWS];                                              \
-            byte *d[DMLR_SCAN_ROWS];                                                    \
-            r = x.len - k < rows ? x.len - k : rows;                                    \
-            for (uint64_t i = 0; i < r; i++) { /* in AxisDirection order */             \
-                uint64_t j = x.decreasing ? x.len - 1 - k - i : k + i;                  \
-                s[i] = src + j * x.in_step, d[i] = dst + j * x.out_step;                \
-            }                                                                           \
-            double *a = acc;                                                            \
-            uint64_t w = 0;                                                             \
-            /* whole floats only: a misaligned d never reaches a 16-byte boundary */    \
-            bool stream = x.stream && ((uintptr_t)d[0] & 3) == 0;                       \
-            if (x.exclusive) {                                                          \
-                ROW(OPS, OPP, EXCLS, EXCLP, 1)                                          \
-            } else {                                                                    \
-                ROW(OPS, OPP, EXCLS, EXCLP, 0)                                          \
-            }                                                                           \
-        }                                                                               \
-        if (x.stream)                                                                   \
-            _mm_sfence(); /* weakly ordered: visible before the tile returns */         \
-    }
+#define SSE2_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                       \
+    DMLR_SCAN_ROWS_KERNEL(dmlr_scan_sse2_##NAME, , ROW, ID, OPS, OPP, EXCLS, EXCLP)
 DMLR_SCAN_SSE2_OPS(SSE2_KERNEL)
 
 /*
@@ -137,7 +94,7 @@ DMLR_SCAN_SSE2_OPS(SSE2_KERNEL)
  * lanes far apart: in 4x4 blocks (scan_sse2.h), four lanes walk their whole
  * length before the next four, so only their own lines are live.
  */
-#define R_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP)                                      \
+#define R_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
     void dmlr_scan_sse2_##NAME##_r(const byte *src, byte *dst, const dmlr_scan_geom *g, \
                                    uint64_t width)                                      \
     {                                                                                   \

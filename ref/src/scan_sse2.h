@@ -25,11 +25,64 @@ static inline double plus_zero_sd(double a) { return a + 0.0; }
 static inline __m128d keep_pd(__m128d a) { return a; }
 static inline __m128d plus_zero_pd(__m128d a) { return _mm_add_pd(a, _mm_setzero_pd()); }
 
-/* The operations, listed once: name, identity, scalar and paired operation,
- * scalar and paired exclusive write.  Each kernel file expands it. */
+/* The operations, listed once: name, identity, the operation on one, two (SSE2)
+ * and four (AVX: scan_avx.c) doubles, then the exclusive write on as many.  Each
+ * kernel file expands it. */
 #define DMLR_SCAN_SSE2_OPS(KERNEL)                                                      \
-    KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd)                         \
-    KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd)
+    KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd, _mm256_mul_pd, keep_pd4) \
+    KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd, _mm256_add_pd, \
+           plus_zero_pd4)
+
+/*
+ * Lanes contiguous in both tensors (scan_sse2.c, scan_avx.c): the accumulators
+ * of the whole tile stay in a local array while the rows stream past, a group
+ * of DMLR_SCAN_ROWS rows at a time; ROW_(OPS, OPP, EXCLS, EXCLP, EXCL) walks one
+ * group across the tile (s, d: its rows; a: the accumulators; w: the lane).
+ */
+#define DMLR_SCAN_ROWS_KERNEL(FN, ATTR, ROW_, ID, OPS, OPP, EXCLS, EXCLP)               \
+    ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
+    {                                                                                   \
+        const dmlr_scan_geom x = *g;                                                    \
+        double acc[DMLR_SCAN_WIDE];                                                     \
+        for (uint64_t w = 0; w < width; w++)                                            \
+            acc[w] = ID;                                                                \
+        /* streamed rows that start at different alignments: one at a time */           \
+        uint64_t rows = x.stream && x.out_step % 64 ? 1 : DMLR_SCAN_ROWS;               \
+        for (uint64_t k = 0, r; k < x.len; k += r) {                                    \
+            const byte *s[DMLR_SCAN_ROWS];                                              \
+            byte *d[DMLR_SCAN_ROWS];                                                    \
+            r = x.len - k < rows ? x.len - k : rows;                                    \
+            for (uint64_t i = 0; i < r; i++) { /* in AxisDirection order */             \
+                uint64_t j = x.decreasing ? x.len - 1 - k - i : k + i;                  \
+                s[i] = src + j * x.in_step, d[i] = dst + j * x.out_step;                \
+            }                                                                           \
+            double *a = acc;                                                            \
+            uint64_t w = 0;                                                             \
+            /* whole floats only: a misaligned d never reaches a 16-byte boundary */    \
+            bool stream = x.stream && ((uintptr_t)d[0] & 3) == 0;                       \
+            if (x.exclusive) {                                                          \
+                ROW_(OPS, OPP, EXCLS, EXCLP, 1)                                         \
+            } else {                                                                    \
+                ROW_(OPS, OPP, EXCLS, EXCLP, 0)                                         \
+            }                                                                           \
+        }                                                                               \
+        if (x.stream)                                                                   \
+            _mm_sfence(); /* weakly ordered: visible before the tile returns */         \
+    }
+/* One lane down the group's r rows, exactly as scan.c's kernels do it. */
+#define LANE(OPS, EXCLS, EXCL)                                                          \
+    {                                                                                   \
+        double av = a[w];                                                               \
+        for (uint64_t i = 0; i < r; i++) {                                              \
+            float e;                                                                    \
+            memcpy(&e, s[i] + w * 4, sizeof e);                                         \
+            double next = OPS(av, (double)e);                                           \
+            float o = (float)((EXCL) ? EXCLS(av) : next);                               \
+            memcpy(d[i] + w * 4, &o, sizeof o);                                         \
+            av = next;                                                                  \
+        }                                                                               \
+        a[w] = av;                                                                      \
+    }
 
 /*
  * The layouts with steps contiguous in at least one tensor go through blocks of 4

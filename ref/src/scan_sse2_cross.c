@@ -34,14 +34,35 @@ static void prefetch_run(const byte *p, uint64_t bytes)
         _mm_prefetch((const char *)(p + b), _MM_HINT_T0);
     _mm_prefetch((const char *)(p + bytes - 1), _MM_HINT_T0);
 }
+#if DMLR_AVX
+#include <immintrin.h>
+/* 32-byte streamed stores from q's first 32-byte boundary (copy.c says why). */
+DMLR_TARGET_AVX static void put_run_avx(byte *q, const float *b, uint64_t n)
+{
+    uint64_t i = 0; /* q is 16-byte aligned: 4 floats reach the 32-byte boundary */
+    if (((uintptr_t)q & 31) && n >= 4)
+        _mm_stream_ps((float *)(void *)q, _mm_load_ps(b)), i = 4;
+    for (; i + 8 <= n; i += 8)
+        _mm256_stream_ps((float *)(void *)(q + i * 4), _mm256_loadu_ps(b + i));
+    if (i < n)
+        _mm_stream_ps((float *)(void *)(q + i * 4), _mm_load_ps(b + i));
+}
+#endif
 /* n floats (a multiple of 4) from b to q, streamed where asked and q is aligned. */
 static void put_run(byte *q, const float *b, uint64_t n, bool stream)
 {
-    if (stream && ((uintptr_t)q & 15) == 0)
+    if (stream && ((uintptr_t)q & 15) == 0) {
+#if DMLR_AVX
+        if (dmlr_cpu_avx()) {
+            put_run_avx(q, b, n);
+            return;
+        }
+#endif
         for (uint64_t i = 0; i < n; i += 4)
             _mm_stream_ps((float *)(void *)(q + i * 4), _mm_load_ps(b + i));
-    else
+    } else {
         memcpy(q, b, n * 4);
+    }
 }
 /* The steps after the blocks of STEPS: 4 at a time, then one by one. */
 #define X_TAIL(OPS, OPP, EXCLS, EXCLP, IN_STEPS, OUT_STEPS, FROM)                       \
@@ -67,7 +88,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
 /* The lowest step of block k (in AxisDirection order). */
 #define X_LO(k) (x.decreasing ? x.len - (k) - STEPS : (k))
 
-#define T_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP)                                      \
+#define T_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
     void dmlr_scan_sse2_##NAME##_t(const byte *src, byte *dst, const dmlr_scan_geom *g, \
                                    uint64_t width)                                      \
     {                                                                                   \
@@ -101,7 +122,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 1, 0, lenb)                                      \
     }
 
-#define M_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP)                                      \
+#define M_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
     void dmlr_scan_sse2_##NAME##_m(const byte *src, byte *dst, const dmlr_scan_geom *g, \
                                    uint64_t width)                                      \
     {                                                                                   \
