@@ -233,7 +233,7 @@ END_TEST
 START_TEST(cumulative_summation_across_layouts_walks_blocks_of_a_cache_line_of_steps_like_the_naive_loop)
 {
     /* Steps contiguous on one side, lanes on the other (scan_sse2_cross.c's _t
-     * and _m): blocks of 32 (_t) or 256 (_m) steps, then blocks of 4, then steps
+     * and _m): blocks of 16 (_t) or 256 (_m) steps, then blocks of 4, then steps
      * one by one: 71 and 301 steps leave blocks of 4 and 3 or 1 steps after the
      * whole blocks, in both directions.  Then tensors of 8 MiB and more, whose
      * output streams, every 11th element checked. */
