@@ -153,6 +153,41 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
                   g->in_step, k1 - k0, g->esize); /* GATHER-9; TENSOR-13 */
 }
 
+/*
+ * Whole rows: after coalescing, one outer dimension over rows of s contiguous on both
+ * sides (an embedding lookup).  A loop of its own, one index and one memcpy a row, with
+ * the first line of the row AHEAD rows on prefetched: the nest walk's call, seek and
+ * carry per row cost as much as ONNX Runtime's lead over it at 1 thread.
+ * -DDMLR_GATHER_ROWS=0 walks the nest, -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing.
+ */
+#ifndef DMLR_GATHER_ROWS
+#define DMLR_GATHER_ROWS 1
+#endif
+#ifndef DMLR_GATHER_ROWS_AHEAD
+#define DMLR_GATHER_ROWS_AHEAD 4
+#endif
+static void gather_rows(const gather_ctx *g, const dmlr_nest *n)
+{
+    uint64_t rows = n->size[0], bytes = n->size[1] * g->esize;
+    const uint64_t ds = n->step[0][0], ss = n->step[1][0], xs = n->step[2][0];
+    const uint64_t per = bytes >= (1u << 16) ? 1 : (1u << 16) / bytes; /* rows a chunk */
+    const uint64_t chunks = (rows + per - 1) / per;
+    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(rows * n->size[1]) && chunks > 1)
+    for (int64_t c = 0; c < (int64_t)chunks; c++) {
+        uint64_t r = (uint64_t)c * per, end = r + per < rows ? r + per : rows;
+        for (; r < end; r++) {
+            if (DMLR_GATHER_ROWS_AHEAD && r + DMLR_GATHER_ROWS_AHEAD < rows) {
+                uint64_t a = r + DMLR_GATHER_ROWS_AHEAD;
+                dmlr_prefetch_row(DMLR_INDEX_WRAP_CLAMP, g->idx + a * xs, g->index_type, g->dim,
+                                  g->src + a * ss, g->axis_step);
+            }
+            uint64_t pos = dmlr_index_clamp(dmlr_read_index(g->idx + r * xs, g->index_type),
+                                            g->dim); /* GATHER-7, GATHER-8 */
+            memcpy(g->dst + r * ds, g->src + r * ss + pos * g->axis_step, bytes); /* GATHER-9 */
+        }
+    }
+}
+
 /* One nest over the output's coordinates walks output (0), input (1: p and s) and indices
  * (2: q) at once.  Coalesced, a packed s block is one run: one index read, one memcpy. */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
@@ -171,7 +206,11 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     uint32_t last = n.rank - 1;
     gather_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],
                     in->strides[g->Axis] * in->esize, in->sizes[g->Axis], ix->dtype, in->esize};
-    dmlr_nest_walk(&n, gather_piece, &c);
+    if (DMLR_GATHER_ROWS && n.rank == 2 && n.step[2][1] == 0 && n.step[0][1] == in->esize &&
+        n.step[1][1] == in->esize)
+        gather_rows(&c, &n);
+    else
+        dmlr_nest_walk(&n, gather_piece, &c);
 }
 
 #define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)
