@@ -44,18 +44,18 @@ static double plus_zero(double a) { return a + 0.0; }
  * Per scan and data type: name, element storage, accumulator, identity,
  * element -> accumulator, back, the operation, the exclusive write.
  */
-#define KERNELS(X)                                                                        \
-    X(prod_FLOAT32, float, double, 1.0, widen_f32, narrow_f32, mul_f64, KEEP)             \
-    X(prod_FLOAT16, uint16_t, double, 1.0, dmlr_f16_to_f64, narrow_f16, mul_f64, KEEP)    \
-    X(prod_INT32, uint32_t, uint32_t, 1u, same_u32, same_u32, mul_u32, KEEP)              \
-    X(prod_UINT32, uint32_t, uint32_t, 1u, same_u32, same_u32, mul_u32, KEEP)             \
-    X(prod_INT64, uint64_t, uint64_t, 1u, same_u64, same_u64, mul_u64, KEEP)              \
-    X(prod_UINT64, uint64_t, uint64_t, 1u, same_u64, same_u64, mul_u64, KEEP)             \
-    X(sum_FLOAT32, float, double, -0.0, widen_f32, narrow_f32, add_f64, plus_zero)        \
+#define KERNELS(X)                                                                      \
+    X(prod_FLOAT32, float, double, 1.0, widen_f32, narrow_f32, mul_f64, KEEP)           \
+    X(prod_FLOAT16, uint16_t, double, 1.0, dmlr_f16_to_f64, narrow_f16, mul_f64, KEEP)  \
+    X(prod_INT32, uint32_t, uint32_t, 1u, same_u32, same_u32, mul_u32, KEEP)            \
+    X(prod_UINT32, uint32_t, uint32_t, 1u, same_u32, same_u32, mul_u32, KEEP)           \
+    X(prod_INT64, uint64_t, uint64_t, 1u, same_u64, same_u64, mul_u64, KEEP)            \
+    X(prod_UINT64, uint64_t, uint64_t, 1u, same_u64, same_u64, mul_u64, KEEP)           \
+    X(sum_FLOAT32, float, double, -0.0, widen_f32, narrow_f32, add_f64, plus_zero)      \
     X(sum_FLOAT16, uint16_t, double, -0.0, dmlr_f16_to_f64, narrow_f16, add_f64, plus_zero) \
-    X(sum_INT32, uint32_t, uint32_t, 0u, same_u32, same_u32, add_u32, KEEP)               \
-    X(sum_UINT32, uint32_t, uint32_t, 0u, same_u32, same_u32, add_u32, KEEP)              \
-    X(sum_INT64, uint64_t, uint64_t, 0u, same_u64, same_u64, add_u64, KEEP)               \
+    X(sum_INT32, uint32_t, uint32_t, 0u, same_u32, same_u32, add_u32, KEEP)             \
+    X(sum_UINT32, uint32_t, uint32_t, 0u, same_u32, same_u32, add_u32, KEEP)            \
+    X(sum_INT64, uint64_t, uint64_t, 0u, same_u64, same_u64, add_u64, KEEP)             \
     X(sum_UINT64, uint64_t, uint64_t, 0u, same_u64, same_u64, add_u64, KEEP)
 
 /*
@@ -87,7 +87,7 @@ enum { STEPS = DMLR_SCAN_STEPS, GROUP = 16 };
     }                                                                                   \
     return;
 #define STAGE_WIDTHS                                                                    \
-    switch (es) { /* constant sizes: each move one load and one store */               \
+    switch (es) { /* constant sizes: each move one load and one store */                \
     case 1: STAGE(1)                                                                    \
     case 2: STAGE(2)                                                                    \
     case 4: STAGE(4)                                                                    \
@@ -112,7 +112,7 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
 
 /* One step of N lanes (a: their accumulators, e: their elements, replaced by the
  * outputs): the arithmetic of every kernel. */
-#define LANES(ACC, WIDEN, NARROW, MUL, EXCL, N)                                               \
+#define LANES(ACC, WIDEN, NARROW, MUL, EXCL, N)                                         \
     if (x.exclusive) /* outside the loops: a select inside stops the vectoriser */      \
         for (uint64_t w = 0; w < (N); w++) {                                            \
             ACC next = MUL(a[w], WIDEN(e[w]));                                          \
@@ -126,7 +126,7 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
             a[w] = next;                                                                \
         }
 
-#define STAGED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                            \
+#define STAGED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                    \
     static void staged_##NAME(const byte *src, byte *dst, const geom *g, uint64_t width) \
     {                                                                                   \
         const geom x = *g;                                                              \
@@ -139,18 +139,18 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
             uint64_t lo = x.decreasing ? x.len - k0 - ns : k0; /* lowest position */    \
             stage_in((byte *)buf, sizeof buf[0], src + lo * x.in_step, x.in_step,       \
                      x.in_lane, ns, width, sizeof(ELEM));                               \
-            for (uint64_t t = 0; t < ns; t++) { /* in AxisDirection order */           \
+            for (uint64_t t = 0; t < ns; t++) { /* in AxisDirection order */            \
                 ELEM *row = buf[x.decreasing ? ns - 1 - t : t];                         \
                 uint64_t w0 = 0;                                                        \
                 for (; w0 + GROUP <= width; w0 += GROUP) {                              \
                     ACC *a = acc + w0;                                                  \
                     ELEM *e = row + w0;                                                 \
-                    LANES(ACC, WIDEN, NARROW, MUL, EXCL, GROUP)                               \
+                    LANES(ACC, WIDEN, NARROW, MUL, EXCL, GROUP)                         \
                 }                                                                       \
                 for (; w0 < width; w0++) {                                              \
                     ACC *a = acc + w0;                                                  \
                     ELEM *e = row + w0;                                                 \
-                    LANES(ACC, WIDEN, NARROW, MUL, EXCL, 1)                                   \
+                    LANES(ACC, WIDEN, NARROW, MUL, EXCL, 1)                             \
                 }                                                                       \
             }                                                                           \
             stage_out((const byte *)buf, sizeof buf[0], dst + lo * x.out_step,          \
@@ -165,7 +165,7 @@ static void stage_out(const byte *buf, uint64_t row, byte *p, uint64_t step, uin
  * them at -O2); the last partial block takes the same loop one lane at a time.
  */
 enum { BLOCK = 32 };
-#define BLOCKED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                            \
+#define BLOCKED_KERNEL(NAME, ELEM, ACC, ID, WIDEN, NARROW, MUL, EXCL)                   \
     static void blocked_##NAME(const byte *src, byte *dst, const geom *g, uint64_t width) \
     {                                                                                   \
         const geom x = *g;                                                              \
@@ -180,13 +180,13 @@ enum { BLOCK = 32 };
             for (; w0 + BLOCK <= width; w0 += BLOCK) {                                  \
                 ACC *a = acc + w0;                                                      \
                 memcpy(e, s + w0 * sizeof e[0], sizeof e);                              \
-                LANES(ACC, WIDEN, NARROW, MUL, EXCL, BLOCK)                           \
+                LANES(ACC, WIDEN, NARROW, MUL, EXCL, BLOCK)                             \
                 memcpy(d + w0 * sizeof e[0], e, sizeof e);                              \
             }                                                                           \
             for (; w0 < width; w0++) {                                                  \
                 ACC *a = acc + w0;                                                      \
                 memcpy(e, s + w0 * sizeof e[0], sizeof e[0]);                           \
-                LANES(ACC, WIDEN, NARROW, MUL, EXCL, 1)                               \
+                LANES(ACC, WIDEN, NARROW, MUL, EXCL, 1)                                 \
                 memcpy(d + w0 * sizeof e[0], e, sizeof e[0]);                           \
             }                                                                           \
         }                                                                               \
@@ -214,22 +214,25 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
 {
     bool packed = g->in_lane == esize && g->out_lane == esize;
 #if DMLR_SCAN_SSE2
-#define SSE2(SUFFIX) (op == DMLR_SCAN_PRODUCT ? dmlr_scan_sse2_prod_f32##SUFFIX : dmlr_scan_sse2_sum_f32##SUFFIX)
+#define FN(ISA, SUFFIX) (op == DMLR_SCAN_PRODUCT ? dmlr_scan_##ISA##_prod_f32##SUFFIX   \
+                                                : dmlr_scan_##ISA##_sum_f32##SUFFIX)
+#if DMLR_AVX
+#define SSE2(SUFFIX) (dmlr_cpu_avx() ? FN(avx, SUFFIX) : FN(sse2, SUFFIX))
+#else
+#define SSE2(SUFFIX) FN(sse2, SUFFIX)
+#endif
     /* steps contiguous in the output, lanes not: tiles of at most DMLR_SCAN_NARROW lanes */
     bool steps_out = g->out_step == esize && g->out_lane != esize;
-#if DMLR_AVX
-    if (dtype == DMLR_FLOAT32 && packed && dmlr_cpu_avx())
-        return op == DMLR_SCAN_PRODUCT ? dmlr_scan_avx_prod_f32 : dmlr_scan_avx_sum_f32;
-#endif
     if (dtype == DMLR_FLOAT32 && packed)
         return SSE2();
     if (DMLR_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
         return *tile = DMLR_SCAN_T_LANES, SSE2(_t);
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_step == esize)
-        return SSE2(_r);
+        return FN(sse2, _r);
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_lane == esize)
         return *tile = DMLR_SCAN_M_LANES, SSE2(_m);
 #undef SSE2
+#undef FN
 #endif
     return packed ? blocked[op][dtype] : staged[op][dtype];
 }

@@ -91,21 +91,26 @@ enum { DMLR_SCAN_FAR = 16 };
  *   _m      lanes contiguous in the input, steps in the output
  * The last three take tiles of at most DMLR_SCAN_NARROW lanes.
  */
-#define DMLR_SCAN_SSE2_DECLARE(SUFFIX)                                                 \
-    void dmlr_scan_sse2_prod_f32##SUFFIX(const unsigned char *src, unsigned char *dst, \
+#define DMLR_SCAN_SSE2_DECLARE(SUFFIX)                                                  \
+    void dmlr_scan_sse2_prod_f32##SUFFIX(const unsigned char *src, unsigned char *dst,  \
                                          const dmlr_scan_geom *g, uint64_t width);      \
-    void dmlr_scan_sse2_sum_f32##SUFFIX(const unsigned char *src, unsigned char *dst,  \
+    void dmlr_scan_sse2_sum_f32##SUFFIX(const unsigned char *src, unsigned char *dst,   \
                                         const dmlr_scan_geom *g, uint64_t width);
 DMLR_SCAN_SSE2_DECLARE()
 DMLR_SCAN_SSE2_DECLARE(_t)
 DMLR_SCAN_SSE2_DECLARE(_r)
 DMLR_SCAN_SSE2_DECLARE(_m)
 #if DMLR_AVX
-/* Lanes contiguous in both tensors on CPUs with AVX (scan_avx.c; scan.c asks dmlr_cpu_avx). */
-void dmlr_scan_avx_prod_f32(const unsigned char *src, unsigned char *dst,
-                            const dmlr_scan_geom *g, uint64_t width);
-void dmlr_scan_avx_sum_f32(const unsigned char *src, unsigned char *dst,
-                           const dmlr_scan_geom *g, uint64_t width);
+/* The same on CPUs with AVX (scan.c asks dmlr_cpu_avx): lanes contiguous in both tensors
+ * (scan_avx.c), _t and _m (scan_sse2_cross.c). */
+#define DMLR_SCAN_AVX_DECLARE(SUFFIX)                                                   \
+    void dmlr_scan_avx_prod_f32##SUFFIX(const unsigned char *src, unsigned char *dst,   \
+                                        const dmlr_scan_geom *g, uint64_t width);       \
+    void dmlr_scan_avx_sum_f32##SUFFIX(const unsigned char *src, unsigned char *dst,    \
+                                       const dmlr_scan_geom *g, uint64_t width);
+DMLR_SCAN_AVX_DECLARE()
+DMLR_SCAN_AVX_DECLARE(_t)
+DMLR_SCAN_AVX_DECLARE(_m)
 #endif
 #endif
 

@@ -14,14 +14,6 @@
 #include "scan_sse2.h"
 
 #if DMLR_SCAN_SSE2 && DMLR_AVX
-#include <immintrin.h>
-
-DMLR_TARGET_AVX static inline __m256d keep_pd4(__m256d a) { return a; }
-/* CUMULATIVE_SUMMATION-10: an exclusive sum writes a zero as +0. */
-DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
-{
-    return _mm256_add_pd(a, _mm256_setzero_pd());
-}
 
 /* Accumulators A of 4 lanes take X (their 4 elements, widened); O: the 4 outputs. */
 #define STEP4(OPQ, EXCLQ, EXCL, A, X, O)                                                \

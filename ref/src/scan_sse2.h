@@ -25,6 +25,15 @@ static inline double plus_zero_sd(double a) { return a + 0.0; }
 static inline __m128d keep_pd(__m128d a) { return a; }
 static inline __m128d plus_zero_pd(__m128d a) { return _mm_add_pd(a, _mm_setzero_pd()); }
 
+#if DMLR_AVX
+#include <immintrin.h>
+DMLR_TARGET_AVX static inline __m256d keep_pd4(__m256d a) { return a; }
+DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
+{
+    return _mm256_add_pd(a, _mm256_setzero_pd());
+}
+#endif
+
 /* The operations, listed once: name, identity, the operation on one, two (SSE2)
  * and four (AVX: scan_avx.c) doubles, then the exclusive write on as many.  Each
  * kernel file expands it. */

@@ -88,9 +88,8 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
 /* The lowest step of block k (in AxisDirection order). */
 #define X_LO(k) (x.decreasing ? x.len - (k) - STEPS : (k))
 
-#define T_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    void dmlr_scan_sse2_##NAME##_t(const byte *src, byte *dst, const dmlr_scan_geom *g, \
-                                   uint64_t width)                                      \
+#define T_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
+    ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
     {                                                                                   \
         X_PROLOGUE(ID, DMLR_SCAN_T_LANES, DMLR_SCAN_T_STEPS)                            \
         for (uint64_t k = 0; k < lenb; k += STEPS) {                                    \
@@ -103,18 +102,18 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                     for (uint64_t i = 0; i < 4; i++)                                    \
                         prefetch_run(src + X_LO(pk) * x.in_step + (pw + i) * x.in_lane, \
                                      STEPS * 4);                                        \
-                __m128d a0 = _mm_loadu_pd(acc + w), a1 = _mm_loadu_pd(acc + w + 2);     \
+                ACC##_LOAD(w)                                                           \
                 for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                            \
                     uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;                    \
                     const byte *p = src + (lo + t) * x.in_step + w * x.in_lane;         \
                     __m128 r0 = Q_LOAD(p), r1 = Q_LOAD(p + x.in_lane);                  \
                     __m128 r2 = Q_LOAD(p + 2 * x.in_lane), r3 = Q_LOAD(p + 3 * x.in_lane); \
                     _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_i: step lo + t + i */       \
-                    Q_STEPS(OPP, EXCLP, r)                                              \
+                    ACC##_STEPS(OPP, EXCLP, OPQ, EXCLQ, r)                              \
                     _mm_store_ps(&buf[t][w], r0), _mm_store_ps(&buf[t + 1][w], r1);     \
                     _mm_store_ps(&buf[t + 2][w], r2), _mm_store_ps(&buf[t + 3][w], r3); \
                 }                                                                       \
-                _mm_storeu_pd(acc + w, a0), _mm_storeu_pd(acc + w + 2, a1);             \
+                ACC##_STORE(w)                                                          \
             }                                                                           \
             for (uint64_t t = 0; t < STEPS; t++)                                        \
                 put_run(dst + (lo + t) * x.out_step, buf[t], quads, x.stream);          \
@@ -122,9 +121,8 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 1, 0, lenb)                                      \
     }
 
-#define M_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    void dmlr_scan_sse2_##NAME##_m(const byte *src, byte *dst, const dmlr_scan_geom *g, \
-                                   uint64_t width)                                      \
+#define M_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
+    ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
     {                                                                                   \
         X_PROLOGUE(ID, DMLR_SCAN_M_LANES, DMLR_SCAN_M_STEPS)                            \
         for (uint64_t k = 0; k < lenb; k += STEPS) {                                    \
@@ -139,17 +137,17 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
             }                                                                           \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
                 _Alignas(16) float run[4][STEPS]; /* lane w + i's steps */              \
-                __m128d a0 = _mm_loadu_pd(acc + w), a1 = _mm_loadu_pd(acc + w + 2);     \
+                ACC##_LOAD(w)                                                           \
                 for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                            \
                     uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;                    \
                     __m128 r0 = _mm_load_ps(&buf[t][w]), r1 = _mm_load_ps(&buf[t + 1][w]); \
                     __m128 r2 = _mm_load_ps(&buf[t + 2][w]), r3 = _mm_load_ps(&buf[t + 3][w]); \
-                    Q_STEPS(OPP, EXCLP, r)                                              \
+                    ACC##_STEPS(OPP, EXCLP, OPQ, EXCLQ, r)                              \
                     _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_i: lane w + i's 4 steps */  \
                     _mm_store_ps(&run[0][t], r0), _mm_store_ps(&run[1][t], r1);         \
                     _mm_store_ps(&run[2][t], r2), _mm_store_ps(&run[3][t], r3);         \
                 }                                                                       \
-                _mm_storeu_pd(acc + w, a0), _mm_storeu_pd(acc + w + 2, a1);             \
+                ACC##_STORE(w)                                                          \
                 /* each lane's lines whole, one lane after the other (streamed stores   \
                  * interleaved across lanes defeat write-combining) */                  \
                 for (uint64_t i = 0; i < 4; i++)                                        \
@@ -159,6 +157,38 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
         }                                                                               \
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 0, 1, lenb)                                      \
     }
-DMLR_SCAN_SSE2_OPS(T_KERNEL)
-DMLR_SCAN_SSE2_OPS(M_KERNEL)
+/* Four lanes' accumulators: two pairs (SSE2), or one quadruple (AVX: half the
+ * conversions and operations, one register). */
+#define ACC2_LOAD(w) __m128d a0 = _mm_loadu_pd(acc + (w)), a1 = _mm_loadu_pd(acc + (w) + 2);
+#define ACC2_STORE(w) _mm_storeu_pd(acc + (w), a0), _mm_storeu_pd(acc + (w) + 2, a1);
+#define ACC2_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_STEPS(OPP, EXCLP, R)
+#define KERNELS2(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
+    T_BODY(dmlr_scan_sse2_##NAME##_t, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)   \
+    M_BODY(dmlr_scan_sse2_##NAME##_m, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
+DMLR_SCAN_SSE2_OPS(KERNELS2)
+#if DMLR_AVX
+#define ACC4_LOAD(w) __m256d a4 = _mm256_loadu_pd(acc + (w));
+#define ACC4_STORE(w) _mm256_storeu_pd(acc + (w), a4);
+/* One step of the 4 lanes in R (4 floats, replaced by their outputs). */
+#define Q_STEP4(OPQ, EXCLQ, R)                                                          \
+    {                                                                                   \
+        __m256d n4 = OPQ(a4, _mm256_cvtps_pd(R));                                       \
+        R = _mm256_cvtpd_ps(x.exclusive ? EXCLQ(a4) : n4);                              \
+        a4 = n4;                                                                        \
+    }
+#define ACC4_STEPS(OPP, EXCLP, OPQ, EXCLQ, R)                                           \
+    if (x.decreasing) {                                                                 \
+        Q_STEP4(OPQ, EXCLQ, R##3) Q_STEP4(OPQ, EXCLQ, R##2)                             \
+        Q_STEP4(OPQ, EXCLQ, R##1) Q_STEP4(OPQ, EXCLQ, R##0)                             \
+    } else {                                                                            \
+        Q_STEP4(OPQ, EXCLQ, R##0) Q_STEP4(OPQ, EXCLQ, R##1)                             \
+        Q_STEP4(OPQ, EXCLQ, R##2) Q_STEP4(OPQ, EXCLQ, R##3)                             \
+    }
+#define KERNELS4(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
+    T_BODY(dmlr_scan_avx_##NAME##_t, DMLR_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
+           OPQ, EXCLQ)                                                                  \
+    M_BODY(dmlr_scan_avx_##NAME##_m, DMLR_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
+           OPQ, EXCLQ)
+DMLR_SCAN_SSE2_OPS(KERNELS4)
+#endif
 #endif
