@@ -89,28 +89,24 @@ enum { DMLR_SCAN_FAR = 16 };
  *   _t      steps contiguous in the input, lanes in the output (a transposed input)
  *   _r      steps contiguous in both (the scan along the innermost axis)
  *   _m      lanes contiguous in the input, steps in the output
- * The last three take tiles of at most DMLR_SCAN_NARROW lanes.
+ * _r takes tiles of at most DMLR_SCAN_NARROW lanes, _t and _m DMLR_SCAN_T_LANES and
+ * DMLR_SCAN_M_LANES (above).
  */
-#define DMLR_SCAN_SSE2_DECLARE(SUFFIX)                                                  \
-    void dmlr_scan_sse2_prod_f32##SUFFIX(const unsigned char *src, unsigned char *dst,  \
-                                         const dmlr_scan_geom *g, uint64_t width);      \
-    void dmlr_scan_sse2_sum_f32##SUFFIX(const unsigned char *src, unsigned char *dst,   \
-                                        const dmlr_scan_geom *g, uint64_t width);
-DMLR_SCAN_SSE2_DECLARE()
-DMLR_SCAN_SSE2_DECLARE(_t)
-DMLR_SCAN_SSE2_DECLARE(_r)
-DMLR_SCAN_SSE2_DECLARE(_m)
+#define DMLR_SCAN_DECLARE(ISA, SUFFIX)                                                  \
+    void dmlr_scan_##ISA##_prod_f32##SUFFIX(const unsigned char *src, unsigned char *dst, \
+                                            const dmlr_scan_geom *g, uint64_t width);   \
+    void dmlr_scan_##ISA##_sum_f32##SUFFIX(const unsigned char *src, unsigned char *dst, \
+                                           const dmlr_scan_geom *g, uint64_t width);
+DMLR_SCAN_DECLARE(sse2, )
+DMLR_SCAN_DECLARE(sse2, _t)
+DMLR_SCAN_DECLARE(sse2, _r)
+DMLR_SCAN_DECLARE(sse2, _m)
 #if DMLR_AVX
 /* The same on CPUs with AVX (scan.c asks dmlr_cpu_avx): lanes contiguous in both tensors
  * (scan_avx.c), _t and _m (scan_sse2_cross.c). */
-#define DMLR_SCAN_AVX_DECLARE(SUFFIX)                                                   \
-    void dmlr_scan_avx_prod_f32##SUFFIX(const unsigned char *src, unsigned char *dst,   \
-                                        const dmlr_scan_geom *g, uint64_t width);       \
-    void dmlr_scan_avx_sum_f32##SUFFIX(const unsigned char *src, unsigned char *dst,    \
-                                       const dmlr_scan_geom *g, uint64_t width);
-DMLR_SCAN_AVX_DECLARE()
-DMLR_SCAN_AVX_DECLARE(_t)
-DMLR_SCAN_AVX_DECLARE(_m)
+DMLR_SCAN_DECLARE(avx, )
+DMLR_SCAN_DECLARE(avx, _t)
+DMLR_SCAN_DECLARE(avx, _m)
 #endif
 #endif
 

@@ -110,15 +110,15 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
         R = _mm_movelh_ps(_mm_cvtpd_ps(o0), _mm_cvtpd_ps(o1));                          \
         a0 = n0, a1 = n1;                                                               \
     }
-/* The 4 steps R##0 .. R##3 (lowest position first) in AxisDirection order. */
-#define Q_STEPS(OPP, EXCLP, R)                                                          \
+/* The 4 steps R##0 .. R##3 (lowest position first) in AxisDirection order, each by
+ * STEP(OP, EXCL, R##i): Q_STEP here, the AVX kernels' own in scan_sse2_cross.c. */
+#define Q_IN_ORDER(STEP, OP, EXCL, R)                                                   \
     if (x.decreasing) {                                                                 \
-        Q_STEP(OPP, EXCLP, R##3) Q_STEP(OPP, EXCLP, R##2)                               \
-        Q_STEP(OPP, EXCLP, R##1) Q_STEP(OPP, EXCLP, R##0)                               \
+        STEP(OP, EXCL, R##3) STEP(OP, EXCL, R##2) STEP(OP, EXCL, R##1) STEP(OP, EXCL, R##0) \
     } else {                                                                            \
-        Q_STEP(OPP, EXCLP, R##0) Q_STEP(OPP, EXCLP, R##1)                               \
-        Q_STEP(OPP, EXCLP, R##2) Q_STEP(OPP, EXCLP, R##3)                               \
+        STEP(OP, EXCL, R##0) STEP(OP, EXCL, R##1) STEP(OP, EXCL, R##2) STEP(OP, EXCL, R##3) \
     }
+#define Q_STEPS(OPP, EXCLP, R) Q_IN_ORDER(Q_STEP, OPP, EXCLP, R)
 #define Q_LOAD(p) _mm_loadu_ps((const float *)(const void *)(p))
 #define Q_STORE(q, r) _mm_storeu_ps((float *)(void *)(q), r)
 /* Lanes W .. W + 3 of steps LO .. LO + 3; IN_STEPS / OUT_STEPS: that tensor's vectors run along steps. */

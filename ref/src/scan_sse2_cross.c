@@ -176,14 +176,7 @@ DMLR_SCAN_SSE2_OPS(KERNELS2)
         R = _mm256_cvtpd_ps(x.exclusive ? EXCLQ(a4) : n4);                              \
         a4 = n4;                                                                        \
     }
-#define ACC4_STEPS(OPP, EXCLP, OPQ, EXCLQ, R)                                           \
-    if (x.decreasing) {                                                                 \
-        Q_STEP4(OPQ, EXCLQ, R##3) Q_STEP4(OPQ, EXCLQ, R##2)                             \
-        Q_STEP4(OPQ, EXCLQ, R##1) Q_STEP4(OPQ, EXCLQ, R##0)                             \
-    } else {                                                                            \
-        Q_STEP4(OPQ, EXCLQ, R##0) Q_STEP4(OPQ, EXCLQ, R##1)                             \
-        Q_STEP4(OPQ, EXCLQ, R##2) Q_STEP4(OPQ, EXCLQ, R##3)                             \
-    }
+#define ACC4_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_IN_ORDER(Q_STEP4, OPQ, EXCLQ, R)
 #define KERNELS4(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
     T_BODY(dmlr_scan_avx_##NAME##_t, DMLR_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
            OPQ, EXCLQ)                                                                  \
