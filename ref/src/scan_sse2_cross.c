@@ -28,6 +28,10 @@
 #define DMLR_SCAN_PREFETCH 16
 #endif
 enum { PREFETCH = DMLR_SCAN_PREFETCH };
+/* Aligned 16-byte loads and stores in the local blocks: rows and runs of whole quads. */
+_Static_assert(DMLR_SCAN_T_LANES % 4 == 0 && DMLR_SCAN_T_STEPS % 4 == 0 &&
+                   DMLR_SCAN_M_LANES % 4 == 0 && DMLR_SCAN_M_STEPS % 4 == 0,
+               "the -DDMLR_SCAN_T_* and -DDMLR_SCAN_M_* block shapes are multiples of 4");
 static void prefetch_run(const byte *p, uint64_t bytes)
 {
     for (uint64_t b = 0; b < bytes; b += 64)
