@@ -236,6 +236,14 @@ def report(bench, numpy_note, peer_notes, after_table=()):
     return verdicts
 
 
+def write_report(bench, dst):
+    """The report as JSON at dst (its folder made if need be)."""
+    os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+    with open(dst, "w") as f:
+        json.dump(bench, f, indent=2)
+    print("written: %s" % dst)
+
+
 def main():
     args = sys.argv[1:]
     src = args[0] if args else "build/bench.json"
@@ -265,10 +273,7 @@ def main():
     bench["commit"] = commit()
     bench["date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     bench["targets"] = verdicts
-    os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
-    with open(dst, "w") as f:
-        json.dump(bench, f, indent=2)
-    print("written: %s" % dst)
+    write_report(bench, dst)
     return 0
 
 

@@ -21,7 +21,6 @@ as unsettled.  OUT_JSON is a report (the same fields as bench_numpy.py writes) w
 a top-level "rounds": each round's report, commit and date.  Standard library only.
 """
 import json
-import os
 import statistics
 import sys
 
@@ -129,10 +128,7 @@ def main():
     bench["targets"] = verdicts
     bench["rounds"] = [{"report": p, "commit": r.get("commit"), "date": r.get("date")}
                        for p, r in zip(paths, reports)]
-    os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
-    with open(dst, "w") as f:
-        json.dump(bench, f, indent=2)
-    print("written: %s" % dst)
+    bench_numpy.write_report(bench, dst)
     return 0
 
 
