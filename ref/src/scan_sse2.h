@@ -1,6 +1,6 @@
 /*
- * scan_sse2.h -- what the FLOAT32 SSE2 scan kernels share (scan_sse2.c,
- * scan_sse2_cross.c); private to them.
+ * scan_sse2.h -- what the FLOAT32 scan kernels in SSE2 and AVX intrinsics
+ * share (scan_sse2.c, scan_sse2_cross.c, scan_avx.c); private to them.
  *
  * Every kernel does scan.c's per-lane arithmetic, element for element
  * (CUMULATIVE_PRODUCT-9, CUMULATIVE_SUMMATION-9): an exact widening to
