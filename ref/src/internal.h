@@ -47,7 +47,7 @@ static inline uint32_t dmlr_max_threads(void) { return 1; }
  * Kernels for AVX, chosen at run time where the CPU has it (dmlr_cpu_avx): the
  * build itself stays baseline x86-64.  They do the same IEEE operations as the
  * SSE2 ones (the same bits); what they change is the width of streamed stores
- * (32 bytes: a split 18-27% faster on the Intel host and the Zen 5) and of the
+ * (32 bytes: a split 28% faster on the Zen 5, 0-18% on the Intel host) and of the
  * scans' arithmetic.  -DDMLR_AVX=0 leaves them out; DMLREF_NO_AVX=1 in the
  * environment turns them off at run time (the tests run both ways).
  */

@@ -9,7 +9,7 @@
  * scan_sse2.c's kernel at twice the width: the same IEEE operations on each
  * lane (CUMULATIVE_PRODUCT-9, CUMULATIVE_SUMMATION-9; no FMA), so the same
  * bits, with half the instructions and 32-byte streamed stores (16-byte ones
- * left a copy 18-27% slower on the Intel host and the Zen 5: copy.c).
+ * left a copy up to 28% slower: copy.c).
  */
 #include "scan_sse2.h"
 
