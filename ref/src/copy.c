@@ -139,8 +139,9 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  * own threshold, but the runs here are pieces of at most PIECE elements).
  * Only where the compiler targets SSE2 (every x86-64); elsewhere memcpy.  Where
  * the CPU has AVX (dmlr_cpu_avx), 32-byte stores from a line boundary: split.4
- * at 1 thread 41.5 -> 34.2 ms on the Intel host and 29.3 -> 21.1 on the Zen 5,
- * at 16 threads 5.2 -> 3.8 (docs/gpu-results/cpu-2026-11-26/ab-copy-avx.txt).
+ * at 1 thread 29.3 -> 21.1 ms on the Zen 5; on the Intel host 41.5 -> 34.2 at 1
+ * thread and 5.2 -> 3.8 at 16 in one A/B, even in another
+ * (docs/gpu-results/cpu-2026-11-26/ab-copy-avx.txt, ab-avx.txt).
  * The bytes written are the same either way.
  *
  * Where streaming pays is the machine's to say, so both limits are build
@@ -170,31 +171,43 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define STREAM_MIN ((uint64_t)(DMLR_STREAM_MIN))
+/*
+ * From d's first ALIGN-byte boundary, 64 bytes at a time by MOVE64(d, s): the
+ * source prefetched DMLR_STREAM_AHEAD on (a hint: never faults, even past the
+ * run); the bytes before and after by memcpy.  The stores are weakly ordered:
+ * fenced, visible before the piece returns.
+ */
+#define STREAM_LINES(ALIGN, MOVE64)                                                     \
+    {                                                                                   \
+        uint64_t head = ((ALIGN) - ((uintptr_t)d & ((ALIGN) - 1))) & ((ALIGN) - 1);     \
+        memcpy(d, s, head);                                                             \
+        d += head, s += head, n -= head;                                                \
+        for (; n >= 64; n -= 64, d += 64, s += 64) {                                    \
+            if (DMLR_STREAM_AHEAD)                                                      \
+                DMLR_PREFETCH((const void *)((uintptr_t)s + DMLR_STREAM_AHEAD));        \
+            MOVE64(d, s);                                                               \
+        }                                                                               \
+        memcpy(d, s, n);                                                                \
+        _mm_sfence();                                                                   \
+    }
+#define MOVE16(d, s, o)                                                                 \
+    _mm_stream_si128((__m128i *)(void *)((d) + (o)),                                    \
+                     _mm_loadu_si128((const __m128i *)(const void *)((s) + (o))))
+#define MOVE64_SSE2(d, s) (MOVE16(d, s, 0), MOVE16(d, s, 16), MOVE16(d, s, 32), MOVE16(d, s, 48))
 #if DMLR_AVX
 #include <immintrin.h>
-/* The same in 32-byte stores, lines whole from the first 64-byte boundary (n >= 256). */
+#define MOVE32(d, s, o)                                                                 \
+    _mm256_stream_si256((__m256i *)(void *)((d) + (o)),                                 \
+                        _mm256_loadu_si256((const __m256i *)(const void *)((s) + (o))))
+#define MOVE64_AVX(d, s) (MOVE32(d, s, 0), MOVE32(d, s, 32))
+/* 32-byte stores, lines whole (n >= 256). */
 DMLR_TARGET_AVX static void stream_copy_avx(unsigned char *d, const unsigned char *s,
                                             uint64_t n)
-{
-    uint64_t head = (64 - ((uintptr_t)d & 63)) & 63;
-    memcpy(d, s, head);
-    d += head, s += head, n -= head;
-    for (; n >= 64; n -= 64, d += 64, s += 64) {
-        if (DMLR_STREAM_AHEAD)
-            DMLR_PREFETCH((const void *)((uintptr_t)s + DMLR_STREAM_AHEAD));
-        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
-        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32));
-        _mm256_stream_si256((__m256i *)(void *)d, a);
-        _mm256_stream_si256((__m256i *)(void *)(d + 32), b);
-    }
-    memcpy(d, s, n);
-    _mm_sfence();
-}
+STREAM_LINES(64, MOVE64_AVX)
 #endif
 static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 {
-    uint64_t head = (16 - ((uintptr_t)d & 15)) & 15;
-    if (n < 256 || head > n) {
+    if (n < 256) {
         memcpy(d, s, n);
         return;
     }
@@ -204,22 +217,7 @@ static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
         return;
     }
 #endif
-    memcpy(d, s, head);
-    d += head, s += head, n -= head;
-    for (; n >= 64; n -= 64, d += 64, s += 64) {
-        if (DMLR_STREAM_AHEAD) /* a hint: never faults, even past the run */
-            DMLR_PREFETCH((const void *)((uintptr_t)s + DMLR_STREAM_AHEAD));
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
-        __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
-        _mm_stream_si128((__m128i *)(void *)d, a);
-        _mm_stream_si128((__m128i *)(void *)(d + 16), b);
-        _mm_stream_si128((__m128i *)(void *)(d + 32), c);
-        _mm_stream_si128((__m128i *)(void *)(d + 48), e);
-    }
-    memcpy(d, s, n);
-    _mm_sfence(); /* the stores are weakly ordered: visible before the piece returns */
+    STREAM_LINES(16, MOVE64_SSE2)
 }
 #else
 #define STREAM_MIN UINT64_MAX /* never */
