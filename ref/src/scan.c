@@ -207,8 +207,8 @@ static const tile_fn blocked[2][DMLR_DATA_TYPE_END] = {
 #undef ROW
 
 /* The kernel of a tile and the widest tile it takes (`tile`: the layout's, from
- * tile_dim); FLOAT32 through SSE2 where it can (the same bits, without relying
- * on the vectoriser). */
+ * tile_dim); FLOAT32 through intrinsics where it can, AVX where the CPU has it
+ * (the same bits, without relying on the vectoriser). */
 static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint64_t esize,
                       uint64_t *tile)
 {
@@ -217,21 +217,20 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
 #define FN(ISA, SUFFIX) (op == DMLR_SCAN_PRODUCT ? dmlr_scan_##ISA##_prod_f32##SUFFIX   \
                                                 : dmlr_scan_##ISA##_sum_f32##SUFFIX)
 #if DMLR_AVX
-#define SSE2(SUFFIX) (dmlr_cpu_avx() ? FN(avx, SUFFIX) : FN(sse2, SUFFIX))
+#define BEST(SUFFIX) (dmlr_cpu_avx() ? FN(avx, SUFFIX) : FN(sse2, SUFFIX))
 #else
-#define SSE2(SUFFIX) FN(sse2, SUFFIX)
+#define BEST(SUFFIX) FN(sse2, SUFFIX)
 #endif
-    /* steps contiguous in the output, lanes not: tiles of at most DMLR_SCAN_NARROW lanes */
-    bool steps_out = g->out_step == esize && g->out_lane != esize;
+    bool steps_out = g->out_step == esize && g->out_lane != esize; /* lanes not */
     if (dtype == DMLR_FLOAT32 && packed)
-        return SSE2();
+        return BEST();
     if (DMLR_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
-        return *tile = DMLR_SCAN_T_LANES, SSE2(_t);
+        return *tile = DMLR_SCAN_T_LANES, BEST(_t);
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_step == esize)
-        return FN(sse2, _r);
+        return FN(sse2, _r); /* tiles of at most DMLR_SCAN_NARROW lanes, as tile_dim says */
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_lane == esize)
-        return *tile = DMLR_SCAN_M_LANES, SSE2(_m);
-#undef SSE2
+        return *tile = DMLR_SCAN_M_LANES, BEST(_m);
+#undef BEST
 #undef FN
 #endif
     return packed ? blocked[op][dtype] : staged[op][dtype];
