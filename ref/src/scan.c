@@ -289,16 +289,25 @@ void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
         uint64_t share = ((wide + split - 1) / split + 31) / 32 * 32;
         tile = share < tile ? share : tile;
     }
-    uint64_t per_row = (wide + tile - 1) / tile, items = rows * per_row;
+    /* Streamed lanes side by side in the output: a lead tile up to the row's first
+     * 64-byte line, so that every other tile starts on a line (put_run in
+     * scan_sse2_cross.c says why). */
+    const bool lead = g.stream && g.out_lane == out->esize && tile < wide;
+    uint64_t per_row = (wide + tile - 1) / tile + lead, items = rows * per_row;
     /* independent tiles of lanes; each walk stays sequential (CUMULATIVE_PRODUCT-6,
      * CUMULATIVE_SUMMATION-6) */
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(in->count) && items > 1)
     for (int64_t i = 0; i < (int64_t)items; i++) {
-        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS];
-        uint64_t first = (uint64_t)i % per_row * tile;
+        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS], j = (uint64_t)i % per_row;
         dmlr_nest_seek(&n, last, (uint64_t)i / per_row, coord, off);
-        fn((const byte *)src + off[0] + first * g.in_lane, (byte *)dst + off[1] + first * g.out_lane,
-           &g, wide - first < tile ? wide - first : tile);
+        byte *row = (byte *)dst + off[1];
+        uint64_t to_line = lead ? ((64 - ((uintptr_t)row & 63)) & 63) / out->esize : 0;
+        to_line = to_line < wide ? to_line : wide;
+        uint64_t first = lead && j == 0 ? 0 : to_line + (j - lead) * tile;
+        uint64_t end = lead && j == 0 ? to_line : first + tile < wide ? first + tile : wide;
+        if (first < end)
+            fn((const byte *)src + off[0] + first * g.in_lane, row + first * g.out_lane, &g,
+               end - first);
     }
 }
 

@@ -34,19 +34,23 @@ enum { DMLR_SCAN_FAR = 16 };
 /*
  * The FLOAT32 kernels with steps contiguous on one side and lanes on the
  * other (scan_sse2_cross.c) walk blocks of STEPS steps x up to LANES lanes:
- * _t (a transposed input) writes each step's LANES lanes whole (2 KiB), _m
- * each lane's STEPS steps (1 KiB).  The Intel host wants long written runs
- * (at 1 thread: _t 233 ms with 256-byte rows, 98-108 with 2 KiB; _m 375 with
- * 128-byte lanes, 115 with 1 KiB), the 2-core Zen 5 small blocks (_t 47 ms
- * at 256 x 16, 58 at 512 x 16, 67 at 512 x 32; _m 42 at 64 x 32, 52 at
- * 64 x 256): these shapes are the Intel host's best and within 1.3x of the
- * Zen 5's (docs/gpu-results/cpu-2026-11-26).  Same bits at any shape.
+ * _t (a transposed input) writes each step's LANES lanes (256 bytes), _m
+ * each lane's STEPS steps (1 KiB), each run from a 64-byte line where the
+ * output allows (scan.c starts _t's tiles on one).  Measured with the runs
+ * on lines (docs/gpu-results/cpu-2026-11-26b), the Intel host wants _t's
+ * tiles narrow (1 thread: 52 ms at 64 x 64, 53 at 64 x 16, 60 at 128 x 64,
+ * 80 at 256 x 32, 92 at 512 x 16; packed 35-38), the 2-core Zen 5 wider ones
+ * (37 ms at 256 x 32 against 47 at 64 x 64 and 48-64 at 512 x 16; packed 23):
+ * 64 x 64 is the Intel host's best and within 1.3x of the Zen 5's.  Before
+ * the runs were on lines the Intel host seemed to want 512 lanes: a tile's
+ * runs there started 16 bytes off a line, and 64-lane tiles ran 4x as long.
+ * Same bits at any shape.
  */
 #ifndef DMLR_SCAN_T_LANES
-#define DMLR_SCAN_T_LANES 512
+#define DMLR_SCAN_T_LANES 64
 #endif
 #ifndef DMLR_SCAN_T_STEPS
-#define DMLR_SCAN_T_STEPS 16
+#define DMLR_SCAN_T_STEPS 64
 #endif
 #ifndef DMLR_SCAN_M_LANES
 #define DMLR_SCAN_M_LANES 64
