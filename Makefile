@@ -89,7 +89,7 @@ TESTS      := $(LIB_TESTS) $(CASE_TESTS) $(GEN_TESTS)
 # The library's tests whose kernels have AVX and SSE2 versions (internal.h), run again
 # with AVX turned off, so a machine with AVX tests both.
 ISA_TESTS  := $(addprefix $(BUILD)/test/,check_cumulative_product check_cumulative_summation \
-                check_threads)
+                check_gather check_threads)
 # Script tests: test-*.sh beside the room they test, each given the dmlref path.
 SCRIPT_TESTS := $(sort $(wildcard ref/*/test/test-*.sh suite/test/test-*.sh backends/*/test/test-*.sh))
 

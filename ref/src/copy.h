@@ -55,6 +55,11 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
 /* Whether an output of `bytes` is worth non-temporal stores on this build (copy.c's
  * DMLR_STREAM_MIN and DMLR_STREAM_THREADS; false where the build has none). */
 bool dmlr_stream_worth(uint64_t bytes);
+/* n bytes from s to d, d's whole 64-byte lines in non-temporal stores where the build
+ * has them (the bytes around them, and runs under 256 bytes, by memcpy); weakly
+ * ordered: dmlr_stream_fence before another thread reads them. */
+void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n);
+void dmlr_stream_fence(void);
 /* out = in element for element (equal sizes), in parallel when large. */
 void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const void *src);
 

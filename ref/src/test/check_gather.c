@@ -136,6 +136,35 @@ END_TEST
 
 /* ---- the page's examples ------------------------------------------------ */
 
+START_TEST(gather_of_whole_rows_beyond_the_caches_matches_the_naive_loop)
+{
+    /* An embedding lookup into an output of 8 MiB and more: each row is one copy whose
+     * whole 64-byte lines stream (gather.c's gather_rows, copy.c's dmlr_stream_copy);
+     * rows of 16400 bytes start at four alignments within a line, so the parts of
+     * lines before and after them are stored as usual. GATHER-7, GATHER-8, GATHER-9. */
+    const uint32_t in_sizes[2] = {700, 4100}, ix_sizes[2] = {1, 620};
+    uint32_t out_sizes[2];
+    ck_assert(naive_output_sizes(2, in_sizes, ix_sizes, 0, 1, out_sizes));
+    tu_tensor in, ix, out;
+    tu_tensor_init(&in, DMLR_FLOAT32, 2, in_sizes, TU_PACKED);
+    tu_tensor_init(&ix, DMLR_INT64, 2, ix_sizes, TU_PACKED);
+    tu_tensor_init(&out, DMLR_FLOAT32, 2, out_sizes, TU_PACKED);
+    ck_assert_uint_ge(out.bytes, (uint64_t)8 << 20);
+    tu_fill(&in, 5);
+    fill_indices(&ix, in_sizes[0], 6);
+    memset(out.data, 0xA5, out.bytes);
+    unsigned char *expect = malloc(out.bytes);
+    naive_gather(&in, &ix, 0, 1, &out, expect);
+    dmlr_error err;
+    ck_assert_int_eq(run_gather(&in, &ix, 0, 1, &out, DMLR_FEATURE_LEVEL_MAX, &err), DMLR_STATUS_OK);
+    ck_assert(memcmp(expect, out.data, out.bytes) == 0);
+    free(expect);
+    tu_tensor_free(&in);
+    tu_tensor_free(&ix);
+    tu_tensor_free(&out);
+}
+END_TEST
+
 static void example(uint32_t D, const uint32_t *in_sizes, const float *in_vals,
                     const uint32_t *ix_sizes, const uint32_t *ix_vals, uint32_t axis, uint32_t K,
                     const uint32_t *out_sizes, const float *out_vals)
@@ -409,6 +438,7 @@ static Suite *gather_suite(void)
     TCase *tc = tcase_create("gather");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, gather_matches_the_naive_loop_for_every_type_rank_axis_and_layout, 1, 9);
+    tcase_add_test(tc, gather_of_whole_rows_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, gather_page_example_1_remaps_a_vector);
     tcase_add_test(tc, gather_page_example_2_concatenates_rows);
     tcase_add_test(tc, gather_page_example_3_swaps_columns_with_index_dimensions_1);
