@@ -21,3 +21,19 @@ bool dmlr_cpu_avx(void)
     return v;
 }
 #endif
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+bool dmlr_cpu_amd(void)
+{
+    static atomic_int known = -1;
+    const char *as = getenv("DMLREF_CPU");
+    if (as && *as)
+        return strcmp(as, "amd") == 0;
+    int v = atomic_load_explicit(&known, memory_order_relaxed);
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = __builtin_cpu_is("amd");
+        atomic_store_explicit(&known, v, memory_order_relaxed);
+    }
+    return v;
+}
+#endif

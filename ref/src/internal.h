@@ -65,6 +65,15 @@ bool dmlr_cpu_avx(void);
 static inline bool dmlr_cpu_avx(void) { return false; }
 #endif
 
+/* Whether the CPU is AMD's, for block shapes measured per maker (scan.h); DMLREF_CPU=amd
+ * or =intel in the environment stands in for the answer (read on each call: the tests
+ * walk both shapes on any machine). */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+bool dmlr_cpu_amd(void);
+#else
+static inline bool dmlr_cpu_amd(void) { return false; }
+#endif
+
 /* A hint to load p's cache line; no effect on results, nothing where unknown. */
 #if defined(__GNUC__)
 #define DMLR_PREFETCH(p) __builtin_prefetch(p)

@@ -225,7 +225,8 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
     if (dtype == DMLR_FLOAT32 && packed)
         return BEST();
     if (DMLR_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
-        return *tile = DMLR_SCAN_T_LANES, BEST(_t);
+        return dmlr_cpu_amd() ? (*tile = DMLR_SCAN_TW_LANES, BEST(_tw))
+                              : (*tile = DMLR_SCAN_T_LANES, BEST(_t)); /* scan.h: shapes */
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_step == esize)
         return FN(sse2, _r); /* tiles of at most DMLR_SCAN_NARROW lanes, as tile_dim says */
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_lane == esize)

@@ -34,23 +34,29 @@ enum { DMLR_SCAN_FAR = 16 };
 /*
  * The FLOAT32 kernels with steps contiguous on one side and lanes on the
  * other (scan_sse2_cross.c) walk blocks of STEPS steps x up to LANES lanes:
- * _t (a transposed input) writes each step's LANES lanes (256 bytes), _m
- * each lane's STEPS steps (1 KiB), each run from a 64-byte line where the
- * output allows (scan.c starts _t's tiles on one).  Measured with the runs
- * on lines (docs/gpu-results/cpu-2026-11-26b), the Intel host wants _t's
- * tiles narrow (1 thread: 52 ms at 64 x 64, 53 at 64 x 16, 60 at 128 x 64,
- * 80 at 256 x 32, 92 at 512 x 16; packed 35-38), the 2-core Zen 5 wider ones
- * (37 ms at 256 x 32 against 47 at 64 x 64 and 48-64 at 512 x 16; packed 23):
- * 64 x 64 is the Intel host's best and within 1.3x of the Zen 5's.  Before
- * the runs were on lines the Intel host seemed to want 512 lanes: a tile's
- * runs there started 16 bytes off a line, and 64-lane tiles ran 4x as long.
- * Same bits at any shape.
+ * _t (a transposed input) writes each step's LANES lanes, _m each lane's
+ * STEPS steps (1 KiB), each run from a 64-byte line where the output allows
+ * (scan.c starts _t's tiles on one).  _t's shape was measured per maker, the
+ * runs on lines (docs/gpu-results/cpu-2026-11-26b; packed: 35-38 ms on the
+ * Intel host, 23 on the Zen 5), and scan.c picks by dmlr_cpu_amd():
+ *   T    the Intel host's: 52 ms at 64 x 64, 53 at 64 x 16, 60 at 128 x 64, 80
+ *        at 256 x 32, 92 at 512 x 16 (1 thread); the Zen 5 47 ms at 64 x 64;
+ *   TW   the 2-core Zen 5's: 35-36 ms at 256 x 32, 41-50 at 512 x 16.
+ * Before the runs were on lines the Intel host seemed to want 512 lanes: the
+ * benchmark's output starts 16 bytes off a line, so every run streamed parts of
+ * lines, and 64-lane tiles ran 4x as long.  Same bits at any shape.
  */
 #ifndef DMLR_SCAN_T_LANES
 #define DMLR_SCAN_T_LANES 64
 #endif
 #ifndef DMLR_SCAN_T_STEPS
 #define DMLR_SCAN_T_STEPS 64
+#endif
+#ifndef DMLR_SCAN_TW_LANES
+#define DMLR_SCAN_TW_LANES 256
+#endif
+#ifndef DMLR_SCAN_TW_STEPS
+#define DMLR_SCAN_TW_STEPS 32
 #endif
 #ifndef DMLR_SCAN_M_LANES
 #define DMLR_SCAN_M_LANES 64
@@ -90,11 +96,12 @@ enum { DMLR_SCAN_FAR = 16 };
  * One product and one sum kernel per FLOAT32 layout (scan_sse2.c; _t and _m in
  * scan_sse2_cross.c), with scan.c's tile_fn signature:
  *   (none)  lanes contiguous in both tensors (in_lane == out_lane == 4)
- *   _t      steps contiguous in the input, lanes in the output (a transposed input)
+ *   _t      steps contiguous in the input, lanes in the output (a transposed input);
+ *   _tw     the same in the other block shape (above)
  *   _r      steps contiguous in both (the scan along the innermost axis)
  *   _m      lanes contiguous in the input, steps in the output
- * _r takes tiles of at most DMLR_SCAN_NARROW lanes, _t and _m DMLR_SCAN_T_LANES and
- * DMLR_SCAN_M_LANES (above).
+ * _r takes tiles of at most DMLR_SCAN_NARROW lanes, _t, _tw and _m DMLR_SCAN_T_LANES,
+ * DMLR_SCAN_TW_LANES and DMLR_SCAN_M_LANES (above).
  */
 #define DMLR_SCAN_DECLARE(ISA, SUFFIX)                                                  \
     void dmlr_scan_##ISA##_prod_f32##SUFFIX(const unsigned char *src, unsigned char *dst, \
@@ -103,13 +110,15 @@ enum { DMLR_SCAN_FAR = 16 };
                                            const dmlr_scan_geom *g, uint64_t width);
 DMLR_SCAN_DECLARE(sse2, )
 DMLR_SCAN_DECLARE(sse2, _t)
+DMLR_SCAN_DECLARE(sse2, _tw)
 DMLR_SCAN_DECLARE(sse2, _r)
 DMLR_SCAN_DECLARE(sse2, _m)
 #if DMLR_AVX
 /* The same on CPUs with AVX (scan.c asks dmlr_cpu_avx): lanes contiguous in both tensors
- * (scan_avx.c), _t and _m (scan_sse2_cross.c). */
+ * (scan_avx.c), _t, _tw and _m (scan_sse2_cross.c). */
 DMLR_SCAN_DECLARE(avx, )
 DMLR_SCAN_DECLARE(avx, _t)
+DMLR_SCAN_DECLARE(avx, _tw)
 DMLR_SCAN_DECLARE(avx, _m)
 #endif
 #endif

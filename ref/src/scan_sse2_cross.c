@@ -30,8 +30,9 @@
 enum { PREFETCH = DMLR_SCAN_PREFETCH };
 /* Aligned 16-byte loads and stores in the local blocks: rows and runs of whole quads. */
 _Static_assert(DMLR_SCAN_T_LANES % 4 == 0 && DMLR_SCAN_T_STEPS % 4 == 0 &&
+                   DMLR_SCAN_TW_LANES % 4 == 0 && DMLR_SCAN_TW_STEPS % 4 == 0 &&
                    DMLR_SCAN_M_LANES % 4 == 0 && DMLR_SCAN_M_STEPS % 4 == 0,
-               "the -DDMLR_SCAN_T_* and -DDMLR_SCAN_M_* block shapes are multiples of 4");
+               "the -DDMLR_SCAN_T_*, _TW_* and _M_* block shapes are multiples of 4");
 static void prefetch_run(const byte *p, uint64_t bytes)
 {
     for (uint64_t b = 0; b < bytes; b += 64)
@@ -100,10 +101,10 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
 /* The lowest step of block k (in AxisDirection order). */
 #define X_LO(k) (x.decreasing ? x.len - (k) - STEPS : (k))
 
-#define T_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
+#define T_BODY(FN, ATTR, ACC, SHAPE, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)            \
     ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
     {                                                                                   \
-        X_PROLOGUE(ID, DMLR_SCAN_T_LANES, DMLR_SCAN_T_STEPS)                            \
+        X_PROLOGUE(ID, DMLR_SCAN_##SHAPE##_LANES, DMLR_SCAN_##SHAPE##_STEPS)            \
         for (uint64_t k = 0; k < lenb; k += STEPS) {                                    \
             uint64_t lo = X_LO(k);                                                      \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
@@ -175,7 +176,8 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
 #define ACC2_STORE(w) _mm_storeu_pd(acc + (w), a0), _mm_storeu_pd(acc + (w) + 2, a1);
 #define ACC2_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_STEPS(OPP, EXCLP, R)
 #define KERNELS2(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    T_BODY(dmlr_scan_sse2_##NAME##_t, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)   \
+    T_BODY(dmlr_scan_sse2_##NAME##_t, , ACC2, T, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
+    T_BODY(dmlr_scan_sse2_##NAME##_tw, , ACC2, TW, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
     M_BODY(dmlr_scan_sse2_##NAME##_m, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
 DMLR_SCAN_SSE2_OPS(KERNELS2)
 #if DMLR_AVX
@@ -190,8 +192,10 @@ DMLR_SCAN_SSE2_OPS(KERNELS2)
     }
 #define ACC4_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_IN_ORDER(Q_STEP4, OPQ, EXCLQ, R)
 #define KERNELS4(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    T_BODY(dmlr_scan_avx_##NAME##_t, DMLR_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
-           OPQ, EXCLQ)                                                                  \
+    T_BODY(dmlr_scan_avx_##NAME##_t, DMLR_TARGET_AVX, ACC4, T, ID, OPS, OPP, EXCLS,     \
+           EXCLP, OPQ, EXCLQ)                                                           \
+    T_BODY(dmlr_scan_avx_##NAME##_tw, DMLR_TARGET_AVX, ACC4, TW, ID, OPS, OPP, EXCLS,   \
+           EXCLP, OPQ, EXCLQ)                                                           \
     M_BODY(dmlr_scan_avx_##NAME##_m, DMLR_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
            OPQ, EXCLQ)
 DMLR_SCAN_SSE2_OPS(KERNELS4)

@@ -233,23 +233,31 @@ END_TEST
 START_TEST(cumulative_summation_across_layouts_walks_blocks_of_a_cache_line_of_steps_like_the_naive_loop)
 {
     /* Steps contiguous on one side, lanes on the other (scan_sse2_cross.c's _t
-     * and _m): blocks of 64 (_t) or 256 (_m) steps, then blocks of 4, then steps
-     * one by one: 71 and 301 steps leave blocks of 4 and 3 or 1 steps after the
-     * whole blocks, in both directions.  Then tensors of 8 MiB and more, whose
+     * and _m): blocks of 64 or 32 (_t in either maker's shape, scan.h: both
+     * walked here through DMLREF_CPU) or 256 (_m) steps, then blocks of 4, then
+     * steps one by one: 71 and 301 steps leave blocks of 4 and 3 or 1 steps after
+     * the whole blocks, in both directions.  Then tensors of 8 MiB and more, whose
      * output streams, every 11th element checked. */
-    static const uint32_t lens[2] = {71, 301};
-    for (int axis = 0; axis < 2; axis++) /* 0: a transposed input (_t); 1: _m */
-        for (int n = 0; n < 2; n++)
-            for (int dir = 0; dir < 2; dir++)
-                for (int excl = 0; excl < 2; excl++)
-                    ck_assert(matrix_case(2, (uint32_t)axis, DMLR_FLOAT32, dir, excl, TU_PERMUTED,
-                                          TU_PACKED, lens[n], 70,
-                                          (uint64_t)(axis * 8 + n * 4 + dir * 2 + excl)));
-    /* _t into padded rows (starting on and off 64-byte lines: scan.c's lead tiles, put_run's
-     * parts of lines); _m into packed lanes
-     * of 260 steps (1040 bytes: every lane aligned) */
-    ck_assert(sampled_case(2, 0, DMLR_FLOAT32, 0, false, TU_PERMUTED, TU_PADDED, 71, 30000, 11, 11));
-    ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, true, TU_PERMUTED, TU_PACKED, 260, 8068, 12, 11));
+    static const char *const makers[2] = {"intel", "amd"};
+    for (int m = 0; m < 2; m++) {
+        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
+        static const uint32_t lens[2] = {71, 301};
+        for (int axis = 0; axis < 2; axis++) /* 0: a transposed input (_t); 1: _m */
+            for (int n = 0; n < 2; n++)
+                for (int dir = 0; dir < 2; dir++)
+                    for (int excl = 0; excl < 2; excl++)
+                        ck_assert(matrix_case(2, (uint32_t)axis, DMLR_FLOAT32, dir, excl,
+                                              TU_PERMUTED, TU_PACKED, lens[n], 70,
+                                              (uint64_t)(axis * 8 + n * 4 + dir * 2 + excl)));
+        /* _t into padded rows (starting on and off 64-byte lines: scan.c's lead tiles,
+         * put_run's parts of lines); _m into packed lanes of 260 steps (1040 bytes:
+         * every lane aligned) */
+        ck_assert(sampled_case(2, 0, DMLR_FLOAT32, 0, false, TU_PERMUTED, TU_PADDED, 71, 30000,
+                               11, 11));
+        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, true, TU_PERMUTED, TU_PACKED, 260, 8068,
+                               12, 11));
+    }
+    unsetenv("DMLREF_CPU");
 }
 END_TEST
 
