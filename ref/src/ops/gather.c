@@ -156,15 +156,18 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
 
 /*
  * Whole rows: after coalescing, one outer dimension over rows of s contiguous on both
- * sides (an embedding lookup).  A loop of its own, one index and one memcpy a row, with
- * the first line of the row AHEAD rows on prefetched: without the nest walk's call and
- * carry per row, gather.rows at 1 thread took 36 ms instead of 56 on the 2-core Zen 5
- * (59.7 against 61.0 on the Intel host, within its noise).  Into an output of 8 MiB and
- * more the rows' whole lines stream (dmlr_stream_copy), one fence a chunk: on the Intel
- * host 52.9 against 72.7 ms at 1 thread, 5.0 against 6.2 at 16 (streamed with a fence a
- * row and parts of lines, as tried before, it had run 1.7x as long as memcpy).
- * -DDMLR_GATHER_ROWS=0 walks the nest, -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing,
- * -DDMLR_GATHER_STREAM=0 copies with memcpy.
+ * sides (an embedding lookup).  A loop of its own, one index and one copy a row:
+ * without the nest walk's call and carry per row, gather.rows at 1 thread took 36 ms
+ * instead of 56 on the 2-core Zen 5 (59.7 against 61.0 on the Intel host, within its
+ * noise).  The row AHEAD rows on is prefetched whole (up to LINES lines): a random row
+ * is a page no hardware prefetcher has seen (its first line only, 4 rows on: Zen 5 44
+ * against 31 ms at 1 thread, 24 against 16 at 2; Intel host 69 against 61, 5.6
+ * against 4.4 at 16).  Into an output of 8 MiB and more the rows' whole lines stream
+ * (dmlr_stream_copy), one fence a chunk: on the Intel host 52.9 against 72.7 ms at 1
+ * thread, 5.0 against 6.2 at 16 (streamed with a fence a row and parts of lines, as
+ * tried before, it had run 1.7x as long as memcpy).  -DDMLR_GATHER_ROWS=0 walks the
+ * nest, -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing, -DDMLR_GATHER_STREAM=0 copies
+ * with memcpy.
  */
 #ifndef DMLR_GATHER_ROWS
 #define DMLR_GATHER_ROWS 1
@@ -173,7 +176,10 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
 #define DMLR_GATHER_STREAM 1
 #endif
 #ifndef DMLR_GATHER_ROWS_AHEAD
-#define DMLR_GATHER_ROWS_AHEAD 4
+#define DMLR_GATHER_ROWS_AHEAD 2
+#endif
+#ifndef DMLR_GATHER_ROWS_LINES
+#define DMLR_GATHER_ROWS_LINES 64
 #endif
 static void gather_rows(const gather_ctx *g, const dmlr_nest *n)
 {
@@ -187,8 +193,13 @@ static void gather_rows(const gather_ctx *g, const dmlr_nest *n)
         for (; r < end; r++) {
             if (DMLR_GATHER_ROWS_AHEAD && r + DMLR_GATHER_ROWS_AHEAD < rows) {
                 uint64_t a = r + DMLR_GATHER_ROWS_AHEAD;
-                dmlr_prefetch_row(DMLR_INDEX_WRAP_CLAMP, g->idx + a * xs, g->index_type, g->dim,
-                                  g->src + a * ss, g->axis_step);
+                uint64_t p = dmlr_index_clamp(dmlr_read_index(g->idx + a * xs, g->index_type),
+                                              g->dim);
+                uintptr_t q = (uintptr_t)(g->src + a * ss + p * g->axis_step);
+                uintptr_t e = q + (bytes < DMLR_GATHER_ROWS_LINES * 64 ? bytes
+                                                                        : DMLR_GATHER_ROWS_LINES * 64);
+                for (q &= ~(uintptr_t)63; q < e; q += 64) /* each line the row touches */
+                    DMLR_PREFETCH((const void *)q); /* a hint: no effect on results */
             }
             uint64_t pos = dmlr_index_clamp(dmlr_read_index(g->idx + r * xs, g->index_type),
                                             g->dim); /* GATHER-7, GATHER-8 */
