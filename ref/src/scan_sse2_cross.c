@@ -21,6 +21,7 @@
  * slower on the Intel host, _m 3x on the Zen 5).  -DDMLR_SCAN_PREFETCH=N
  * (0: none) to compare.
  */
+#include "copy.h"
 #include "scan_sse2.h"
 
 #if DMLR_SCAN_SSE2
@@ -39,43 +40,19 @@ static void prefetch_run(const byte *p, uint64_t bytes)
         _mm_prefetch((const char *)(p + b), _MM_HINT_T0);
     _mm_prefetch((const char *)(p + bytes - 1), _MM_HINT_T0);
 }
-#if DMLR_AVX
-#include <immintrin.h>
-DMLR_TARGET_AVX static void stream_lines_avx(byte *q, const float *b, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i += 8)
-        _mm256_stream_ps((float *)(void *)(q + i * 4), _mm256_loadu_ps(b + i));
-}
-#endif
-/* n floats (a multiple of 16) from b to q, 64-byte aligned, in non-temporal stores. */
-static void stream_lines(byte *q, const float *b, uint64_t n)
-{
-#if DMLR_AVX
-    if (dmlr_cpu_avx()) {
-        stream_lines_avx(q, b, n);
-        return;
-    }
-#endif
-    for (uint64_t i = 0; i < n; i += 4)
-        _mm_stream_ps((float *)(void *)(q + i * 4), _mm_loadu_ps(b + i));
-}
 /*
- * n floats from b to q: where asked, q's whole 64-byte lines streamed and the parts
- * of lines at either end stored as usual.  A line streamed in parts (from two
- * tiles, or two blocks) is written to memory once per part: on the Intel host a
- * 256-byte run 16 bytes off its line took 4x as long as one on a line boundary.
+ * n floats from b to q, streamed where asked: q's whole 64-byte lines in non-temporal
+ * stores, the parts of lines at either end as usual (dmlr_stream_copy).  A line
+ * streamed in parts (from two tiles, or two blocks) is written to memory once per
+ * part: on the Intel host 64-lane tiles whose 256-byte runs started 16 bytes off a
+ * line took 4x as long as on a line boundary.  The caller fences.
  */
 static void put_run(byte *q, const float *b, uint64_t n, bool stream)
 {
-    uint64_t head = ((64 - ((uintptr_t)q & 63)) & 63) / 4, body = 0;
-    if (stream && ((uintptr_t)q & 3) == 0 && head < n) {
-        body = (n - head) / 16 * 16;
-        stream_lines(q + head * 4, b + head, body);
-    } else {
-        head = n;
-    }
-    memcpy(q, b, head * 4);
-    memcpy(q + (head + body) * 4, b + head + body, (n - head - body) * 4);
+    if (stream)
+        dmlr_stream_copy(q, (const byte *)b, n * 4);
+    else
+        memcpy(q, b, n * 4);
 }
 /* The steps after the blocks of STEPS: 4 at a time, then one by one. */
 #define X_TAIL(OPS, OPP, EXCLS, EXCLP, IN_STEPS, OUT_STEPS, FROM)                       \
