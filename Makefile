@@ -185,7 +185,11 @@ $(DXD_STANDIN): $(BUILD)/obj/suite/test/dxdispatch_standin.o $(CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
-test: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS) $(DXD_STANDIN)
+# test-build: what test runs, built and not run (scripts/test.sh builds build-asan/ this
+# way beside the normal build's tests).
+.PHONY: test-build
+test-build: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS) $(DXD_STANDIN)
+test: test-build
 	@BUILD=$(BUILD) sh scripts/run-tests.sh $(TESTS) -- $(SCRIPT_TESTS)
 	@echo "without AVX (DMLREF_NO_AVX=1): $(notdir $(ISA_TESTS))"
 	@DMLREF_NO_AVX=1 BUILD=$(BUILD) sh scripts/run-tests.sh $(ISA_TESTS) --

@@ -34,7 +34,7 @@ $(SHLIB): $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -shared -Wl,-soname,libdmlref.so.$(DMLREF_SOVERSION) -o $@ $^ $(LDLIBS)
 
 all: $(SHLIB)
-test: $(SHLIB)
+test-build: $(SHLIB)
 
 .PHONY: install
 install: all
