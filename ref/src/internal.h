@@ -82,6 +82,15 @@ static inline bool dmlr_cpu_amd(void) { return false; }
 #define DMLR_PREFETCH(p) ((void)0)
 #define DMLR_PREFETCH_WRITE(p) ((void)0)
 #endif
+/* The same for every line that bytes (at least 1) from p touch: a run far from the last
+ * one, which no hardware prefetcher has seen. */
+static inline void dmlr_prefetch_lines(const void *p, uint64_t bytes)
+{
+    const unsigned char *b = p;
+    for (uint64_t i = 0; i < bytes; i += 64)
+        DMLR_PREFETCH(b + i);
+    DMLR_PREFETCH(b + bytes - 1); /* the last line, where p is not on a line */
+}
 
 /* printf-style failure: sets err (if any) and returns status. */
 dmlr_status dmlr_fail(dmlr_error *err, dmlr_status status, const char *fmt, ...)

@@ -34,12 +34,6 @@ _Static_assert(DMLR_SCAN_T_LANES % 4 == 0 && DMLR_SCAN_T_STEPS % 4 == 0 &&
                    DMLR_SCAN_TW_LANES % 4 == 0 && DMLR_SCAN_TW_STEPS % 4 == 0 &&
                    DMLR_SCAN_M_LANES % 4 == 0 && DMLR_SCAN_M_STEPS % 4 == 0,
                "the -DDMLR_SCAN_T_*, _TW_* and _M_* block shapes are multiples of 4");
-static void prefetch_run(const byte *p, uint64_t bytes)
-{
-    for (uint64_t b = 0; b < bytes; b += 64)
-        _mm_prefetch((const char *)(p + b), _MM_HINT_T0);
-    _mm_prefetch((const char *)(p + bytes - 1), _MM_HINT_T0);
-}
 /*
  * n floats from b to q, streamed where asked: q's whole 64-byte lines in non-temporal
  * stores, the parts of lines at either end as usual (dmlr_stream_copy).  A line
@@ -90,7 +84,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                     pw -= quads, pk += STEPS;                                           \
                 if (PREFETCH > 0 && pk < lenb && pw < quads)                            \
                     for (uint64_t i = 0; i < 4; i++)                                    \
-                        prefetch_run(src + X_LO(pk) * x.in_step + (pw + i) * x.in_lane, \
+                        dmlr_prefetch_lines(src + X_LO(pk) * x.in_step + (pw + i) * x.in_lane, \
                                      STEPS * 4);                                        \
                 ACC##_LOAD(w)                                                           \
                 for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                            \
@@ -122,7 +116,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                 if (pt >= STEPS)                                                        \
                     pt -= STEPS, pk += STEPS;                                           \
                 if (PREFETCH > 0 && pk < lenb && pt < STEPS && quads)                   \
-                    prefetch_run(src + (X_LO(pk) + pt) * x.in_step, quads * 4);         \
+                    dmlr_prefetch_lines(src + (X_LO(pk) + pt) * x.in_step, quads * 4);  \
                 memcpy(buf[t], src + (lo + t) * x.in_step, quads * 4);                  \
             }                                                                           \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \

@@ -181,30 +181,27 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
 #ifndef DMLR_GATHER_ROWS_LINES
 #define DMLR_GATHER_ROWS_LINES 64
 #endif
+/* Row r's source: its index read and clamped (GATHER-7, GATHER-8). */
+static const unsigned char *row_source(const gather_ctx *g, const dmlr_nest *n, uint64_t r)
+{
+    uint64_t pos = dmlr_index_clamp(dmlr_read_index(g->idx + r * n->step[2][0], g->index_type),
+                                    g->dim);
+    return g->src + r * n->step[1][0] + pos * g->axis_step;
+}
 static void gather_rows(const gather_ctx *g, const dmlr_nest *n)
 {
-    uint64_t rows = n->size[0], bytes = n->size[1] * g->esize;
-    const uint64_t ds = n->step[0][0], ss = n->step[1][0], xs = n->step[2][0];
+    uint64_t rows = n->size[0], bytes = n->size[1] * g->esize, ds = n->step[0][0];
+    uint64_t ahead = bytes < DMLR_GATHER_ROWS_LINES * 64 ? bytes : DMLR_GATHER_ROWS_LINES * 64;
     const uint64_t per = bytes >= (1u << 16) ? 1 : (1u << 16) / bytes; /* rows a chunk */
     const uint64_t chunks = (rows + per - 1) / per;
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(rows * n->size[1]) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
         uint64_t r = (uint64_t)c * per, end = r + per < rows ? r + per : rows;
         for (; r < end; r++) {
-            if (DMLR_GATHER_ROWS_AHEAD && r + DMLR_GATHER_ROWS_AHEAD < rows) {
-                uint64_t a = r + DMLR_GATHER_ROWS_AHEAD;
-                uint64_t p = dmlr_index_clamp(dmlr_read_index(g->idx + a * xs, g->index_type),
-                                              g->dim);
-                uintptr_t q = (uintptr_t)(g->src + a * ss + p * g->axis_step);
-                uintptr_t e = q + (bytes < DMLR_GATHER_ROWS_LINES * 64 ? bytes
-                                                                        : DMLR_GATHER_ROWS_LINES * 64);
-                for (q &= ~(uintptr_t)63; q < e; q += 64) /* each line the row touches */
-                    DMLR_PREFETCH((const void *)q); /* a hint: no effect on results */
-            }
-            uint64_t pos = dmlr_index_clamp(dmlr_read_index(g->idx + r * xs, g->index_type),
-                                            g->dim); /* GATHER-7, GATHER-8 */
+            if (DMLR_GATHER_ROWS_AHEAD && r + DMLR_GATHER_ROWS_AHEAD < rows)
+                dmlr_prefetch_lines(row_source(g, n, r + DMLR_GATHER_ROWS_AHEAD), ahead);
             unsigned char *d = g->dst + r * ds; /* GATHER-9 */
-            const unsigned char *s = g->src + r * ss + pos * g->axis_step;
+            const unsigned char *s = row_source(g, n, r);
             if (DMLR_GATHER_STREAM && g->stream)
                 dmlr_stream_copy(d, s, bytes);
             else
