@@ -3,37 +3,41 @@
  */
 #include "internal.h"
 
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#if DMLR_AVX
-/* Asked once: libgcc's check covers the OS saving the AVX registers (XCR0). */
-bool dmlr_cpu_avx(void)
+/* ask()'s answer, asked once (-1 in *known: not yet; a race asks twice, same answer). */
+static bool once(atomic_int *known, bool (*ask)(void))
 {
-    static atomic_int known = -1; /* -1: not asked yet; a race asks twice, same answer */
-    int v = atomic_load_explicit(&known, memory_order_relaxed);
+    int v = atomic_load_explicit(known, memory_order_relaxed);
     if (v < 0) {
-        const char *off = getenv("DMLREF_NO_AVX");
         __builtin_cpu_init();
-        v = !(off && *off && strcmp(off, "0")) && __builtin_cpu_supports("avx");
-        atomic_store_explicit(&known, v, memory_order_relaxed);
+        v = ask();
+        atomic_store_explicit(known, v, memory_order_relaxed);
     }
     return v;
 }
+
+#if DMLR_AVX
+/* libgcc's check covers the OS saving the AVX registers (XCR0). */
+static bool avx_on(void)
+{
+    const char *off = getenv("DMLREF_NO_AVX");
+    return !(off && *off && strcmp(off, "0")) && __builtin_cpu_supports("avx");
+}
+bool dmlr_cpu_avx(void)
+{
+    static atomic_int known = -1;
+    return once(&known, avx_on);
+}
 #endif
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+
+static bool is_amd(void) { return __builtin_cpu_is("amd"); }
 bool dmlr_cpu_amd(void)
 {
     static atomic_int known = -1;
-    const char *as = getenv("DMLREF_CPU");
-    if (as && *as)
-        return strcmp(as, "amd") == 0;
-    int v = atomic_load_explicit(&known, memory_order_relaxed);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_is("amd");
-        atomic_store_explicit(&known, v, memory_order_relaxed);
-    }
-    return v;
+    const char *as = getenv("DMLREF_CPU"); /* read each call: the tests walk both */
+    return as && *as ? strcmp(as, "amd") == 0 : once(&known, is_amd);
 }
 #endif
