@@ -8,6 +8,7 @@
  * right-aligned in DimensionCount (GATHER-6).  SPEC_NOTES.md: GATHER-1 .. GATHER-10.
  */
 #include "copy.h"
+#include "gather_rows.h"
 #include "index.h"
 #include <stdio.h>
 
@@ -132,7 +133,6 @@ typedef struct gather_ctx {
     uint64_t out_step, in_step, ix_step, axis_step, dim; /* along the innermost dimension */
     dmlr_data_type index_type;
     uint32_t esize;
-    bool stream; /* a large output: its rows streamed (gather_rows) */
 } gather_ctx;
 
 /* One piece of an output run, k0 .. k1 - 1 along the innermost (coalesced) dimension. */
@@ -154,66 +154,9 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
                   g->in_step, k1 - k0, g->esize); /* GATHER-9; TENSOR-13 */
 }
 
-/*
- * Whole rows: after coalescing, one outer dimension over rows of s contiguous on both
- * sides (an embedding lookup).  A loop of its own, one index and one copy a row:
- * without the nest walk's call and carry per row, gather.rows at 1 thread took 36 ms
- * instead of 56 on the 2-core Zen 5 (59.7 against 61.0 on the Intel host, within its
- * noise).  The row AHEAD rows on is prefetched whole (up to LINES lines): a random row
- * is a page no hardware prefetcher has seen (its first line only, 4 rows on: Zen 5 44
- * against 31 ms at 1 thread, 24 against 16 at 2; Intel host 69 against 61, 5.6
- * against 4.4 at 16).  Into an output of 8 MiB and more the rows' whole lines stream
- * (dmlr_stream_copy), one fence a chunk: on the Intel host 52.9 against 72.7 ms at 1
- * thread, 5.0 against 6.2 at 16 (streamed with a fence a row and parts of lines, as
- * tried before, it had run 1.7x as long as memcpy).  -DDMLR_GATHER_ROWS=0 walks the
- * nest, -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing, -DDMLR_GATHER_STREAM=0 copies
- * with memcpy.
- */
-#ifndef DMLR_GATHER_ROWS
-#define DMLR_GATHER_ROWS 1
-#endif
-#ifndef DMLR_GATHER_STREAM
-#define DMLR_GATHER_STREAM 1
-#endif
-#ifndef DMLR_GATHER_ROWS_AHEAD
-#define DMLR_GATHER_ROWS_AHEAD 2
-#endif
-#ifndef DMLR_GATHER_ROWS_LINES
-#define DMLR_GATHER_ROWS_LINES 64
-#endif
-/* Row r's source: its index read and clamped (GATHER-7, GATHER-8). */
-static const unsigned char *row_source(const gather_ctx *g, const dmlr_nest *n, uint64_t r)
-{
-    uint64_t pos = dmlr_index_clamp(dmlr_read_index(g->idx + r * n->step[2][0], g->index_type),
-                                    g->dim);
-    return g->src + r * n->step[1][0] + pos * g->axis_step;
-}
-static void gather_rows(const gather_ctx *g, const dmlr_nest *n)
-{
-    uint64_t rows = n->size[0], bytes = n->size[1] * g->esize, ds = n->step[0][0];
-    uint64_t ahead = bytes < DMLR_GATHER_ROWS_LINES * 64 ? bytes : DMLR_GATHER_ROWS_LINES * 64;
-    const uint64_t per = bytes >= (1u << 16) ? 1 : (1u << 16) / bytes; /* rows a chunk */
-    const uint64_t chunks = (rows + per - 1) / per;
-    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(rows * n->size[1]) && chunks > 1)
-    for (int64_t c = 0; c < (int64_t)chunks; c++) {
-        uint64_t r = (uint64_t)c * per, end = r + per < rows ? r + per : rows;
-        for (; r < end; r++) {
-            if (DMLR_GATHER_ROWS_AHEAD && r + DMLR_GATHER_ROWS_AHEAD < rows)
-                dmlr_prefetch_lines(row_source(g, n, r + DMLR_GATHER_ROWS_AHEAD), ahead);
-            unsigned char *d = g->dst + r * ds; /* GATHER-9 */
-            const unsigned char *s = row_source(g, n, r);
-            if (DMLR_GATHER_STREAM && g->stream)
-                dmlr_stream_copy(d, s, bytes);
-            else
-                memcpy(d, s, bytes);
-        }
-        if (DMLR_GATHER_STREAM && g->stream)
-            dmlr_stream_fence(); /* once a chunk: a fence a row stalled each row */
-    }
-}
-
 /* One nest over the output's coordinates walks output (0), input (1: p and s) and indices
- * (2: q) at once.  Coalesced, a packed s block is one run: one index read, one memcpy. */
+ * (2: q) at once.  Coalesced, a packed s block is one run: one index read, one memcpy;
+ * whole rows contiguous on both sides go to gather_rows.c (DMLR_GATHER_ROWS). */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_gather_operator_desc *g = desc;
@@ -228,14 +171,19 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     dmlr_nest_steps_mapped(&n, 2, ix, m.idx_dim);
     dmlr_nest_coalesce(&n);
     uint32_t last = n.rank - 1;
-    gather_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],
-                    in->strides[g->Axis] * in->esize, in->sizes[g->Axis], ix->dtype, in->esize,
-                    dmlr_stream_worth(out->count * out->esize)};
+    uint64_t axis_step = in->strides[g->Axis] * in->esize;
     if (DMLR_GATHER_ROWS && n.rank == 2 && n.step[2][1] == 0 && n.step[0][1] == in->esize &&
-        n.step[1][1] == in->esize)
-        gather_rows(&c, &n);
-    else
-        dmlr_nest_walk(&n, gather_piece, &c);
+        n.step[1][1] == in->esize) {
+        dmlr_gather_rows_args r = {buf[2], buf[0], buf[1], n.size[0], n.size[1] * in->esize,
+                                   n.step[0][0], n.step[1][0], n.step[2][0], axis_step,
+                                   in->sizes[g->Axis], ix->dtype, in->esize,
+                                   dmlr_stream_worth(out->count * out->esize)};
+        dmlr_gather_rows(&r);
+        return;
+    }
+    gather_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],
+                    axis_step, in->sizes[g->Axis], ix->dtype, in->esize};
+    dmlr_nest_walk(&n, gather_piece, &c);
 }
 
 #define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)

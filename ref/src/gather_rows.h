@@ -1,0 +1,31 @@
+/*
+ * gather_rows.h -- GATHER's loop over whole rows (gather_rows.c), for an output that,
+ * coalesced, is rows of bytes contiguous on both sides (an embedding lookup); private
+ * to the library.
+ *
+ * SPEC_NOTES.md: GATHER-7, GATHER-8 (index values), GATHER-9 (what is copied).
+ */
+#ifndef DMLREF_GATHER_ROWS_H
+#define DMLREF_GATHER_ROWS_H
+
+#include "index.h"
+
+/* -DDMLR_GATHER_ROWS=0: gather.c walks its nest for whole rows too. */
+#ifndef DMLR_GATHER_ROWS
+#define DMLR_GATHER_ROWS 1
+#endif
+
+/* Row r of the output (dst + r * dst_step, bytes long) is the input's row at src +
+ * r * src_step + the clamped index at idx + r * idx_step times axis_step. */
+typedef struct dmlr_gather_rows_args {
+    unsigned char *dst;
+    const unsigned char *src, *idx;
+    uint64_t rows, bytes, dst_step, src_step, idx_step, axis_step, dim;
+    dmlr_data_type index_type;
+    uint32_t esize; /* bytes an element: the threads' share is counted in elements */
+    bool stream; /* a large output: whole lines streamed past the caches */
+} dmlr_gather_rows_args;
+
+void dmlr_gather_rows(const dmlr_gather_rows_args *a);
+
+#endif
