@@ -5,6 +5,8 @@
  *
  *   gather.random            FLOAT32 {64M}, 16M random INT64 indices, Axis 0
  *   scatter.random           FLOAT32 {64M}, 16M updates at random INT64 indices
+ *   scatter.copy             FLOAT32 {64M}, 64K updates at random INT64 indices: the
+ *                            copy of the input into the output, almost alone
  *   split.4                  FLOAT32 {4096, 16384} into 4 along Axis 1
  *   cumprod.inner / .outer   FLOAT32 {8192, 8192} along Axis 1 / Axis 0
  *   *.strided                the input padded (stride 2, or rows of 16384 + 64) or,
@@ -35,11 +37,12 @@
 int bench_hugepages = 1;
 
 enum { GATHER, SCATTER, SPLIT, CUMPROD_INNER, CUMPROD_OUTER, BIG, ELEMENTS, JOIN, CUMSUM_INNER,
-       CUMSUM_OUTER, ROWS };
+       CUMSUM_OUTER, ROWS, SCATTER_COPY };
 /* Every case once: name, kind, bound tensors' MiB (for the free-memory check). */
 #define BENCH_CASES(X)                                                                   \
     X("gather.random", GATHER, 448) X("gather.random.strided", GATHER, 704)               \
     X("scatter.random", SCATTER, 704) X("scatter.random.strided", SCATTER, 960)           \
+    X("scatter.copy", SCATTER_COPY, 514)                                                  \
     X("split.4", SPLIT, 513) X("split.4.strided", SPLIT, 514)                             \
     X("cumprod.inner", CUMPROD_INNER, 512) X("cumprod.inner.strided", CUMPROD_INNER, 512) \
     X("cumprod.outer", CUMPROD_OUTER, 512) X("cumprod.outer.strided", CUMPROD_OUTER, 512) \
@@ -170,9 +173,9 @@ static void setup_elements(bench_case *c)
     c->bytes = 16.0 * M * (8 + 4 + 4);
 }
 
-static void setup_scatter(bench_case *c)
+static void setup_scatter(bench_case *c, uint32_t updates)
 {
-    s_in[0] = 64 * M, s_ix[0] = 16 * M, st_in[0] = 2;
+    s_in[0] = 64 * M, s_ix[0] = updates, st_in[0] = 2;
     d_in = desc(DMLR_FLOAT32, 1, s_in, strided ? st_in : NULL);
     d_ix = desc(DMLR_INT64, 1, s_ix, NULL);
     d_up = desc(DMLR_FLOAT32, 1, s_ix, NULL);
@@ -277,7 +280,8 @@ void bench_setup(bench_case *c, int i)
     strided = strstr(c->name, ".strided") != NULL;
     switch (c->kind) {
     case GATHER: setup_gather(c); break;
-    case SCATTER: setup_scatter(c); break;
+    case SCATTER: setup_scatter(c, 16 * M); break;
+    case SCATTER_COPY: setup_scatter(c, 64 * 1024); break;
     case SPLIT: setup_split(c); break;
     case CUMPROD_INNER: setup_scan(c, 1, 0); break;
     case CUMPROD_OUTER: setup_scan(c, 0, 0); break;
@@ -419,7 +423,7 @@ int bench_verify(const bench_case *c)
 {
     switch (c->kind) {
     case GATHER: return verify_gather(c);
-    case SCATTER: return verify_scatter(c);
+    case SCATTER: case SCATTER_COPY: return verify_scatter(c);
     case SPLIT: return verify_split(c);
     case CUMPROD_INNER: case CUMPROD_OUTER: case CUMSUM_INNER: case CUMSUM_OUTER:
         return verify_scan(c);

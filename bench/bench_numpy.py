@@ -20,6 +20,7 @@ numpy equivalents (numpy runs them on one thread):
                    ridx: 256K int64 rows
   scatter.random   o = a.copy(); np.put_along_axis(o, idx, upd, 0)   (the copy is part of
                    SCATTER: its output starts as the input)
+  scatter.copy     the same with idx[:64K], upd[:64K]: the copy, almost alone
   split.4          [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)], m: 4096 x 16384
   cumprod.inner    np.cumprod(c, axis=1), c: 8192 x 8192 float32
   cumprod.outer    np.cumprod(c, axis=0)
@@ -37,6 +38,8 @@ import os
 import subprocess
 import sys
 import time
+
+from peers import COPY_UPDATES
 
 M = 1 << 20
 
@@ -70,13 +73,14 @@ def numpy_cases(np, arr, runs, wanted):
     """Median seconds of each numpy equivalent whose case the C benchmark ran."""
     a, idx, upd, m, c = arr["a"], arr["idx"], arr["upd"], arr["m"], arr["c"]
 
-    def scatter():
+    def scatter(ix=idx, up=upd):
         o = a.copy()
-        np.put_along_axis(o, idx, upd, axis=0)
+        np.put_along_axis(o, ix, up, axis=0)
     fns = {
         "gather.random": lambda: np.take(a, idx),
         "gather.rows": lambda: np.take(arr["r"], arr["ridx"], axis=0),
         "scatter.random": scatter,
+        "scatter.copy": lambda: scatter(idx[:COPY_UPDATES], upd[:COPY_UPDATES]),
         "split.4": lambda: [np.ascontiguousarray(p) for p in np.split(m, 4, axis=1)],
         "cumprod.inner": lambda: np.cumprod(c, axis=1),
         "cumprod.outer": lambda: np.cumprod(c, axis=0),
@@ -213,7 +217,7 @@ def report(bench, numpy_note, peer_notes, after_table=()):
     packed = ("gather.random", "scatter.random", "split.4", "cumprod.inner", "cumprod.outer",
               "gather_elements.random", "join.4", "cumsum.inner", "cumsum.outer")
     for t in sorted({1, maxt}):
-        for name in packed + ("gather.rows",):
+        for name in packed + ("gather.rows", "scatter.copy"):
             c = at(name, t)
             verdict("%s at %d threads >= 1.0 x best peer" % (name, t),
                     c and c["x_best_peer"], 1.0)
@@ -221,7 +225,8 @@ def report(bench, numpy_note, peer_notes, after_table=()):
             p, s = at(name, t), at(name + ".strided", t)
             verdict("%s at %d threads: strided time <= 2 x packed" % (name, t),
                     p and s and s["ms"] / p["ms"], maximum=2.0)
-        for name in ("gather.random", "gather.rows", "split.4", "scatter.random", "join.4"):
+        for name in ("gather.random", "gather.rows", "split.4", "scatter.random", "scatter.copy",
+                     "join.4"):
             c = at(name, t)
             verdict("%s at %d threads >= 0.8 x roofline" % (name, t),
                     c and c["x_roofline"], 0.8)

@@ -11,6 +11,7 @@ What each runs:
   gather.random    torch.index_select(a, 0, idx)            Gather(axis=0)
   gather.rows      torch.index_select(r, 0, ridx)           Gather(axis=0) of 1 KiB rows
   scatter.random   a.clone().scatter_(0, idx, upd)          ScatterElements(axis=0)
+  scatter.copy     the same with idx[:64K], upd[:64K]       ScatterElements(axis=0), 64K updates
   split.4          [p.contiguous() for p in split(m, 4096, 1)]  Split(axis=1, 4 x 4096)
   cumprod.inner    torch.cumprod(c, 1)                      CumSum(axis=1): ONNX has no
   cumprod.outer    torch.cumprod(c, 0)                      CumProd; a sum moves the same bytes
@@ -24,6 +25,8 @@ ValueInfoProto, TensorProto), so onnxruntime alone is enough; `onnx.checker` acc
 them.
 """
 import struct
+
+COPY_UPDATES = 64 * 1024  # scatter.copy's updates (bench_cases.c)
 
 
 # ---- a minimal ONNX writer (protobuf wire format) ----------------------------------
@@ -91,6 +94,8 @@ def torch_cases(arrays, wanted, threads, runs, median_time):
         "gather.random": lambda: torch.index_select(t["a"], 0, t["idx"]),
         "gather.rows": lambda: torch.index_select(t["r"], 0, t["ridx"]),
         "scatter.random": lambda: t["a"].clone().scatter_(0, t["idx"], t["upd"]),
+        "scatter.copy": lambda: t["a"].clone().scatter_(0, t["idx"][:COPY_UPDATES],
+                                                        t["upd"][:COPY_UPDATES]),
         "split.4": lambda: [p.contiguous() for p in torch.split(t["m"], 4096, dim=1)],
         "cumprod.inner": lambda: torch.cumprod(t["c"], 1),
         "cumprod.outer": lambda: torch.cumprod(t["c"], 0),
@@ -107,14 +112,18 @@ def ort_cases(arrays, wanted, threads, runs, median_time):
     import onnxruntime as ort
     a, idx, m, c = arrays["a"], arrays["idx"], arrays["m"], arrays["c"]
     n, k = a.shape[0], idx.shape[0]
+
+    def scatter(k):
+        return (onnx_model("ScatterElements",
+                           [("x", FLOAT, [n]), ("i", INT64, [k]), ("u", FLOAT, [k])],
+                           [("y", FLOAT, [n])], [("axis", 0)]),
+                {"x": a, "i": idx[:k], "u": arrays["upd"][:k]})
     models = {
         "gather.random": (onnx_model("Gather", [("x", FLOAT, [n]), ("i", INT64, [k])],
                                      [("y", FLOAT, [k])], [("axis", 0)]),
                           {"x": a, "i": idx}),
-        "scatter.random": (onnx_model("ScatterElements",
-                                      [("x", FLOAT, [n]), ("i", INT64, [k]), ("u", FLOAT, [k])],
-                                      [("y", FLOAT, [n])], [("axis", 0)]),
-                           {"x": a, "i": idx, "u": arrays["upd"]}),
+        "scatter.random": scatter(k),
+        "scatter.copy": scatter(COPY_UPDATES),
         "split.4": (onnx_model("Split", [("x", FLOAT, list(m.shape))],
                                [("y%d" % q, FLOAT, [m.shape[0], m.shape[1] // 4]) for q in range(4)],
                                [("axis", 1)], [("s", [m.shape[1] // 4] * 4, [4])]),
