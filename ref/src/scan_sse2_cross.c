@@ -84,8 +84,9 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                     pw -= quads, pk += STEPS;                                           \
                 if (PREFETCH > 0 && pk < lenb && pw < quads)                            \
                     for (uint64_t i = 0; i < 4; i++)                                    \
-                        dmlr_prefetch_lines(src + X_LO(pk) * x.in_step + (pw + i) * x.in_lane, \
-                                     STEPS * 4);                                        \
+                        dmlr_prefetch_lines(                                            \
+                            src + X_LO(pk) * x.in_step + (pw + i) * x.in_lane,          \
+                            STEPS * 4);                                                 \
                 ACC##_LOAD(w)                                                           \
                 for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                            \
                     uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;                    \
