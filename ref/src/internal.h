@@ -82,6 +82,13 @@ static inline bool dmlr_cpu_amd(void) { return false; }
 #define DMLR_PREFETCH(p) ((void)0)
 #define DMLR_PREFETCH_WRITE(p) ((void)0)
 #endif
+/* A helper written once for every index type and width: inlined into each kernel, where
+ * those are constants, rather than one call that switches on them per element. */
+#if defined(__GNUC__)
+#define DMLR_INLINE static inline __attribute__((always_inline))
+#else
+#define DMLR_INLINE static inline
+#endif
 /* The same for every line that bytes (at least 1) from p touch: a run far from the last
  * one, which no hardware prefetcher has seen. */
 static inline void dmlr_prefetch_lines(const void *p, uint64_t bytes)

@@ -10,7 +10,7 @@
  * SPEC_NOTES.md: GATHER_ELEMENTS-1 .. GATHER_ELEMENTS-8.
  */
 #include "copy.h"
-#include "index.h"
+#include "index_lines.h"
 
 static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *err)
 {
@@ -56,34 +56,6 @@ typedef struct elements_run {
     bool stream; /* a large output: non-temporal stores where it is contiguous */
 } elements_run;
 
-/*
- * A large contiguous output is written once and never read here, so an
- * ordinary store's read of each line (a fifth of the traffic with INT64
- * indices) buys nothing: 4- and 8-byte elements go out with MOVNTI, the same
- * bytes.  -DDMLR_GATHER_ELEMENTS_STREAM=0 keeps ordinary stores (to compare:
- * scripts/gpu/ab-bench.sh); the size from which it streams is copy.c's.
- */
-#ifndef DMLR_GATHER_ELEMENTS_STREAM
-#define DMLR_GATHER_ELEMENTS_STREAM 1
-#endif
-#if DMLR_GATHER_ELEMENTS_STREAM && defined(__SSE2__) && defined(__x86_64__)
-#include <emmintrin.h>
-#define STORE_NT_4(d, p) do { int v_; memcpy(&v_, p, 4); _mm_stream_si32((int *)(void *)(d), v_); } while (0)
-#define STORE_NT_8(d, p) do { long long v_; memcpy(&v_, p, 8); \
-                              _mm_stream_si64((long long *)(void *)(d), v_); } while (0)
-#define STREAM_FENCE() _mm_sfence() /* weakly ordered: visible before the run returns */
-#define STREAMS(N) ((N) >= 4)
-#else
-#define STORE_NT_4(d, p) memcpy(d, p, 4)
-#define STORE_NT_8(d, p) memcpy(d, p, 8)
-#define STREAM_FENCE() ((void)0)
-#define STREAMS(N) 0
-#endif
-#define STORE_PLAIN(N, d, p) memcpy(d, p, N)
-#define STORE_NT(N, d, p) STORE_NT_##N(d, p)
-#define STORE_NT_1(d, p) memcpy(d, p, 1) /* never reached: STREAMS(1) is 0 */
-#define STORE_NT_2(d, p) memcpy(d, p, 2)
-
 /* -DDMLR_GATHER_ELEMENTS_FAST_INDEX=0: the position through dmlr_index_position alone. */
 #ifndef DMLR_GATHER_ELEMENTS_FAST_INDEX
 #define DMLR_GATHER_ELEMENTS_FAST_INDEX 1
@@ -102,13 +74,21 @@ typedef struct elements_run {
 #ifndef DMLR_GATHER_ELEMENTS_NEXT_ROW
 #define DMLR_GATHER_ELEMENTS_NEXT_ROW 1
 #endif
-#define ELEMENTS_LOOP(N, DS, SS, XS, STORE)                                             \
+#define ELEMENTS_LOOP(N, DS, SS, XS)                                                    \
     for (uint64_t k = 0, pos; k < n; k++, d += (DS), s += (SS), x += (XS)) {           \
         if (DMLR_GATHER_ELEMENTS_NEXT_ROW && (SS) == 0 && next && !(k & (64 / N - 1))) \
             DMLR_PREFETCH((const void *)((uintptr_t)s + next + k * N)); /* a hint */    \
         POSITION(x, it, dim, pos);                                                      \
-        STORE(N, d, s + pos * as);                                                      \
+        memcpy(d, s + pos * as, N);                                                     \
     }
+
+/* A large contiguous output goes out a whole line at a time in non-temporal stores
+ * (index_lines.h).  -DDMLR_GATHER_ELEMENTS_STREAM=0 keeps ordinary stores (to compare:
+ * scripts/gpu/ab-bench.sh); the size from which it streams is copy.c's. */
+#ifndef DMLR_GATHER_ELEMENTS_STREAM
+#define DMLR_GATHER_ELEMENTS_STREAM 1
+#endif
+#define LINES(N) (DMLR_GATHER_ELEMENTS_STREAM && DMLR_INDEX_LINES(N))
 #define ELEMENTS_FN(IT, IB, N)                                                          \
     static void elements_##IT##_##N(const dmlr_indexed *a, uint64_t n)                  \
     {                                                                                   \
@@ -119,18 +99,21 @@ typedef struct elements_run {
         const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step;            \
         const uint64_t dim = a->dim, as = r->axis_step;                                 \
         const uint64_t next = as == N ? dim * N : 0; /* the next row, if rows are packed */ \
-        if (STREAMS(N) && r->stream && ds == N && ss == 0 && xs == IB) {                \
-            ELEMENTS_LOOP(N, N, 0, IB, STORE_NT)                                        \
-            STREAM_FENCE();                                                             \
-        } else if (STREAMS(N) && r->stream && ds == N && ss == N && xs == IB) {         \
-            ELEMENTS_LOOP(N, N, N, IB, STORE_NT)                                        \
-            STREAM_FENCE();                                                             \
+        if (LINES(N) && r->stream && ds == N && xs == IB && !((uintptr_t)d % N)) {      \
+            if (ss == 0 && as == N) /* along a packed innermost axis */                 \
+                dmlr_index_lines(d, s, 0, N, x, IB, it, dim, next, false, N, n);        \
+            else if (ss == 0)                                                           \
+                dmlr_index_lines(d, s, 0, as, x, IB, it, dim, 0, false, N, n);          \
+            else if (ss == N)                                                           \
+                dmlr_index_lines(d, s, N, as, x, IB, it, dim, 0, false, N, n);          \
+            else                                                                        \
+                dmlr_index_lines(d, s, ss, as, x, IB, it, dim, 0, false, N, n);         \
         } else if (ds == N && ss == N && xs == IB)                                      \
-            ELEMENTS_LOOP(N, N, N, IB, STORE_PLAIN)                                     \
+            ELEMENTS_LOOP(N, N, N, IB)                                                  \
         else if (ds == N && ss == 0 && xs == IB) /* along the innermost axis */        \
-            ELEMENTS_LOOP(N, N, 0, IB, STORE_PLAIN)                                     \
+            ELEMENTS_LOOP(N, N, 0, IB)                                                  \
         else                                                                            \
-            ELEMENTS_LOOP(N, ds, ss, xs, STORE_PLAIN)                                   \
+            ELEMENTS_LOOP(N, ds, ss, xs)                                                \
     }
 DMLR_INDEXED_KERNELS(elements, ELEMENTS_FN)
 

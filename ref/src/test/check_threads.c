@@ -176,6 +176,12 @@ START_TEST(gather_is_bit_identical_at_1_2_3_and_8_threads)
      * leading 1; broadcast input */
     gather_case("gather 2-D indices", DMLR_UINT32, DMLR_INT64, 3, S(1, 8, 30), S(1, 120, 70), 2,
                 2, S(8, 120, 70), TU_BROADCAST, TU_PERMUTED, TU_PADDED);
+    /* outputs beyond the caches (9.6 MB): whole lines streamed (index_lines.h); rows of
+     * 300001 and 150001 elements start a piece anywhere in a line */
+    gather_case("gather large rows", DMLR_FLOAT32, DMLR_INT64, 2, S(8, 1u << 16), S(1, 300001),
+                1, 1, S(8, 300001), TU_PACKED, TU_PACKED, TU_PACKED);
+    gather_case("gather large permuted input", DMLR_INT64, DMLR_UINT32, 2, S(8, 1u << 16),
+                S(1, 150001), 1, 1, S(8, 150001), TU_PERMUTED, TU_PACKED, TU_PACKED);
 }
 END_TEST
 
@@ -490,6 +496,12 @@ START_TEST(gather_elements_is_bit_identical_at_1_2_3_and_8_threads)
                          S(1100, 3000), S(1100, 2000), 1, TU_PACKED, TU_PACKED, TU_PACKED);
     gather_elements_case("gather_elements large columns", DMLR_INT64, DMLR_UINT32, 2,
                          S(50, 11000), S(100, 11000), 0, TU_PACKED, TU_PACKED, TU_PACKED);
+    /* 8-byte elements along the last Axis, rows of 1501 starting on either half of 16
+     * bytes; Axis first from a permuted input (its own step per element) */
+    gather_elements_case("gather_elements large rows int64", DMLR_INT64, DMLR_INT32, 2,
+                         S(700, 1999), S(700, 1501), 1, TU_PADDED, TU_PACKED, TU_PACKED);
+    gather_elements_case("gather_elements large columns permuted", DMLR_FLOAT32, DMLR_INT32,
+                         2, S(300, 8001), S(300, 8001), 0, TU_PERMUTED, TU_PACKED, TU_PACKED);
     /* three dimensions, broadcast input, Axis in the middle */
     gather_elements_case("gather_elements middle", DMLR_FLOAT16, DMLR_INT32, 3, S(40, 60, 33),
                          S(40, 70, 33), 1, TU_BROADCAST, TU_PADDED, TU_PERMUTED);

@@ -1,0 +1,84 @@
+/*
+ * index_lines.h -- an indexed run whose output is large and contiguous, written
+ * a whole 64-byte line at a time in non-temporal stores; private to the library.
+ *
+ *   d[k] = s[k * ss + pos(x[k]) * as]     k = 0 .. n - 1, elements of N bytes
+ *
+ * pos is the WRAP_CLAMP position of index element k (index.h).  The output is
+ * written once and never read here, so an ordinary store's read of each line
+ * buys nothing; and the elements are gathered 16 bytes at a time into a
+ * register, since one MOVNTI per element leaves each line to the
+ * write-combining buffer to assemble.  Where a line of MOVNTIs was measured
+ * against this, GATHER_ELEMENTS along Axis 1 of {4096, 4096} FLOAT32 at 1
+ * thread on the Zen 5 took 16.1 ms against 12.9, at 2 threads 11.5 against 8.8.
+ * The same bytes either way.
+ */
+#ifndef DMLREF_INDEX_LINES_H
+#define DMLREF_INDEX_LINES_H
+
+#include "index.h"
+
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+/* Whether runs of N-byte elements have this path on this build. */
+#define DMLR_INDEX_LINES(N) ((N) == 4 || (N) == 8)
+
+/* 16 bytes of output: element j (of 16 / N) from s + j * ss, moved by its index at x. */
+DMLR_INLINE __m128i dmlr_index_16(const unsigned char *s, uint64_t ss, uint64_t as,
+                                  const unsigned char *x, uint32_t ib, dmlr_data_type it,
+                                  uint64_t dim, uint32_t N)
+{
+    uint64_t p0 = dmlr_index_clamp(dmlr_read_index(x, it), dim);
+    uint64_t p1 = dmlr_index_clamp(dmlr_read_index(x + ib, it), dim);
+    if (N == 8) {
+        long long a, b;
+        memcpy(&a, s + p0 * as, 8), memcpy(&b, s + ss + p1 * as, 8);
+        return _mm_set_epi64x(b, a);
+    }
+    uint64_t p2 = dmlr_index_clamp(dmlr_read_index(x + 2 * ib, it), dim);
+    uint64_t p3 = dmlr_index_clamp(dmlr_read_index(x + 3 * ib, it), dim);
+    int a, b, c, e;
+    memcpy(&a, s + p0 * as, 4), memcpy(&b, s + ss + p1 * as, 4);
+    memcpy(&c, s + 2 * ss + p2 * as, 4), memcpy(&e, s + 3 * ss + p3 * as, 4);
+    return _mm_set_epi32(e, c, b, a);
+}
+
+/*
+ * The run above to an N-byte aligned d: ordinary stores up to d's first 16-byte
+ * boundary and after its last whole line, lines streamed between, then a fence
+ * (weakly ordered stores, visible before the run returns).  Hints, no effect on
+ * the bytes: next (not 0) prefetches s + next a line per line of output, the row
+ * after a packed row (ss 0); ahead prefetches the source of the element
+ * DMLR_INDEX_AHEAD on, for sources too far apart for any hardware prefetcher.
+ * Inlined with constant ss, as, ib, it and N: every one a specialised loop.
+ */
+DMLR_INLINE void dmlr_index_lines(unsigned char *d, const unsigned char *s, uint64_t ss,
+                                  uint64_t as, const unsigned char *x, uint32_t ib,
+                                  dmlr_data_type it, uint64_t dim, uint64_t next, bool ahead,
+                                  uint32_t N, uint64_t n)
+{
+    uint64_t k = 0;
+    for (; k < n && (uintptr_t)d % 16; k++, d += N, s += ss, x += ib)
+        memcpy(d, s + dmlr_index_clamp(dmlr_read_index(x, it), dim) * as, N);
+    for (; k + 64 / N <= n; k += 64 / N, d += 64, s += 64 / N * ss, x += 64 / N * ib) {
+        if (next)
+            DMLR_PREFETCH(s + next + k * N); /* s stays at the row's start: ss is 0 */
+        if (DMLR_INDEX_AHEAD && ahead && k + 64 / N + DMLR_INDEX_AHEAD <= n)
+            for (uint32_t j = 0; j < 64 / N; j++)
+                dmlr_prefetch_row(DMLR_INDEX_WRAP_CLAMP, x + (DMLR_INDEX_AHEAD + j) * ib, it,
+                                  dim, s + (DMLR_INDEX_AHEAD + j) * ss, as);
+        for (uint32_t q = 0; q < 4; q++)
+            _mm_stream_si128((__m128i *)(void *)(d + 16 * q),
+                             dmlr_index_16(s + q * 16 / N * ss, ss, as, x + q * 16 / N * ib,
+                                           ib, it, dim, N));
+    }
+    _mm_sfence();
+    for (; k < n; k++, d += N, s += ss, x += ib)
+        memcpy(d, s + dmlr_index_clamp(dmlr_read_index(x, it), dim) * as, N);
+}
+#else
+#define DMLR_INDEX_LINES(N) 0
+#define dmlr_index_lines(d, s, ss, as, x, ib, it, dim, next, ahead, N, n) ((void)0)
+#endif
+
+#endif
