@@ -14,10 +14,18 @@
  * Buffers of 4 MiB or more get madvise(MADV_HUGEPAGE), as numpy does for its
  * own arrays on Linux (--no-hugepages turns it off).  Usage:
  *   dmlref-bench [--json FILE] [--runs N] [--filter S1,S2...] [--threads 1,4,16] [--big]
- *                [--no-hugepages]
- * --threads lists the thread counts (default: 1 and every core).
+ *                [--no-hugepages] [--pin1 CPU]
+ * --threads lists the thread counts (default: 1 and every core).  --pin1 runs the
+ * 1-thread children on that CPU alone and writes it into the JSON, where
+ * bench_numpy.py finds it and times its 1-thread peers on the same CPU: on a
+ * virtual machine one CPU may run a single thread half as fast as another (its
+ * host core shared), and a pair of runs landing on two of them compares CPUs,
+ * not code.
  */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include "bench.h"
+
+#include <sched.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +49,16 @@ typedef struct result {
 } result;
 
 static int runs = 5;
+static int pin1 = -1; /* --pin1: the CPU of the 1-thread children, or none */
+
+/* This process (a child about to measure) on CPU cpu alone. */
+static int pin_to(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set);
+}
 
 static double now(void)
 {
@@ -143,6 +161,8 @@ static void child(int i, int threads, int fd)
 #ifdef _OPENMP
     omp_set_num_threads(threads);
 #endif
+    if (threads == 1 && pin1 >= 0 && pin_to(pin1))
+        _exit(3);
     bench_setup(&c, i);
     r.seconds = median_time(run_case, &c);
     r.ok = bench_verify(&c);
@@ -204,7 +224,7 @@ static void machine_json(FILE *js, int max_threads)
     double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     fprintf(js, "  \"machine\": {\"cpu\": \"%s\", \"cores\": %ld, \"threads\": %d, "
             "\"memory_gib\": %.1f, \"compiler\": \"%s\", \"flags\": \"%s\", \"openmp\": %d, "
-            "\"transparent_hugepage\": \"%s\", \"madvise_hugepage\": %d},\n",
+            "\"transparent_hugepage\": \"%s\", \"madvise_hugepage\": %d, \"pin1\": %d},\n",
             cpu, sysconf(_SC_NPROCESSORS_ONLN), max_threads, mem / (1u << 30),
 #if defined(__clang__)
             "clang " __clang_version__,
@@ -219,7 +239,7 @@ static void machine_json(FILE *js, int max_threads)
 #else
             0,
 #endif
-            thp, bench_hugepages);
+            thp, bench_hugepages, pin1);
 }
 
 /* Whether name contains one of the comma-separated substrings of filter. */
@@ -236,6 +256,21 @@ static int matches(const char *name, const char *filter)
     }
 }
 
+/* --pin1's CPU, one this process may run on; -2 (said why) where it is not. */
+static int pin_arg(const char *arg)
+{
+    char *end;
+    long cpu = strtol(arg, &end, 10);
+    cpu_set_t allowed;
+    if (end == arg || *end || cpu < 0 || cpu >= CPU_SETSIZE ||
+        sched_getaffinity(0, sizeof allowed, &allowed) || !CPU_ISSET((int)cpu, &allowed)) {
+        fprintf(stderr, "dmlref-bench: --pin1 %s: expected a CPU this process may run on "
+                        "(0 to %ld)\n", arg, sysconf(_SC_NPROCESSORS_ONLN) - 1);
+        return -2;
+    }
+    return (int)cpu;
+}
+
 int main(int argc, char **argv)
 {
     const char *json = "build/bench.json", *filter = NULL;
@@ -248,11 +283,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--threads") && a + 1 < argc) thread_list = argv[++a];
         else if (!strcmp(argv[a], "--big")) big = 1;
         else if (!strcmp(argv[a], "--no-hugepages")) bench_hugepages = 0;
+        else if (!strcmp(argv[a], "--pin1") && a + 1 < argc) pin1 = pin_arg(argv[++a]);
         else {
             fprintf(stderr, "usage: dmlref-bench [--json FILE] [--runs N] [--filter S1,S2...] "
-                            "[--threads N,N...] [--big] [--no-hugepages]\n");
+                            "[--threads N,N...] [--big] [--no-hugepages] [--pin1 CPU]\n");
             return 2;
         }
+        if (pin1 == -2)
+            return 2;
     }
     if (runs < 1 || runs > 63) runs = 5;
 #ifdef _OPENMP

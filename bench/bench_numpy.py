@@ -32,6 +32,7 @@ numpy equivalents (numpy runs them on one thread):
 numpy (1.16 and later) madvises its large arrays for transparent huge pages, as
 dmlref-bench does for its buffers: the comparison is like for like.
 """
+import contextlib
 import datetime
 import json
 import os
@@ -92,14 +93,31 @@ def numpy_cases(np, arr, runs, wanted):
     return {k: median_time(f, runs) for k, f in fns.items() if k in wanted}
 
 
-def peer_cases(arr, runs, wanted, thread_counts):
-    """{(peer, threads): {case: seconds}} for every importable peer, and notes."""
+@contextlib.contextmanager
+def pinned(cpu):
+    """This thread on CPU cpu alone, as dmlref-bench --pin1 ran its 1-thread children (cpu
+    None or negative: left as it is); its CPUs as they were afterwards."""
+    if cpu is None or cpu < 0:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+def peer_cases(arr, runs, wanted, thread_counts, pin1=None):
+    """{(peer, threads): {case: seconds}} for every importable peer, and notes; the 1-thread
+    timings on CPU pin1 (a peer's 1-thread session or pool is made there too: no threads)."""
     import peers
     out, notes = {}, []
     for name, fn in peers.PEERS:
         try:
             for t in thread_counts:
-                out[(name, t)], note = fn(arr, wanted, t, runs, median_time)
+                with pinned(pin1 if t == 1 else None):
+                    out[(name, t)], note = fn(arr, wanted, t, runs, median_time)
             notes.append(note)
         except ImportError as e:
             notes.append("%s absent (%s): skipped" % (name, e))
@@ -259,13 +277,17 @@ def main():
     cases = [c for c in bench["cases"] if "threads" in c]
     wanted = {c["name"] for c in cases}
     maxt = max((c["threads"] for c in cases), default=1)
+    pin1 = bench["machine"].get("pin1", -1)  # dmlref-bench --pin1
     peer, peer_notes = {}, []
     try:
         import numpy as np
         arr = arrays_of(np)
-        numpy = numpy_cases(np, arr, runs, wanted)
+        with pinned(pin1):
+            numpy = numpy_cases(np, arr, runs, wanted)
         note = "numpy %s (%s)" % (np.__version__, sys.executable)
-        peer, peer_notes = peer_cases(arr, runs, wanted, sorted({1, maxt}))
+        if pin1 >= 0:
+            note += "; every 1-thread time, dmlref's and the peers', on CPU %d" % pin1
+        peer, peer_notes = peer_cases(arr, runs, wanted, sorted({1, maxt}), pin1)
         del arr
     except ImportError:
         numpy, note = {}, "numpy absent: numpy columns skipped (apt-get install python3-numpy)"

@@ -12,9 +12,13 @@
 # host that drifts by 40% in minutes moves both sides of a round alike), with
 # the rows whose x best falls on both sides of 1.0 listed as unsettled.  Every
 # round's table and the combined one go to OUT/bench-cpu.txt.
+# The 1-thread rows of a round, dmlref's and its peers', run on one CPU
+# (dmlref-bench --pin1): round R on CPU (2 + 5 (R - 1)) mod the cores, so that
+# rounds sample several CPUs while each pair shares one.  PIN1=K takes CPU K in
+# every round, PIN1=none lets the kernel choose.
 # Needs gcc and make (the machine has them); nothing of the case layer.
 # Knobs: PYTHON (python3), THREADS (1,$(nproc)), RUNS (5), FILTER (every case),
-# ROUNDS (1).
+# ROUNDS (1), PIN1 (auto).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${1:-${OUT:-build/gpu-out}}
@@ -23,7 +27,9 @@ PYTHON=${PYTHON:-python3}
 THREADS=${THREADS:-1,$(nproc)}
 RUNS=${RUNS:-5}
 ROUNDS=${ROUNDS:-1}
+PIN1=${PIN1:-auto}
 case $ROUNDS in ''|*[!0-9]*|0) echo "$0: ROUNDS=$ROUNDS: not a count" >&2; exit 2 ;; esac
+case $PIN1 in auto|none) ;; ''|*[!0-9]*) echo "$0: PIN1=$PIN1: not a CPU, auto or none" >&2; exit 2 ;; esac
 make -s -j"$(nproc)" build/bin/dmlref-bench || exit 1
 {
     echo "== $(date -u +%FT%TZ) $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
@@ -36,8 +42,13 @@ make -s -j"$(nproc)" build/bin/dmlref-bench || exit 1
             rm -f "$OUT/bench-cpu$S.json" "$OUT/bench-cpu-report$S.json"
             echo "== round $R of $ROUNDS: $(date -u +%FT%TZ)"
         fi
+        case $PIN1 in
+        auto) P=$(((2 + 5 * (R - 1)) % $(nproc))) ;;
+        none) P= ;;
+        *) P=$PIN1 ;;
+        esac
         build/bin/dmlref-bench --threads "$THREADS" --runs "$RUNS" ${FILTER:+--filter "$FILTER"} \
-            --json "$OUT/bench-cpu$S.json"
+            ${P:+--pin1 "$P"} --json "$OUT/bench-cpu$S.json"
         "$PYTHON" bench/bench_numpy.py "$OUT/bench-cpu$S.json" "$OUT/bench-cpu-report$S.json" &&
             REPORTS+=("$OUT/bench-cpu-report$S.json")
     done
