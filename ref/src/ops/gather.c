@@ -114,7 +114,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
         memcpy(d, src + pos * (SS), N);                                                 \
     }
 /* A large contiguous output: whole lines in non-temporal stores (index_lines.h);
- * -DDMLR_GATHER_STREAM=0 keeps ordinary stores, to compare. */
+ * -DDMLR_GATHER_STREAM=0 keeps ordinary stores, to compare, here as in gather_rows.c. */
 #ifndef DMLR_GATHER_STREAM
 #define DMLR_GATHER_STREAM 1
 #endif

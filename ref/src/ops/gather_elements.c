@@ -56,7 +56,8 @@ typedef struct elements_run {
     bool stream; /* a large output: non-temporal stores where it is contiguous */
 } elements_run;
 
-/* -DDMLR_GATHER_ELEMENTS_FAST_INDEX=0: the position through dmlr_index_position alone. */
+/* -DDMLR_GATHER_ELEMENTS_FAST_INDEX=0: the position through dmlr_index_position alone (in
+ * the loops here; a streamed run takes index_lines.h's dmlr_index_clamp either way). */
 #ifndef DMLR_GATHER_ELEMENTS_FAST_INDEX
 #define DMLR_GATHER_ELEMENTS_FAST_INDEX 1
 #endif
