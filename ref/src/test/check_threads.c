@@ -311,9 +311,12 @@ END_TEST
 
 /* ---- SPLIT ------------------------------------------------------------------ */
 
+/* split_case's outputs take layouts lout, lout + 1, ... in turn; ALL_PACKED packs them all. */
+enum { ALL_PACKED = TU_LAYOUT_COUNT };
+
 static void split_case(const char *what, dmlr_data_type dt, uint32_t D, const uint32_t *in_sizes,
                        uint32_t axis, uint32_t nout, const uint32_t *parts, tu_layout lin,
-                       tu_layout lout)
+                       int lout)
 {
     tu_tensor in, outs[4];
     dmlr_tensor_desc descs[4];
@@ -325,7 +328,8 @@ static void split_case(const char *what, dmlr_data_type dt, uint32_t D, const ui
         uint32_t sizes[DMLR_MAX_RANK];
         memcpy(sizes, in_sizes, D * sizeof *sizes);
         sizes[axis] = parts[o];
-        tu_tensor_init(&outs[o], dt, D, sizes, (tu_layout)((lout + o) % TU_BROADCAST));
+        tu_tensor_init(&outs[o], dt, D, sizes,
+                       lout == ALL_PACKED ? TU_PACKED : (tu_layout)((lout + o) % TU_BROADCAST));
         descs[o] = outs[o].desc;
         c.outs[o] = &outs[o];
         c.expect[o] = blank_like(&outs[o]);
@@ -348,6 +352,8 @@ START_TEST(split_is_bit_identical_at_1_2_3_and_8_threads)
     /* SPLIT-7, -8: rows of each part one memcpy */
     split_case("split rows packed", DMLR_FLOAT32, 2, S(256, 1024), 1, 3, S(300, 500, 224),
                TU_PACKED, TU_PACKED);
+    split_case("split rows all packed", DMLR_FLOAT32, 3, S(4, 64, 1024), 1, 3, S(30, 30, 4),
+               TU_PACKED, ALL_PACKED); /* parts.c's rows: 4 of 256 KiB, a chunk each */
     /* Axis 0 of packed tensors: each output one run, cut into pieces */
     split_case("split slabs packed", DMLR_UINT8, 2, S(600, 400), 0, 2, S(450, 150), TU_PACKED,
                TU_PACKED);
@@ -361,6 +367,10 @@ START_TEST(split_is_bit_identical_at_1_2_3_and_8_threads)
         ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
         split_case(m ? "split large, one way" : "split large, two ways", DMLR_UINT16, 2,
                    S(3, 3000001), 1, 2, S(1500000, 1500001), TU_PACKED, TU_PACKED);
+        /* short rows (8 KB) of the whole, all packed: every part's block of a row in turn
+         * (parts.c's rows), streamed, blocks starting anywhere in a line */
+        split_case(m ? "split large rows, one way" : "split large rows, two ways", DMLR_UINT16,
+                   2, S(1100, 4001), 1, 3, S(1000, 2999, 2), TU_PACKED, ALL_PACKED);
     }
     unsetenv("DMLREF_CPU");
     /* element loops: permuted and broadcast inputs, outputs padded / permuted / packed */
