@@ -19,9 +19,6 @@
 #include "copy.h"
 #include "internal.h"
 
-#ifndef DMLR_GATHER_STREAM
-#define DMLR_GATHER_STREAM 1
-#endif
 #ifndef DMLR_GATHER_ROWS_AHEAD
 #define DMLR_GATHER_ROWS_AHEAD 2
 #endif

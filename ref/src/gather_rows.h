@@ -14,6 +14,11 @@
 #ifndef DMLR_GATHER_ROWS
 #define DMLR_GATHER_ROWS 1
 #endif
+/* -DDMLR_GATHER_STREAM=0: GATHER's large outputs take ordinary stores, whole rows here and
+ * an index per element in gather.c (index_lines.h), to compare. */
+#ifndef DMLR_GATHER_STREAM
+#define DMLR_GATHER_STREAM 1
+#endif
 
 /* Row r of the output (dst + r * dst_step, bytes long) is the input's row at src +
  * r * src_step + the clamped index at idx + r * idx_step times axis_step. */

@@ -103,6 +103,8 @@ typedef struct dmlr_indexed {
     uint64_t dim, lo, hi;     /* the axis size; SCATTER: the positions [lo, hi) this run owns */
     dmlr_data_type index_type;
     uint32_t esize;
+    bool stream; /* GATHER, GATHER_ELEMENTS: a large output, whole lines streamed where it
+                  * is contiguous (index_lines.h) */
 } dmlr_indexed;
 
 typedef void (*dmlr_indexed_fn)(const dmlr_indexed *a, uint64_t n);

@@ -113,15 +113,6 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
         dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos); \
         memcpy(d, src + pos * (SS), N);                                                 \
     }
-/* A large contiguous output: whole lines in non-temporal stores (index_lines.h);
- * -DDMLR_GATHER_STREAM=0 keeps ordinary stores, to compare, here as in gather_rows.c. */
-#ifndef DMLR_GATHER_STREAM
-#define DMLR_GATHER_STREAM 1
-#endif
-typedef struct gather_run {
-    dmlr_indexed a; /* first: the kernel gets &run.a */
-    bool stream;
-} gather_run;
 #define GATHER_FN(IT, IB, N)                                                            \
     static void gather_##IT##_##N(const dmlr_indexed *a, uint64_t n)                    \
     {                                                                                   \
@@ -129,9 +120,10 @@ typedef struct gather_run {
         unsigned char *d = a->dst;                                                      \
         const unsigned char *src = a->src, *x = a->idx;                                 \
         const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step, dim = a->dim; \
-        if (DMLR_GATHER_STREAM && DMLR_INDEX_LINES(N) && ((const gather_run *)a)->stream && \
-            ds == N && xs == IB && !((uintptr_t)d % N))                                 \
-            dmlr_index_lines(d, src, 0, ss == N ? N : ss, x, IB, it, dim, 0, true, N, n); \
+        if (DMLR_GATHER_STREAM && DMLR_INDEX_LINES(N) && a->stream && ds == N &&        \
+            xs == IB && !((uintptr_t)d % N)) /* whole lines streamed (index_lines.h) */ \
+            dmlr_index_lines(d, src, 0, ss == N ? N : ss, x, IB, it, dim, 0, true, N,   \
+                             n);                                                        \
         else if (ds == N && ss == N && xs == IB)                                        \
             GATHER_LOOP(N, N, N, IB)                                                    \
         else                                                                            \
@@ -145,7 +137,7 @@ typedef struct gather_ctx {
     uint64_t out_step, in_step, ix_step, axis_step, dim; /* along the innermost dimension */
     dmlr_data_type index_type;
     uint32_t esize;
-    bool stream;
+    bool stream; /* a large output: whole lines streamed (index_lines.h, gather_rows.c) */
 } gather_ctx;
 
 /* One piece of an output run, k0 .. k1 - 1 along the innermost (coalesced) dimension. */
@@ -154,10 +146,10 @@ static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k
     const gather_ctx *g = ctx;
     unsigned char *d = g->dst + off[0] + k0 * g->out_step;
     if (g->ix_step) { /* q innermost: an index per element (its input step is 0) */
-        gather_run r = {{d, g->out_step, g->src + off[1], g->axis_step,
-                         g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
-                         g->index_type, g->esize}, g->stream};
-        dmlr_indexed_pick(gather_kernels, &r.a)(&r.a, k1 - k0); /* GATHER-7, -8, -9 */
+        dmlr_indexed a = {d, g->out_step, g->src + off[1], g->axis_step,
+                          g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
+                          g->index_type, g->esize, g->stream};
+        dmlr_indexed_pick(gather_kernels, &a)(&a, k1 - k0); /* GATHER-7, GATHER-8, GATHER-9 */
         return;
     }
     uint64_t pos; /* s innermost: one index for the whole run, a block move */

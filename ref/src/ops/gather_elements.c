@@ -53,7 +53,6 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
 typedef struct elements_run {
     dmlr_indexed a; /* first: the kernel gets &run.a */
     uint64_t axis_step;
-    bool stream; /* a large output: non-temporal stores where it is contiguous */
 } elements_run;
 
 /* -DDMLR_GATHER_ELEMENTS_FAST_INDEX=0: the position through dmlr_index_position alone (in
@@ -100,7 +99,7 @@ typedef struct elements_run {
         const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step;            \
         const uint64_t dim = a->dim, as = r->axis_step;                                 \
         const uint64_t next = as == N ? dim * N : 0; /* the next row, if rows are packed */ \
-        if (LINES(N) && r->stream && ds == N && xs == IB && !((uintptr_t)d % N)) {      \
+        if (LINES(N) && a->stream && ds == N && xs == IB && !((uintptr_t)d % N)) {      \
             if (ss == 0 && as == N) /* along a packed innermost axis */                 \
                 dmlr_index_lines(d, s, 0, N, x, IB, it, dim, next, false, N, n);        \
             else if (ss == 0)                                                           \
@@ -133,8 +132,8 @@ static void elements_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t
     elements_run r = {{g->dst + off[0] + k0 * g->out_step, g->out_step,
                        g->src + off[1] + k0 * g->in_step, g->in_step,
                        g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
-                       g->index_type, g->esize},
-                      g->axis_step, g->stream};
+                       g->index_type, g->esize, g->stream},
+                      g->axis_step};
     dmlr_indexed_pick(elements_kernels, &r.a)(&r.a, k1 - k0); /* GATHER_ELEMENTS-6, -7, -8 */
 }
 

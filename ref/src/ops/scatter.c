@@ -130,7 +130,7 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     uint64_t lines = n.count, threads = dmlr_max_threads();
     dmlr_indexed a0 = {buf[3], out->strides[axis] * out->esize, buf[2],
                        up->strides[axis] * up->esize, buf[1], ix->strides[axis] * ix->esize,
-                       dim, 0, dim, ix->dtype, out->esize};
+                       dim, 0, dim, ix->dtype, out->esize, false};
     if (lines < threads && DMLR_PARALLEL_WORTH(len) && dmlr_scatter_lines_bucketed(&n, &a0, len))
         return; /* SCATTER-5, SCATTER-6: each line over every thread, in order */
     uint64_t parts = lines >= threads ? 1 : (threads + lines - 1) / lines;
