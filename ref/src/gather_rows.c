@@ -11,9 +11,14 @@
  * Into an output of 8 MiB and more the rows' whole lines stream (dmlr_stream_copy), one
  * fence a chunk: on the Intel host 52.9 against 72.7 ms at 1 thread, 5.0 against 6.2 at
  * 16 (streamed with a fence a row and parts of lines, as tried before, it had run 1.7x
- * as long as memcpy).  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing,
- * -DDMLR_GATHER_STREAM=0 copies with memcpy (and gather.c's -DDMLR_GATHER_ROWS=0 walks
- * the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
+ * as long as memcpy).  The row FAR rows on is prefetched too, into the outer caches
+ * (prefetcht2), where the near prefetch then finds it: medians at 1 thread 0.87-0.92 of
+ * the time on the Intel host (FAR 6, 8 or 12), 0.95-0.97 on the Zen 5, level at 16 and 2
+ * threads.  No better: AHEAD 1 or 4, prefetcht2 for the near rows, the first 2 or 4
+ * lines only far ahead; worse: prefetchnta (1.6x), rep movsb (1.1x, 1.5x at 16)
+ * (docs/gpu-results/cpu-2026-11-26e).  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing,
+ * -DDMLR_GATHER_ROWS_FAR=0 nothing far, -DDMLR_GATHER_STREAM=0 copies with memcpy (and
+ * gather.c's -DDMLR_GATHER_ROWS=0 walks the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
  */
 #include "gather_rows.h"
 #include "copy.h"
@@ -21,6 +26,9 @@
 
 #ifndef DMLR_GATHER_ROWS_AHEAD
 #define DMLR_GATHER_ROWS_AHEAD 2
+#endif
+#ifndef DMLR_GATHER_ROWS_FAR
+#define DMLR_GATHER_ROWS_FAR 8
 #endif
 #ifndef DMLR_GATHER_ROWS_LINES
 #define DMLR_GATHER_ROWS_LINES 64
@@ -45,6 +53,8 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
         uint64_t r = (uint64_t)c * per, end = r + per < rows ? r + per : rows;
         for (; r < end; r++) {
+            if (DMLR_GATHER_ROWS_FAR && r + DMLR_GATHER_ROWS_FAR < rows)
+                dmlr_prefetch_lines_l2(row_source(a, r + DMLR_GATHER_ROWS_FAR), ahead);
             if (DMLR_GATHER_ROWS_AHEAD && r + DMLR_GATHER_ROWS_AHEAD < rows)
                 dmlr_prefetch_lines(row_source(a, r + DMLR_GATHER_ROWS_AHEAD), ahead);
             unsigned char *d = a->dst + r * a->dst_step; /* GATHER-9 */

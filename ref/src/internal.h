@@ -78,9 +78,11 @@ static inline bool dmlr_cpu_amd(void) { return false; }
 #if defined(__GNUC__)
 #define DMLR_PREFETCH(p) __builtin_prefetch(p)
 #define DMLR_PREFETCH_WRITE(p) __builtin_prefetch(p, 1)
+#define DMLR_PREFETCH_L2(p) __builtin_prefetch(p, 0, 1) /* x86: prefetcht2, the outer caches */
 #else
 #define DMLR_PREFETCH(p) ((void)0)
 #define DMLR_PREFETCH_WRITE(p) ((void)0)
+#define DMLR_PREFETCH_L2(p) ((void)0)
 #endif
 /* A helper written once for every index type and width: inlined into each kernel, where
  * those are constants, rather than one call that switches on them per element. */
@@ -91,12 +93,21 @@ static inline bool dmlr_cpu_amd(void) { return false; }
 #endif
 /* The same for every line that bytes (at least 1) from p touch: a run far from the last
  * one, which no hardware prefetcher has seen. */
+#define DMLR_PREFETCH_LINES(HINT, p, bytes)                                             \
+    do {                                                                                \
+        const unsigned char *b_ = (const unsigned char *)(p);                           \
+        for (uint64_t i_ = 0; i_ < (bytes); i_ += 64)                                   \
+            HINT(b_ + i_);                                                              \
+        HINT(b_ + (bytes) - 1); /* the last line, where p is not on a line */           \
+    } while (0)
 static inline void dmlr_prefetch_lines(const void *p, uint64_t bytes)
 {
-    const unsigned char *b = p;
-    for (uint64_t i = 0; i < bytes; i += 64)
-        DMLR_PREFETCH(b + i);
-    DMLR_PREFETCH(b + bytes - 1); /* the last line, where p is not on a line */
+    DMLR_PREFETCH_LINES(DMLR_PREFETCH, p, bytes);
+}
+/* The same into the outer caches only: a row needed later than the next few. */
+static inline void dmlr_prefetch_lines_l2(const void *p, uint64_t bytes)
+{
+    DMLR_PREFETCH_LINES(DMLR_PREFETCH_L2, p, bytes);
 }
 
 /* printf-style failure: sets err (if any) and returns status. */
