@@ -235,6 +235,10 @@ START_TEST(scatter_is_bit_identical_at_1_2_3_and_8_threads)
      * so that a later round overwrites an earlier one's targets */
     scatter_case("scatter 1-D, rounds", DMLR_INT16, DMLR_INT32, 1, S(5000), S(600000), 0,
                  TU_PACKED, TU_PADDED, TU_PACKED, TU_PADDED);
+    /* a copy of 8 MiB and more, one run: streamed in pieces split on the output's lines
+     * (copy.c's copy_streamed_run), its tail a part of a line */
+    scatter_case("scatter streamed copy", DMLR_FLOAT32, DMLR_INT32, 1, S((1u << 21) + 5),
+                 S(3000), 0, TU_PACKED, TU_PACKED, TU_PACKED, TU_PACKED);
     /* many lines (2048) */
     scatter_case("scatter lines", DMLR_INT64, DMLR_INT32, 2, S(64, 2048), S(40, 2048), 0,
                  TU_PADDED, TU_PERMUTED, TU_PACKED, TU_PERMUTED);
