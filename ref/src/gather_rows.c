@@ -13,10 +13,11 @@
  * 16 (streamed with a fence a row and parts of lines, as tried before, it had run 1.7x
  * as long as memcpy).  The row FAR rows on is prefetched too, into the outer caches
  * (prefetcht2), where the near prefetch then finds it: medians at 1 thread 0.87-0.92 of
- * the time on the Intel host (FAR 6, 8 or 12), 0.95-0.97 on the Zen 5, level at 16 and 2
- * threads.  No better: AHEAD 1 or 4, prefetcht2 for the near rows, the first 2 or 4
- * lines only far ahead; worse: prefetchnta (1.6x), rep movsb (1.1x, 1.5x at 16)
- * (docs/gpu-results/cpu-2026-11-26e).  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing,
+ * the time on the Intel host (FAR 6, 8 or 12), level at 16 threads.  No better there:
+ * AHEAD 1 or 4, prefetcht2 for the near rows, the first 2 or 4 lines only far ahead;
+ * worse: prefetchnta (1.6x), rep movsb (1.1x, 1.5x at 16).  On the Zen 5 the far
+ * prefetch took 1.6x the time at 1 thread and 1.4x at 2 (8 quiet rounds), so AMD's CPUs
+ * (dmlr_cpu_amd, DMLREF_CPU) do without (docs/gpu-results/cpu-2026-11-26e).  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing,
  * -DDMLR_GATHER_ROWS_FAR=0 nothing far, -DDMLR_GATHER_STREAM=0 copies with memcpy (and
  * gather.c's -DDMLR_GATHER_ROWS=0 walks the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
  */
@@ -49,12 +50,13 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
     const uint64_t per = bytes >= (1u << 16) ? 1 : (1u << 16) / bytes; /* rows a chunk */
     const uint64_t chunks = (rows + per - 1) / per;
     const bool stream = DMLR_GATHER_STREAM && a->stream;
+    const uint64_t far = dmlr_cpu_amd() ? 0 : DMLR_GATHER_ROWS_FAR;
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(rows * (bytes / a->esize)) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
         uint64_t r = (uint64_t)c * per, end = r + per < rows ? r + per : rows;
         for (; r < end; r++) {
-            if (DMLR_GATHER_ROWS_FAR && r + DMLR_GATHER_ROWS_FAR < rows)
-                dmlr_prefetch_lines_l2(row_source(a, r + DMLR_GATHER_ROWS_FAR), ahead);
+            if (far && r + far < rows)
+                dmlr_prefetch_lines_l2(row_source(a, r + far), ahead);
             if (DMLR_GATHER_ROWS_AHEAD && r + DMLR_GATHER_ROWS_AHEAD < rows)
                 dmlr_prefetch_lines(row_source(a, r + DMLR_GATHER_ROWS_AHEAD), ahead);
             unsigned char *d = a->dst + r * a->dst_step; /* GATHER-9 */
