@@ -17,9 +17,10 @@
  * AHEAD 1 or 4, prefetcht2 for the near rows, the first 2 or 4 lines only far ahead;
  * worse: prefetchnta (1.6x), rep movsb (1.1x, 1.5x at 16).  On the Zen 5 the far
  * prefetch took 1.6x the time at 1 thread and 1.4x at 2 (8 quiet rounds), so AMD's CPUs
- * (dmlr_cpu_amd, DMLREF_CPU) do without (docs/gpu-results/cpu-2026-11-26e).  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing,
- * -DDMLR_GATHER_ROWS_FAR=0 nothing far, -DDMLR_GATHER_STREAM=0 copies with memcpy (and
- * gather.c's -DDMLR_GATHER_ROWS=0 walks the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
+ * (dmlr_cpu_amd, DMLREF_CPU) do without (docs/gpu-results/cpu-2026-11-26e).
+ * -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing, -DDMLR_GATHER_ROWS_FAR=0 nothing far,
+ * -DDMLR_GATHER_STREAM=0 copies with memcpy (and gather.c's -DDMLR_GATHER_ROWS=0 walks
+ * the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
  */
 #include "gather_rows.h"
 #include "copy.h"
