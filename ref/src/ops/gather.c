@@ -9,7 +9,6 @@
  */
 #include "copy.h"
 #include "gather_rows.h"
-#include "index_lines.h"
 #include <stdio.h>
 
 /* For each output dim: which input or indices dim it walks (-1: none). */
@@ -102,66 +101,10 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
     return DMLR_STATUS_OK;
 }
 
-/* An index per element, one function per index type and element width (index.h); unit steps
- * as constants where they are: scaled addressing, more loads in flight.  Locals: the byte
- * stores may alias anything reachable through `a`. */
-#define GATHER_LOOP(N, DS, SS, XS)                                                      \
-    for (uint64_t k = 0, pos; k < n; k++, d += (DS), x += (XS)) {                      \
-        if (DMLR_INDEX_AHEAD && k + DMLR_INDEX_AHEAD < n) /* random rows: load early */ \
-            dmlr_prefetch_row(DMLR_INDEX_WRAP_CLAMP, x + DMLR_INDEX_AHEAD * (XS), it, dim,  \
-                              src, SS);                                                 \
-        dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos); \
-        memcpy(d, src + pos * (SS), N);                                                 \
-    }
-#define GATHER_FN(IT, IB, N)                                                            \
-    static void gather_##IT##_##N(const dmlr_indexed *a, uint64_t n)                    \
-    {                                                                                   \
-        const dmlr_data_type it = DMLR_##IT;                                            \
-        unsigned char *d = a->dst;                                                      \
-        const unsigned char *src = a->src, *x = a->idx;                                 \
-        const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step, dim = a->dim; \
-        if (DMLR_GATHER_STREAM && DMLR_INDEX_LINES(N) && a->stream && ds == N &&        \
-            xs == IB && !((uintptr_t)d % N)) /* whole lines streamed (index_lines.h) */ \
-            dmlr_index_lines(d, src, 0, ss == N ? N : ss, x, IB, it, dim, 0, true, N,   \
-                             n);                                                        \
-        else if (ds == N && ss == N && xs == IB)                                        \
-            GATHER_LOOP(N, N, N, IB)                                                    \
-        else                                                                            \
-            GATHER_LOOP(N, ds, ss, xs)                                                  \
-    }
-DMLR_INDEXED_KERNELS(gather, GATHER_FN)
-
-typedef struct gather_ctx {
-    unsigned char *dst;
-    const unsigned char *src, *idx;
-    uint64_t out_step, in_step, ix_step, axis_step, dim; /* along the innermost dimension */
-    dmlr_data_type index_type;
-    uint32_t esize;
-    bool stream; /* a large output: whole lines streamed (index_lines.h, gather_rows.c) */
-} gather_ctx;
-
-/* One piece of an output run, k0 .. k1 - 1 along the innermost (coalesced) dimension. */
-static void gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
-{
-    const gather_ctx *g = ctx;
-    unsigned char *d = g->dst + off[0] + k0 * g->out_step;
-    if (g->ix_step) { /* q innermost: an index per element (its input step is 0) */
-        dmlr_indexed a = {d, g->out_step, g->src + off[1], g->axis_step,
-                          g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
-                          g->index_type, g->esize, g->stream};
-        dmlr_indexed_pick(gather_kernels, &a)(&a, k1 - k0); /* GATHER-7, GATHER-8, GATHER-9 */
-        return;
-    }
-    uint64_t pos; /* s innermost: one index for the whole run, a block move */
-    dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(g->idx + off[2], g->index_type),
-                        g->dim, &pos); /* GATHER-7, GATHER-8 */
-    dmlr_copy_run(d, g->out_step, g->src + off[1] + pos * g->axis_step + k0 * g->in_step,
-                  g->in_step, k1 - k0, g->esize); /* GATHER-9; TENSOR-13 */
-}
-
 /* One nest over the output's coordinates walks output (0), input (1: p and s) and indices
  * (2: q) at once.  Coalesced, a packed s block is one run: one index read, one memcpy;
- * whole rows contiguous on both sides go to gather_rows.c (DMLR_GATHER_ROWS). */
+ * whole rows contiguous on both sides go to gather_rows.c (DMLR_GATHER_ROWS), other runs to
+ * gather_runs.c. */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_gather_operator_desc *g = desc;
@@ -186,10 +129,10 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
         dmlr_gather_rows(&r);
         return;
     }
-    gather_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],
-                    axis_step, in->sizes[g->Axis], ix->dtype, in->esize,
-                    dmlr_stream_worth(out->count * out->esize)};
-    dmlr_nest_walk(&n, gather_piece, &c);
+    dmlr_gather_runs c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last],
+                          n.step[2][last], axis_step, in->sizes[g->Axis], ix->dtype, in->esize,
+                          dmlr_stream_worth(out->count * out->esize)};
+    dmlr_nest_walk(&n, dmlr_gather_piece, &c);
 }
 
 #define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)
