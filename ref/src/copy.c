@@ -338,6 +338,7 @@ dmlr_status dmlr_tensor_pack(const dmlr_tensor_desc *t, const void *buffer, void
                              dmlr_error *err)
 {
     dmlr_view in, out;
+    dmlr_cpu_read_env(); /* DMLREF_CPU, once a call (internal.h) */
     dmlr_status st = dmlr_view_from_desc(t, "dmlr_tensor_pack", "the tensor", false, &in, err);
     if (st)
         return st;

@@ -34,10 +34,20 @@ bool dmlr_cpu_avx(void)
 #endif
 
 static bool is_amd(void) { return __builtin_cpu_is("amd"); }
+/* DMLREF_CPU as last read: -2 not yet, -1 unset (the CPU answers), 0 intel, 1 amd. */
+static atomic_int cpu_env = -2;
+void dmlr_cpu_read_env(void)
+{
+    const char *as = getenv("DMLREF_CPU");
+    atomic_store_explicit(&cpu_env, as && *as ? strcmp(as, "amd") == 0 : -1,
+                          memory_order_relaxed);
+}
 bool dmlr_cpu_amd(void)
 {
     static atomic_int known = -1;
-    const char *as = getenv("DMLREF_CPU"); /* read each call: the tests walk both */
-    return as && *as ? strcmp(as, "amd") == 0 : once(&known, is_amd);
+    int e = atomic_load_explicit(&cpu_env, memory_order_relaxed);
+    if (e == -2)
+        dmlr_cpu_read_env(), e = atomic_load_explicit(&cpu_env, memory_order_relaxed);
+    return e >= 0 ? e == 1 : once(&known, is_amd);
 }
 #endif

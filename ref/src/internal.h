@@ -65,13 +65,17 @@ bool dmlr_cpu_avx(void);
 static inline bool dmlr_cpu_avx(void) { return false; }
 #endif
 
-/* Whether the CPU is AMD's, for block shapes measured per maker (scan.h); DMLREF_CPU=amd
- * or =intel in the environment stands in for the answer (read on each call: the tests
- * walk both shapes on any machine). */
+/* Whether the CPU is AMD's, for choices measured per maker (scan.h, copy.c, gather_rows.c);
+ * DMLREF_CPU=amd or =intel in the environment stands in for the answer.  The environment
+ * is read when first asked and again by dmlr_cpu_read_env, which each dmlr_execute and
+ * dmlr_tensor_pack call first: the tests walk both makers on any machine, while a streamed
+ * copy asks once a run (a getenv there cost 24 ns a run of 8 KiB and more). */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 bool dmlr_cpu_amd(void);
+void dmlr_cpu_read_env(void);
 #else
 static inline bool dmlr_cpu_amd(void) { return false; }
+static inline void dmlr_cpu_read_env(void) {}
 #endif
 
 /* A hint to load p's cache line; no effect on results, nothing where unknown. */
