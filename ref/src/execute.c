@@ -75,7 +75,6 @@ dmlr_status dmlr_validate(const dmlr_operator_desc *op, dmlr_feature_level level
                           dmlr_error *err)
 {
     resolved r;
-    dmlr_cpu_read_env(); /* DMLREF_CPU, once a call (internal.h) */
     dmlr_status st = resolve(op, level, &r, err);
     if (st)
         return st;
