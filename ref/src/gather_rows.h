@@ -33,18 +33,8 @@ typedef struct dmlr_gather_rows_args {
 
 void dmlr_gather_rows(const dmlr_gather_rows_args *a);
 
-/* The walk's context: where the tensors start, and their byte steps along the innermost
- * dimension. */
-typedef struct dmlr_gather_runs {
-    unsigned char *dst;
-    const unsigned char *src, *idx;
-    uint64_t out_step, in_step, ix_step, axis_step, dim; /* along the innermost dimension */
-    dmlr_data_type index_type;
-    uint32_t esize;
-    bool stream; /* a large output: whole lines streamed (index_lines.h, gather_rows.c) */
-} dmlr_gather_runs;
 /* One piece of an output run, k0 .. k1 - 1 along the innermost (coalesced) dimension, of
- * the nest over output (0), input (1) and indices (2); ctx: a dmlr_gather_runs. */
+ * the nest over output (0), input (1) and indices (2); ctx: a dmlr_index_walk. */
 void dmlr_gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1);
 
 #endif

@@ -43,7 +43,7 @@ DMLR_INDEXED_KERNELS(gather, GATHER_FN)
 
 void dmlr_gather_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
 {
-    const dmlr_gather_runs *g = ctx;
+    const dmlr_index_walk *g = ctx;
     unsigned char *d = g->dst + off[0] + k0 * g->out_step;
     if (g->ix_step) { /* q innermost: an index per element (its input step is 0) */
         dmlr_indexed a = {d, g->out_step, g->src + off[1], g->axis_step,

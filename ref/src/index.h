@@ -107,6 +107,18 @@ typedef struct dmlr_indexed {
                   * is contiguous (index_lines.h) */
 } dmlr_indexed;
 
+/* An operator's context for dmlr_nest_walk over output (0), input (1) and indices (2):
+ * where they start, their byte steps along the innermost dimension, the input's step and
+ * size along Axis (GATHER's gather_runs.c, GATHER_ELEMENTS). */
+typedef struct dmlr_index_walk {
+    unsigned char *dst;
+    const unsigned char *src, *idx;
+    uint64_t out_step, in_step, ix_step, axis_step, dim;
+    dmlr_data_type index_type;
+    uint32_t esize;
+    bool stream; /* a large output: whole lines streamed (index_lines.h) */
+} dmlr_index_walk;
+
 typedef void (*dmlr_indexed_fn)(const dmlr_indexed *a, uint64_t n);
 
 /*

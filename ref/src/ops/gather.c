@@ -129,9 +129,9 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
         dmlr_gather_rows(&r);
         return;
     }
-    dmlr_gather_runs c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last],
-                          n.step[2][last], axis_step, in->sizes[g->Axis], ix->dtype, in->esize,
-                          dmlr_stream_worth(out->count * out->esize)};
+    dmlr_index_walk c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last],
+                         n.step[2][last], axis_step, in->sizes[g->Axis], ix->dtype, in->esize,
+                         dmlr_stream_worth(out->count * out->esize)};
     dmlr_nest_walk(&n, dmlr_gather_piece, &c);
 }
 

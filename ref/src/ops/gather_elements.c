@@ -117,18 +117,9 @@ typedef struct elements_run {
     }
 DMLR_INDEXED_KERNELS(elements, ELEMENTS_FN)
 
-typedef struct elements_ctx {
-    unsigned char *dst;
-    const unsigned char *src, *idx;
-    uint64_t out_step, in_step, ix_step, axis_step, dim; /* along the innermost dimension */
-    dmlr_data_type index_type;
-    uint32_t esize;
-    bool stream;
-} elements_ctx;
-
 static void elements_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
 {
-    const elements_ctx *g = ctx;
+    const dmlr_index_walk *g = ctx;
     elements_run r = {{g->dst + off[0] + k0 * g->out_step, g->out_step,
                        g->src + off[1] + k0 * g->in_step, g->in_step,
                        g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
@@ -152,9 +143,9 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     n.step[1][g->Axis] = 0;
     dmlr_nest_coalesce(&n);
     uint32_t last = n.rank - 1;
-    elements_ctx c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last],
-                      n.step[2][last], in->strides[g->Axis] * in->esize, in->sizes[g->Axis],
-                      ix->dtype, in->esize, dmlr_stream_worth(out->count * out->esize)};
+    dmlr_index_walk c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last],
+                         n.step[2][last], in->strides[g->Axis] * in->esize, in->sizes[g->Axis],
+                         ix->dtype, in->esize, dmlr_stream_worth(out->count * out->esize)};
     dmlr_nest_walk(&n, elements_piece, &c);
 }
 
