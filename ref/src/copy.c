@@ -188,7 +188,7 @@ static uint64_t stream_ways(uint64_t n)
 }
 /*
  * From d's first 64-byte boundary, a line at a time by MOVE64(d, s): the source
- * prefetched DMLR_STREAM_AHEAD on (a hint: never faults, even past the run); the
+ * prefetched `ahead` bytes on (a hint: never faults, even past the run); the
  * bytes before and after by memcpy.  Only whole lines stream: a line streamed in
  * parts is written to memory once per part (on the Intel host a transposed scan
  * whose 256-byte runs started 16 bytes off a line ran 4x as long), and on the 2-core
@@ -205,16 +205,15 @@ static uint64_t stream_ways(uint64_t n)
         if (ways > 1) {                                                                 \
             for (uint64_t i = 0; i < q; i += 64)                                        \
                 for (uint64_t w = 0; w < q * ways; w += q) {                            \
-                    if (DMLR_STREAM_AHEAD)                                              \
-                        DMLR_PREFETCH(                                                  \
-                            (const void *)((uintptr_t)s + w + i + DMLR_STREAM_AHEAD));  \
+                    if (ahead)                                                          \
+                        DMLR_PREFETCH((const void *)((uintptr_t)s + w + i + ahead));    \
                     MOVE64(d + w + i, s + w + i);                                       \
                 }                                                                       \
             d += q * ways, s += q * ways, n -= q * ways;                                \
         }                                                                               \
         for (; n >= 64; n -= 64, d += 64, s += 64) {                                    \
-            if (DMLR_STREAM_AHEAD)                                                      \
-                DMLR_PREFETCH((const void *)((uintptr_t)s + DMLR_STREAM_AHEAD));        \
+            if (ahead)                                                                  \
+                DMLR_PREFETCH((const void *)((uintptr_t)s + ahead));                    \
             MOVE64(d, s);                                                               \
         }                                                                               \
         memcpy(d, s, n);                                                                \
@@ -231,22 +230,26 @@ static uint64_t stream_ways(uint64_t n)
 #define MOVE64_AVX(d, s) (MOVE32(d, s, 0), MOVE32(d, s, 32))
 /* 32-byte stores (n >= 256). */
 DMLR_TARGET_AVX static void stream_copy_avx(unsigned char *d, const unsigned char *s,
-                                            uint64_t n)
+                                            uint64_t n, uint64_t ahead)
 STREAM_LINES(MOVE64_AVX)
 #endif
-void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
+/* From d's first line boundary on; the bytes around its whole lines by memcpy. */
+static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n, uint64_t ahead)
 {
-    if (n < 256) {
-        memcpy(d, s, n);
-        return;
-    }
 #if DMLR_AVX
     if (dmlr_cpu_avx()) {
-        stream_copy_avx(d, s, n);
+        stream_copy_avx(d, s, n, ahead);
         return;
     }
 #endif
     STREAM_LINES(MOVE64_SSE2)
+}
+void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
+{
+    if (n < 256)
+        memcpy(d, s, n);
+    else
+        stream_copy(d, s, n, DMLR_STREAM_AHEAD);
 }
 void dmlr_stream_fence(void) { _mm_sfence(); }
 #else
@@ -255,12 +258,48 @@ void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 {
     memcpy(d, s, n);
 }
+#define stream_copy(d, s, n, ahead) memcpy(d, s, n)
 void dmlr_stream_fence(void) {}
 #endif
 
 bool dmlr_stream_worth(uint64_t bytes)
 {
     return bytes >= STREAM_MIN && dmlr_max_threads() >= DMLR_STREAM_THREADS;
+}
+
+void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d)
+{
+    w->p = d;
+    w->first = d + ((64 - ((uintptr_t)d & 63)) & 63);
+}
+
+void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n)
+{
+    while (n) {
+        const uint64_t off = (uintptr_t)w->p & 63;
+        uint64_t m;
+        if (w->p < w->first) { /* the line before the writer's first: another's too */
+            m = (uint64_t)(w->first - w->p);
+            m = m < n ? m : n;
+            memcpy(w->p, s, m);
+        } else if (off || n < 64) { /* a line that more than one put fills */
+            m = 64 - off < n ? 64 - off : n;
+            memcpy(w->line + off, s, m);
+            if (off + m == 64)
+                stream_copy(w->p + m - 64, w->line, 64, 0);
+        } else { /* whole lines; the caller prefetched the source */
+            m = n & ~(uint64_t)63;
+            stream_copy(w->p, s, m, 0);
+        }
+        w->p += m, s += m, n -= m;
+    }
+}
+
+void dmlr_line_writer_end(dmlr_line_writer *w)
+{
+    const uint64_t off = (uintptr_t)w->p & 63;
+    if (off && w->p - off >= w->first) /* the last line, shared with the next writer's */
+        memcpy(w->p - off, w->line, off);
 }
 
 typedef struct copy_ctx {

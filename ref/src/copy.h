@@ -59,6 +59,22 @@ bool dmlr_stream_worth(uint64_t bytes);
  * has them (the bytes around them, and runs under 256 bytes, by memcpy); weakly
  * ordered: dmlr_stream_fence before another thread reads them. */
 void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n);
+/*
+ * An output written front to back in short pieces (a gather's rows), each piece's
+ * source prefetched by the caller (the bytes past a piece's end are not the next
+ * piece's).  Every whole line from the first line boundary on streams, a line that
+ * holds the end of one piece and the start of the next too: it is put together in
+ * `line` first, where ordinary stores would read it from memory.  The bytes before the
+ * first boundary, and those of a last partial line (dmlr_line_writer_end), are shared
+ * with whoever writes the neighbouring bytes: memcpy.  Fence as dmlr_stream_copy.
+ */
+typedef struct dmlr_line_writer {
+    _Alignas(64) unsigned char line[64];
+    unsigned char *p, *first; /* the next byte; the first line boundary */
+} dmlr_line_writer;
+void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d);
+void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n);
+void dmlr_line_writer_end(dmlr_line_writer *w);
 void dmlr_stream_fence(void);
 /* out = in element for element (equal sizes), in parallel when large. */
 void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const void *src);

@@ -8,17 +8,28 @@
  * AHEAD rows on is prefetched whole (up to LINES lines): a random row is a page no
  * hardware prefetcher has seen (its first line only, 4 rows on: Zen 5 44 against 31 ms
  * at 1 thread, 24 against 16 at 2; Intel host 69 against 61, 5.6 against 4.4 at 16).
- * Into an output of 8 MiB and more the rows' whole lines stream (dmlr_stream_copy), one
- * fence a chunk: on the Intel host 52.9 against 72.7 ms at 1 thread, 5.0 against 6.2 at
- * 16 (streamed with a fence a row and parts of lines, as tried before, it had run 1.7x
- * as long as memcpy).  The row FAR rows on is prefetched too, into the outer caches
- * (prefetcht2), where the near prefetch then finds it: medians at 1 thread 0.87-0.92 of
- * the time on the Intel host (FAR 6, 8 or 12), level at 16 threads.  No better there:
- * AHEAD 1 or 4, prefetcht2 for the near rows, the first 2 or 4 lines only far ahead;
- * worse: prefetchnta (1.6x), rep movsb (1.1x, 1.5x at 16).  On the Zen 5 the far
- * prefetch took 1.6x the time at 1 thread and 1.4x at 2 (8 quiet rounds), so AMD's CPUs
- * (dmlr_cpu_amd, DMLREF_CPU) do without (docs/gpu-results/cpu-2026-11-26e).
- * -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing, -DDMLR_GATHER_ROWS_FAR=0 nothing far,
+ * Into an output of 8 MiB and more the rows' whole lines stream, one fence a chunk: on
+ * the Intel host 52.9 against 72.7 ms at 1 thread, 5.0 against 6.2 at 16 (a fence a row
+ * and parts of lines streamed, as tried before, ran 1.7x as long as memcpy).  Where the
+ * output's rows are contiguous (dst_step == bytes) and the CPU is not AMD's, they go
+ * through copy.c's line writer: the line a row ends in and the next begins in streams
+ * too, put together first (as ordinary stores it was read from memory, each row's
+ * stalling the stores behind it, and a malloc'ed tensor's rows start 16 bytes into a
+ * line), and nothing is prefetched past a row's end, whose next bytes are not the next
+ * row's (dmlr_stream_copy prefetches DMLR_STREAM_AHEAD on).  On the Intel host 0.76 of
+ * the time at 1 thread, 0.73 at 16 (6 rounds; without the staged line 0.86 and 1.0).
+ * On the Zen 5 the writer took 1.4x the time, and without the staged line 1.16x at 1
+ * thread and 1.27x at 2, so AMD's CPUs keep dmlr_stream_copy a row
+ * (docs/gpu-results/cpu-2026-11-26f).  The row FAR rows on is prefetched too, into the
+ * outer caches (prefetcht2), where the near prefetch then finds it: medians at 1 thread
+ * 0.87-0.92 of the time on the Intel host (FAR 6, 8 or 12), level at 16 threads.  No
+ * better there: AHEAD 1 or 4, prefetcht2 for the near rows, the first 2 or 4 lines only
+ * far ahead; worse: prefetchnta (1.6x), rep movsb (1.1x, 1.5x at 16).  On the Zen 5 the
+ * far prefetch took 1.6x the time at 1 thread and 1.4x at 2 (8 quiet rounds; 1.5x with
+ * nothing past a row prefetched), so AMD's CPUs (dmlr_cpu_amd, DMLREF_CPU) do without
+ * (docs/gpu-results/cpu-2026-11-26e).  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing,
+ * -DDMLR_GATHER_ROWS_FAR=0 nothing far (_FAR_AMD=n: n on AMD's CPUs too),
+ * -DDMLR_GATHER_ROWS_WRITER=0 takes dmlr_stream_copy a row everywhere,
  * -DDMLR_GATHER_STREAM=0 copies with memcpy (and gather.c's -DDMLR_GATHER_ROWS=0 walks
  * the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
  */
@@ -32,8 +43,14 @@
 #ifndef DMLR_GATHER_ROWS_FAR
 #define DMLR_GATHER_ROWS_FAR 8
 #endif
+#ifndef DMLR_GATHER_ROWS_FAR_AMD
+#define DMLR_GATHER_ROWS_FAR_AMD 0
+#endif
 #ifndef DMLR_GATHER_ROWS_LINES
 #define DMLR_GATHER_ROWS_LINES 64
+#endif
+#ifndef DMLR_GATHER_ROWS_WRITER
+#define DMLR_GATHER_ROWS_WRITER 1
 #endif
 
 /* Row r's source: its index read and clamped (GATHER-7, GATHER-8). */
@@ -46,15 +63,20 @@ static const unsigned char *row_source(const dmlr_gather_rows_args *a, uint64_t 
 
 void dmlr_gather_rows(const dmlr_gather_rows_args *a)
 {
-    const uint64_t rows = a->rows, bytes = a->bytes, lines = DMLR_GATHER_ROWS_LINES * 64;
-    const uint64_t ahead = bytes < lines ? bytes : lines;
+    const uint64_t rows = a->rows, bytes = a->bytes, most = DMLR_GATHER_ROWS_LINES * 64;
+    const uint64_t ahead = bytes < most ? bytes : most;
     const uint64_t per = bytes >= (1u << 16) ? 1 : (1u << 16) / bytes; /* rows a chunk */
     const uint64_t chunks = (rows + per - 1) / per;
     const bool stream = DMLR_GATHER_STREAM && a->stream;
-    const uint64_t far = dmlr_cpu_amd() ? 0 : DMLR_GATHER_ROWS_FAR;
+    const bool lines =
+        stream && DMLR_GATHER_ROWS_WRITER && a->dst_step == bytes && !dmlr_cpu_amd();
+    const uint64_t far = dmlr_cpu_amd() ? DMLR_GATHER_ROWS_FAR_AMD : DMLR_GATHER_ROWS_FAR;
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(rows * (bytes / a->esize)) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
         uint64_t r = (uint64_t)c * per, end = r + per < rows ? r + per : rows;
+        dmlr_line_writer w;
+        if (lines)
+            dmlr_line_writer_start(&w, a->dst + r * a->dst_step);
         for (; r < end; r++) {
             if (far && r + far < rows)
                 dmlr_prefetch_lines_l2(row_source(a, r + far), ahead);
@@ -62,11 +84,15 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
                 dmlr_prefetch_lines(row_source(a, r + DMLR_GATHER_ROWS_AHEAD), ahead);
             unsigned char *d = a->dst + r * a->dst_step; /* GATHER-9 */
             const unsigned char *s = row_source(a, r);
-            if (stream)
+            if (lines)
+                dmlr_line_writer_put(&w, s, bytes);
+            else if (stream)
                 dmlr_stream_copy(d, s, bytes);
             else
                 memcpy(d, s, bytes);
         }
+        if (lines)
+            dmlr_line_writer_end(&w);
         if (stream)
             dmlr_stream_fence(); /* once a chunk: a fence a row stalled each row */
     }

@@ -182,6 +182,23 @@ START_TEST(gather_is_bit_identical_at_1_2_3_and_8_threads)
                 1, 1, S(8, 300001), TU_PACKED, TU_PACKED, TU_PACKED);
     gather_case("gather large permuted input", DMLR_INT64, DMLR_UINT32, 2, S(8, 1u << 16),
                 S(1, 150001), 1, 1, S(8, 150001), TU_PERMUTED, TU_PACKED, TU_PACKED);
+    /* embedding lookups into outputs beyond the caches (9 MB): whole rows (gather_rows.c)
+     * through copy.c's line writer, which on Intel's CPUs puts a line shared by rows
+     * together before it streams it (on AMD's it stores its parts as usual), whatever the
+     * CPU here; rows of 20 bytes (a line holds parts of four) and of 1028 (a row starts
+     * anywhere in a line), chunks and the output starting off a line */
+    static const char *const makers[] = {"intel", "amd"};
+    for (int m = 0; m < 2; m++) {
+        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
+        gather_case(m ? "gather embedding rows of 20 bytes, amd" : "gather embedding rows of 20 bytes",
+                    DMLR_FLOAT32, DMLR_INT32, 2, S(1000, 5), S(1, 450001), 0, 1, S(450001, 5),
+                    TU_PACKED, TU_PACKED, TU_PACKED);
+        gather_case(m ? "gather embedding rows of 1028 bytes, amd"
+                      : "gather embedding rows of 1028 bytes",
+                    DMLR_UINT8, DMLR_INT64, 2, S(3000, 1028), S(1, 9001), 0, 1, S(9001, 1028),
+                    TU_PACKED, TU_PACKED, TU_PACKED);
+    }
+    unsetenv("DMLREF_CPU");
 }
 END_TEST
 
