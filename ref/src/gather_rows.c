@@ -17,34 +17,43 @@
  * stalling the stores behind it, and a malloc'ed tensor's rows start 16 bytes into a
  * line), and nothing is prefetched past a row's end, whose next bytes are not the next
  * row's (dmlr_stream_copy prefetches DMLR_STREAM_AHEAD on).  On the Intel host 0.76 of
- * the time at 1 thread, 0.73 at 16 (6 rounds; without the staged line 0.86 and 1.0).
- * On the Zen 5 the writer took 1.4x the time, and without the staged line 1.16x at 1
- * thread and 1.27x at 2, so AMD's CPUs keep dmlr_stream_copy a row
- * (docs/gpu-results/cpu-2026-11-26f).  The row FAR rows on is prefetched too, into the
- * outer caches (prefetcht2), where the near prefetch then finds it: medians at 1 thread
- * 0.87-0.92 of the time on the Intel host (FAR 6, 8 or 12), level at 16 threads.  No
- * better there: AHEAD 1 or 4, prefetcht2 for the near rows, the first 2 or 4 lines only
- * far ahead; worse: prefetchnta (1.6x), rep movsb (1.1x, 1.5x at 16).  On the Zen 5 the
- * far prefetch took 1.6x the time at 1 thread and 1.4x at 2 (8 quiet rounds; 1.5x with
- * nothing past a row prefetched), so AMD's CPUs (dmlr_cpu_amd, DMLREF_CPU) do without
- * (docs/gpu-results/cpu-2026-11-26e).  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing,
- * -DDMLR_GATHER_ROWS_FAR=0 nothing far (_FAR_AMD=n: n on AMD's CPUs too),
- * -DDMLR_GATHER_ROWS_WRITER=0 takes dmlr_stream_copy a row everywhere,
- * -DDMLR_GATHER_STREAM=0 copies with memcpy (and gather.c's -DDMLR_GATHER_ROWS=0 walks
- * the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
+ * the time at 1 thread, 0.73 at 16 (6 rounds; without the staged line 0.86 and 1.0). On
+ * the Zen 5 the writer took 1.4x the time, and so did streaming at all: AMD's CPUs take
+ * memcpy a row with the row 4 on prefetched, 0.70 of the time of dmlr_stream_copy a row
+ * at 1 thread and 0.79 at 2 (docs/gpu-results/cpu-2026-11-26f).  The row FAR rows on is
+ * prefetched too, into the outer caches (prefetcht2), where the near prefetch then
+ * finds it: medians at 1 thread 0.87-0.92 of the time on the Intel host (FAR 6, 8 or
+ * 12), level at 16 threads.  No better there: AHEAD 1 or 4, prefetcht2 for the near
+ * rows, the first 2 or 4 lines only far ahead; worse: prefetchnta (1.6x), rep movsb
+ * (1.1x, 1.5x at 16).  On the Zen 5 the far prefetch took 1.6x the time at 1 thread and
+ * 1.4x at 2 (8 quiet rounds; 1.5x with nothing past a row prefetched), so AMD's CPUs
+ * (dmlr_cpu_amd, DMLREF_CPU) do without (docs/gpu-results/cpu-2026-11-26e).
+ *  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing, -DDMLR_GATHER_ROWS_FAR=0 nothing far
+ * (the _AMD switches set AMD's CPUs' own), -DDMLR_GATHER_ROWS_WRITER=0 takes
+ * dmlr_stream_copy a row, -DDMLR_GATHER_STREAM=0 copies with memcpy (and gather.c's
+ * -DDMLR_GATHER_ROWS=0 walks the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8,
+ * GATHER-9.
  */
 #include "gather_rows.h"
 #include "copy.h"
 #include "internal.h"
 
+/* Each CPU maker's best in the A/Bs above: rows prefetched whole AHEAD rows on, FAR rows
+ * on into the outer caches (0: none), and whether the rows stream (besides a->stream). */
 #ifndef DMLR_GATHER_ROWS_AHEAD
 #define DMLR_GATHER_ROWS_AHEAD 2
 #endif
 #ifndef DMLR_GATHER_ROWS_FAR
 #define DMLR_GATHER_ROWS_FAR 8
 #endif
+#ifndef DMLR_GATHER_ROWS_AHEAD_AMD
+#define DMLR_GATHER_ROWS_AHEAD_AMD 4
+#endif
 #ifndef DMLR_GATHER_ROWS_FAR_AMD
 #define DMLR_GATHER_ROWS_FAR_AMD 0
+#endif
+#ifndef DMLR_GATHER_ROWS_STREAM_AMD
+#define DMLR_GATHER_ROWS_STREAM_AMD 0
 #endif
 #ifndef DMLR_GATHER_ROWS_LINES
 #define DMLR_GATHER_ROWS_LINES 64
@@ -67,10 +76,11 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
     const uint64_t ahead = bytes < most ? bytes : most;
     const uint64_t per = bytes >= (1u << 16) ? 1 : (1u << 16) / bytes; /* rows a chunk */
     const uint64_t chunks = (rows + per - 1) / per;
-    const bool stream = DMLR_GATHER_STREAM && a->stream;
-    const bool lines =
-        stream && DMLR_GATHER_ROWS_WRITER && a->dst_step == bytes && !dmlr_cpu_amd();
-    const uint64_t far = dmlr_cpu_amd() ? DMLR_GATHER_ROWS_FAR_AMD : DMLR_GATHER_ROWS_FAR;
+    const bool amd = dmlr_cpu_amd();
+    const bool stream = DMLR_GATHER_STREAM && a->stream && (!amd || DMLR_GATHER_ROWS_STREAM_AMD);
+    const bool lines = stream && DMLR_GATHER_ROWS_WRITER && a->dst_step == bytes && !amd;
+    const uint64_t near = amd ? DMLR_GATHER_ROWS_AHEAD_AMD : DMLR_GATHER_ROWS_AHEAD;
+    const uint64_t far = amd ? DMLR_GATHER_ROWS_FAR_AMD : DMLR_GATHER_ROWS_FAR;
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(rows * (bytes / a->esize)) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
         uint64_t r = (uint64_t)c * per, end = r + per < rows ? r + per : rows;
@@ -80,8 +90,8 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
         for (; r < end; r++) {
             if (far && r + far < rows)
                 dmlr_prefetch_lines_l2(row_source(a, r + far), ahead);
-            if (DMLR_GATHER_ROWS_AHEAD && r + DMLR_GATHER_ROWS_AHEAD < rows)
-                dmlr_prefetch_lines(row_source(a, r + DMLR_GATHER_ROWS_AHEAD), ahead);
+            if (near && r + near < rows)
+                dmlr_prefetch_lines(row_source(a, r + near), ahead);
             unsigned char *d = a->dst + r * a->dst_step; /* GATHER-9 */
             const unsigned char *s = row_source(a, r);
             if (lines)
