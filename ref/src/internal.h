@@ -38,9 +38,13 @@
 #define DMLR_PARALLEL_FOR_IF(cond)                                                       \
     DMLR_PRAGMA_EXPANDED(omp parallel for schedule(DMLR_SCHEDULE) if (cond))
 static inline uint32_t dmlr_max_threads(void) { return (uint32_t)omp_get_max_threads(); }
+static inline uint32_t dmlr_thread_num(void) { return (uint32_t)omp_get_thread_num(); }
+static inline uint32_t dmlr_num_threads(void) { return (uint32_t)omp_get_num_threads(); }
 #else
 #define DMLR_PARALLEL_FOR_IF(cond)
 static inline uint32_t dmlr_max_threads(void) { return 1; }
+static inline uint32_t dmlr_thread_num(void) { return 0; }
+static inline uint32_t dmlr_num_threads(void) { return 1; }
 #endif
 
 /*

@@ -115,6 +115,14 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     uint64_t sizes[DMLR_MAX_RANK], len = ix->sizes[axis], dim = out->sizes[axis];
     dmlr_nest n;
 
+    if (ix->count == len && out->count == dim && out->strides[axis] == 1 &&
+        v[0].strides[axis] == 1) { /* one line, the whole output, both packed */
+        dmlr_indexed a = {buf[3], out->esize, buf[2], up->strides[axis] * up->esize, buf[1],
+                          ix->strides[axis] * ix->esize, dim, 0, dim, ix->dtype, out->esize,
+                          false};
+        if (dmlr_scatter_line_blocked(&a, buf[0], len))
+            return; /* SCATTER-5 .. SCATTER-7, by ranges of the output */
+    }
     dmlr_copy_view(out, buf[3], &v[0], buf[0]); /* SCATTER-6: output = input, as blocks */
     for (uint32_t d = 0; d < ix->rank; d++)
         if (d != axis)

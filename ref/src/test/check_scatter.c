@@ -197,6 +197,60 @@ START_TEST(scatter_last_update_in_row_major_order_wins_at_any_thread_count)
 }
 END_TEST
 
+START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
+{
+    /* One line of updates, one for every 4 to 16 positions of an output of 8 MiB and more,
+     * in 1-, 2-, 4- and 8-byte elements: scatter_blocked.c takes the output by ranges (the
+     * input copied into a buffer, the range's updates on it, streamed out) after sorting
+     * the updates by range in index order.  Duplicates, negative and out-of-range indices
+     * as fill_indices makes them.  SCATTER-5, SCATTER-6, SCATTER-7. */
+    static const struct {
+        dmlr_data_type dt, it;
+        uint32_t dim, per; /* positions, positions an update */
+    } cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 16},
+                 {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 8},
+                 {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 8},
+                 {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 4}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint32_t in_sizes[1] = {cases[c].dim}, ix_sizes[1] = {cases[c].dim / cases[c].per + 1};
+        tu_tensor in, ix, up, out;
+        tu_tensor_init(&in, cases[c].dt, 1, in_sizes, TU_PACKED);
+        tu_tensor_init(&ix, cases[c].it, 1, ix_sizes, TU_PACKED);
+        tu_tensor_init(&up, cases[c].dt, 1, ix_sizes, TU_PACKED);
+        tu_tensor_init(&out, cases[c].dt, 1, in_sizes, TU_PACKED);
+        ck_assert_uint_ge(out.bytes, (uint64_t)8 << 20);
+        tu_fill(&in, 11 + c);
+        tu_fill(&up, 12 + c);
+        fill_indices(&ix, cases[c].dim, 13 + c);
+        const uint32_t es = dmlr_data_type_size(cases[c].dt);
+        unsigned char *expect = malloc(out.bytes);
+        memset(expect, 0xA5, out.bytes); /* the bytes past the last element stay as they were */
+        memcpy(expect, in.data, (uint64_t)cases[c].dim * es); /* packed 1-D: the plain loop,
+                                      not naive_scatter, whose dropped updates mark a line */
+        for (uint64_t u = 0; u < tu_count(&ix); u++) {
+            int64_t p = naive_wrap(tu_get_index(&ix, u), cases[c].dim);
+            if (p >= 0)
+                memcpy(expect + (uint64_t)p * es, tu_elem(&up, u), es);
+        }
+        memset(out.data, 0xA5, out.bytes);
+        dmlr_error err;
+        ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
+        uint64_t at = 0;
+        while (at < out.bytes && expect[at] == ((unsigned char *)out.data)[at])
+            at++;
+        ck_assert_msg(at == out.bytes, "%s: byte %llu of %llu is 0x%02x, the loop says 0x%02x",
+                      dmlr_data_type_name(cases[c].dt), (unsigned long long)at,
+                      (unsigned long long)out.bytes, at < out.bytes ? ((unsigned char *)out.data)[at] : 0,
+                      at < out.bytes ? expect[at] : 0);
+        free(expect);
+        tu_tensor_free(&in);
+        tu_tensor_free(&ix);
+        tu_tensor_free(&up);
+        tu_tensor_free(&out);
+    }
+}
+END_TEST
+
 /* ---- small cases by value ------------------------------------------------- */
 
 /* FLOAT32 data, given index type; returns the output in res. */
@@ -554,6 +608,7 @@ static Suite *scatter_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, scatter_matches_the_naive_loop_for_every_type_rank_axis_and_layout, 1, 9);
     tcase_add_test(tc, scatter_last_update_in_row_major_order_wins_at_any_thread_count);
+    tcase_add_test(tc, scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, scatter_page_example_1_overwrites_a_vector_and_the_last_duplicate_wins);
     tcase_add_test(tc, scatter_page_example_2_with_its_3_by_3_input);
     tcase_add_test(tc, scatter_duplicates_across_rows_resolve_in_row_major_order);
