@@ -199,18 +199,22 @@ END_TEST
 
 START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
 {
-    /* One line of updates, one for every 4 to 16 positions of an output of 8 MiB and more,
+    /* One line of updates, one for every 2 to 16 positions of an output of 8 MiB and more,
      * in 1-, 2-, 4- and 8-byte elements: scatter_blocked.c takes the output by ranges (the
      * input copied into a buffer, the range's updates on it, streamed out) after sorting
-     * the updates by range in index order.  Duplicates, negative and out-of-range indices
-     * as fill_indices makes them.  SCATTER-5, SCATTER-6, SCATTER-7. */
+     * the updates by range in index order, in two groups of ranges or more (its scratch
+     * holds at most an eighth of the tensors' bytes).  The last case aims every update at
+     * 2000 positions, more than a group holds, which goes the plain way.  Duplicates,
+     * negative and out-of-range indices as fill_indices makes them.  SCATTER-5, SCATTER-6,
+     * SCATTER-7. */
     static const struct {
         dmlr_data_type dt, it;
-        uint32_t dim, per; /* positions, positions an update */
-    } cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 16},
-                 {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 8},
-                 {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 8},
-                 {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 4}};
+        uint32_t dim, per, span; /* positions, positions an update, indices in [-span, span) */
+    } cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 16, 0},
+                 {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 8, 0},
+                 {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 8, 0},
+                 {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 4, 0},
+                 {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 2, 1000}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         uint32_t in_sizes[1] = {cases[c].dim}, ix_sizes[1] = {cases[c].dim / cases[c].per + 1};
         tu_tensor in, ix, up, out;
@@ -221,7 +225,7 @@ START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
         ck_assert_uint_ge(out.bytes, (uint64_t)8 << 20);
         tu_fill(&in, 11 + c);
         tu_fill(&up, 12 + c);
-        fill_indices(&ix, cases[c].dim, 13 + c);
+        fill_indices(&ix, cases[c].span ? cases[c].span : cases[c].dim, 13 + c);
         const uint32_t es = dmlr_data_type_size(cases[c].dt);
         unsigned char *expect = malloc(out.bytes);
         memset(expect, 0xA5, out.bytes); /* the bytes past the last element stay as they were */
