@@ -19,10 +19,13 @@
  * takes them in index order and the last wins (SCATTER-6), out-of-range indices are
  * dropped in both passes (SCATTER-5), and elements move as bytes (SCATTER-7): the bytes
  * of the plain loop.  The scratch is 4 + element bytes an update, allowed up to a
- * quarter of the input's and output's bytes (scatter.random: 128 MiB beside 704).
- * scatter.random took 0.82 of the time at 1 thread on the Intel host (level at 16,
- * against scatter_bucket.c) and on the Zen 5 0.82 at 1 thread and 0.72 at 2 (5 rounds
- * each, docs/gpu-results/cpu-2026-11-26f/ab-scatter-blocked.txt).  The fill pass is what
+ * quarter of the input's and output's bytes (scatter.random: 128 MiB beside 704, a peak
+ * RSS of 1.19x the tensors); more updates go the plain way.  Taking scatter.random's in two
+ * groups of ranges, to halve the scratch (the line read once a group), was level at 1
+ * thread on the Intel host and 0.93 on the Zen 5, 1.18 at 2 and 1.30 at 16 threads.
+ * scatter.random took 0.82 of the time at 1 thread on the Intel host and on the Zen 5
+ * 0.82 at 1 thread and 0.72 at 2 (5 rounds each,
+ * docs/gpu-results/cpu-2026-11-26f/ab-scatter-blocked.txt).  The fill pass is what
  * is left: about 6 ns an update at 1 thread.  -DDMLR_SCATTER_BLOCKED=0 to compare.
  */
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
@@ -35,6 +38,12 @@
 
 #ifndef DMLR_SCATTER_BLOCKED
 #define DMLR_SCATTER_BLOCKED 1 /* 0: never, to compare */
+#endif
+/* At most this many threads: from 3 on, scatter_bucket.c's passes, which need no more
+ * scratch than a block of updates, were as fast (16 threads: 27.9 against 27.5 ms), and
+ * the scratch beside 16 threads' buffers came to 1.21x the tensors' bytes. */
+#ifndef DMLR_SCATTER_BLOCKED_THREADS
+#define DMLR_SCATTER_BLOCKED_THREADS 2
 #endif
 /* Bytes of output a range, about: half a core's L2 on the Intel host (2 MiB) and on the
  * Zen 5 (1 MiB) did best, the buffer a range is put together in staying there (1 MiB:
@@ -56,10 +65,9 @@ enum { MAX_RANGES = 1 << 16 }; /* so the counts stay in the caches */
 
 typedef struct blocked {
     uint64_t shift, ranges; /* range r holds positions [r << shift, (r + 1) << shift) */
-    uint64_t *start;        /* [ranges + 1]: where each bucket of the group starts, ends */
-    uint8_t *in_group;      /* [ranges]: 1 for the group's ranges, 0 for the others */
-    uint32_t *pos;          /* an update's position within its range; slot `cap`: */
-    unsigned char *val;     /* its bytes; where updates of other groups go, unread */
+    uint64_t *start;        /* [ranges + 1]: where each bucket starts, then ends */
+    uint32_t *pos;          /* an update's position within its range */
+    unsigned char *val;     /* its bytes */
 } blocked;
 
 /* Scratch of `bytes`, on huge pages where the system has them: fresh memory on every
@@ -88,8 +96,7 @@ static void *scratch(uint64_t bytes)
     for (uint64_t k = 0, p; k < n; k++, s += (SS), x += (XS))                               \
         if (dmlr_index_position(DMLR_INDEX_WRAP_DROP, dmlr_read_index(x, DMLR_##IT), dim,   \
                                 &p)) {                                                      \
-            uint64_t slot = next[p >> shift]; /* no branch on the group: half of them */    \
-            next[p >> shift] += in_group[p >> shift]; /* would be mispredicted */           \
+            uint64_t slot = next[p >> shift]++;                                             \
             if (DMLR_SCATTER_FILL_AHEAD) { /* the bucket's line after next, before it is */  \
                 DMLR_PREFETCH_WRITE(pos + slot + DMLR_SCATTER_FILL_AHEAD / 4); /* due */   \
                 DMLR_PREFETCH_WRITE(val + slot * (N) + DMLR_SCATTER_FILL_AHEAD);            \
@@ -104,7 +111,6 @@ static void *scratch(uint64_t bytes)
         uint64_t *next = ((const fill_ctx *)(const void *)a)->next;                         \
         const uint64_t shift = b->shift, mask = ((uint64_t)1 << shift) - 1, dim = a->dim;   \
         const unsigned char *s = a->src, *x = a->idx;                                       \
-        const uint8_t *in_group = b->in_group;                                              \
         uint32_t *pos = b->pos;                                                             \
         unsigned char *val = b->val;                                                        \
         if (a->src_step == N && a->idx_step == IB) {                                        \
@@ -168,18 +174,16 @@ static void apply(const blocked *b, const dmlr_indexed *a, const unsigned char *
 /*
  * Each of T threads counts a contiguous share of the updates, in thread order; a prefix
  * sum over (range, thread) gives each thread its slots in each bucket, after the slots of
- * the shares before its own, so each bucket is in index order whatever T is.  The
- * buckets of consecutive ranges up to `cap` updates make a group, filled and applied in
- * turn: the scratch stays within an eighth of the input's and output's bytes (two groups
- * for scatter.random, 64 MiB beside 704), and a line whose updates need more is read once
- * more per group.  A line with more than `cap` updates in one range goes the plain way.
+ * the shares before its own, so each bucket is in index order whatever T is.
  */
 bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, uint64_t n)
 {
-    const uint64_t e = a->esize, bytes = a->dim * e, cap = bytes / 4 / (4 + e);
-    if (!DMLR_SCATTER_BLOCKED || a->dst_step != e || !dmlr_stream_worth(bytes) || n * 64 < bytes)
+    const uint64_t e = a->esize, bytes = a->dim * e;
+    if (!DMLR_SCATTER_BLOCKED || dmlr_max_threads() > DMLR_SCATTER_BLOCKED_THREADS ||
+        a->dst_step != e || !dmlr_stream_worth(bytes) || n * 64 < bytes ||
+        n * (4 + e) > bytes / 2)
         return false; /* few updates a line: the copy, then the updates, cost less */
-    blocked b = {0, 0, NULL, NULL, NULL, NULL};
+    blocked b = {0, 0, NULL, NULL, NULL};
     const uint64_t range = dmlr_cpu_amd() ? DMLR_SCATTER_RANGE_AMD : DMLR_SCATTER_RANGE;
     while ((e << b.shift) < range || ((a->dim - 1) >> b.shift) + 1 > MAX_RANGES)
         b.shift++;
@@ -188,14 +192,11 @@ bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, u
     const uint64_t ranges = b.ranges = ((a->dim - 1) >> b.shift) + 1;
     const uint64_t range_bytes = e << b.shift, threads = dmlr_max_threads();
     b.start = malloc((ranges + 1) * sizeof *b.start);
-    b.in_group = malloc(ranges);
     uint64_t *cnt = calloc(threads * ranges, sizeof *cnt); /* [thread][range] */
-    uint64_t *next = malloc(threads * ranges * sizeof *next);
-    unsigned char *bufs = malloc(threads * range_bytes); /* a range's bytes a thread */
-    b.pos = scratch((cap + 1) * sizeof *b.pos);
-    b.val = scratch((cap + 1) * e);
-    bool ok = b.start && b.in_group && cnt && next && bufs && b.pos && b.val;
-    uint64_t group_end = 0; /* shared: the single's answer */
+    unsigned char *bufs = malloc(threads * range_bytes);  /* a range's bytes a thread */
+    b.pos = scratch(n * sizeof *b.pos);
+    b.val = scratch(n * e);
+    const bool ok = b.start && cnt && bufs && b.pos && b.val;
     if (ok) {
 #ifdef _OPENMP
 #pragma omp parallel num_threads((int)threads)
@@ -204,48 +205,31 @@ bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, u
             const uint64_t t = dmlr_thread_num(), nt = dmlr_num_threads();
             const uint64_t lo = n * t / nt, hi = n * (t + 1) / nt;
             count(&b, a, lo, hi, cnt + t * ranges);
-            for (uint64_t g0 = 0, g1; g0 < ranges; g0 = g1) {
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp single
 #endif
-                { /* the group [g0, g1); its buckets in range order, the shares in order */
-                    uint64_t off = 0;
-                    for (uint64_t r = 0; g0 == 0 && r < ranges; r++) {
-                        uint64_t all = 0;
-                        for (uint64_t u = 0; u < nt; u++)
-                            all += cnt[u * ranges + r];
-                        ok = ok && all <= cap; /* else the plain way, nothing written yet */
+            { /* buckets in range order; inside one, the threads' shares in thread order */
+                uint64_t off = 0;
+                for (uint64_t r = 0; r < ranges; r++) {
+                    b.start[r] = off;
+                    for (uint64_t u = 0; u < nt; u++) {
+                        uint64_t c = cnt[u * ranges + r];
+                        cnt[u * ranges + r] = off;
+                        off += c;
                     }
-                    memset(b.in_group, 0, ranges);
-                    for (uint64_t i = 0; i < nt * ranges; i++)
-                        next[i] = cap; /* the unread slot */
-                    for (g1 = g0; g1 < ranges; g1++) {
-                        uint64_t all = 0;
-                        for (uint64_t u = 0; u < nt; u++)
-                            all += cnt[u * ranges + g1];
-                        if (off + all > cap)
-                            break;
-                        b.start[g1] = off, b.in_group[g1] = 1;
-                        for (uint64_t u = 0; u < nt; u++)
-                            next[u * ranges + g1] = off, off += cnt[u * ranges + g1];
-                    }
-                    b.start[g1] = off;
-                    group_end = g1;
-                } /* the single's barrier */
-                g1 = group_end;
-                if (!ok)
-                    break;
-                fill(&b, a, lo, hi, next + t * ranges);
+                }
+                b.start[ranges] = off;
+            } /* the single's barrier */
+            fill(&b, a, lo, hi, cnt + t * ranges);
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp for schedule(dynamic)
 #endif
-                for (int64_t r = (int64_t)g0; r < (int64_t)g1; r++)
-                    apply(&b, a, in, (uint64_t)r, bufs + t * range_bytes);
-            }
+            for (int64_t r = 0; r < (int64_t)ranges; r++)
+                apply(&b, a, in, (uint64_t)r, bufs + t * range_bytes);
         }
     }
-    free(b.start), free(b.in_group), free(cnt), free(next), free(bufs), free(b.pos), free(b.val);
+    free(b.start), free(cnt), free(bufs), free(b.pos), free(b.val);
     return ok;
 }

@@ -200,13 +200,12 @@ END_TEST
 START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
 {
     /* One line of updates, one for every 2 to 16 positions of an output of 8 MiB and more,
-     * in 1-, 2-, 4- and 8-byte elements: scatter_blocked.c takes the output by ranges (the
-     * input copied into a buffer, the range's updates on it, streamed out) after sorting
-     * the updates by range in index order, in two groups of ranges or more (its scratch
-     * holds at most an eighth of the tensors' bytes).  The last case aims every update at
-     * 2000 positions, more than a group holds, which goes the plain way.  Duplicates,
-     * negative and out-of-range indices as fill_indices makes them.  SCATTER-5, SCATTER-6,
-     * SCATTER-7. */
+     * in 1-, 2-, 4- and 8-byte elements, at 1 and 2 threads: scatter_blocked.c takes the
+     * output by ranges (the input copied into a buffer, the range's updates on it,
+     * streamed out) after sorting the updates by range in index order.  The last case has
+     * more updates than its scratch may hold (a quarter of the tensors' bytes), all aimed
+     * at 2000 positions, and goes the plain way.  Duplicates, negative and out-of-range
+     * indices as fill_indices makes them.  SCATTER-5, SCATTER-6, SCATTER-7. */
     static const struct {
         dmlr_data_type dt, it;
         uint32_t dim, per, span; /* positions, positions an update, indices in [-span, span) */
@@ -236,16 +235,22 @@ START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
             if (p >= 0)
                 memcpy(expect + (uint64_t)p * es, tu_elem(&up, u), es);
         }
-        memset(out.data, 0xA5, out.bytes);
-        dmlr_error err;
-        ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
-        uint64_t at = 0;
-        while (at < out.bytes && expect[at] == ((unsigned char *)out.data)[at])
-            at++;
-        ck_assert_msg(at == out.bytes, "%s: byte %llu of %llu is 0x%02x, the loop says 0x%02x",
-                      dmlr_data_type_name(cases[c].dt), (unsigned long long)at,
-                      (unsigned long long)out.bytes, at < out.bytes ? ((unsigned char *)out.data)[at] : 0,
-                      at < out.bytes ? expect[at] : 0);
+        for (int threads = 1; threads <= 2; threads++) {
+#ifdef _OPENMP
+            omp_set_num_threads(threads);
+#endif
+            memset(out.data, 0xA5, out.bytes);
+            dmlr_error err;
+            ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
+            uint64_t at = 0;
+            while (at < out.bytes && expect[at] == ((unsigned char *)out.data)[at])
+                at++;
+            ck_assert_msg(at == out.bytes, "%s, %d threads: byte %llu of %llu is 0x%02x, the "
+                          "loop says 0x%02x", dmlr_data_type_name(cases[c].dt), threads,
+                          (unsigned long long)at, (unsigned long long)out.bytes,
+                          at < out.bytes ? ((unsigned char *)out.data)[at] : 0,
+                          at < out.bytes ? expect[at] : 0);
+        }
         free(expect);
         tu_tensor_free(&in);
         tu_tensor_free(&ix);
