@@ -105,7 +105,9 @@ enum { CHUNK = 1 << 14 }; /* index elements per parallel chunk, about */
  * positions along Axis.  Every item reads its whole line in order and writes
  * only the positions it owns, so each output element still takes its updates
  * in row-major order, from one item: the same bytes for any split.  From 3
- * threads, fewer lines than threads go through scatter_bucket.c instead.
+ * threads, fewer lines than threads go through scatter_bucket.c instead; at 1
+ * and 2, one line of many updates that is the whole of a large packed output
+ * goes through scatter_blocked.c (the copy too).
  */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
