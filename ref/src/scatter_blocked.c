@@ -18,15 +18,12 @@
  * A bucket holds its range's updates in index order at any T, so each output element
  * takes them in index order and the last wins (SCATTER-6), out-of-range indices are
  * dropped in both passes (SCATTER-5), and elements move as bytes (SCATTER-7): the bytes
- * of the plain loop.  The scratch is 4 + element bytes an update, allowed up to a
- * quarter of the input's and output's bytes (scatter.random: 128 MiB beside 704, a peak
- * RSS of 1.19x the tensors); more updates go the plain way.  Taking scatter.random's in two
- * groups of ranges, to halve the scratch (the line read once a group), was level at 1
- * thread on the Intel host and 0.93 on the Zen 5, 1.18 at 2 and 1.30 at 16 threads.
- * scatter.random took 0.82 of the time at 1 thread on the Intel host and on the Zen 5
- * 0.82 at 1 thread and 0.72 at 2 (5 rounds each,
- * docs/gpu-results/cpu-2026-11-26f/ab-scatter-blocked.txt).  The fill pass is what
- * is left: about 6 ns an update at 1 thread.  -DDMLR_SCATTER_BLOCKED=0 to compare.
+ * of the plain loop.  The scratch, 4 + element bytes an update, may take a quarter of
+ * the input's and output's bytes (scatter.random: 128 MiB beside 704, a peak RSS of
+ * 1.19x); more updates go the plain way.  scatter.random: 0.82 of the time at 1 thread
+ * on the Intel host and the Zen 5, 0.72 at 2 on the Zen 5; in two groups of ranges, to
+ * halve the scratch, no faster than the plain way (docs/gpu-results/cpu-2026-11-26f/
+ * ab-scatter-blocked.txt).  -DDMLR_SCATTER_BLOCKED=0 to compare.
  */
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include "scatter.h"
@@ -45,10 +42,8 @@
 #ifndef DMLR_SCATTER_BLOCKED_THREADS
 #define DMLR_SCATTER_BLOCKED_THREADS 2
 #endif
-/* Bytes of output a range, about: half a core's L2 on the Intel host (2 MiB) and on the
- * Zen 5 (1 MiB) did best, the buffer a range is put together in staying there (1 MiB:
- * 0.82 of the time at 1 thread on the Intel host, 512 KiB: 1.00; on the Zen 5 0.82 and
- * 0.84 at 1 thread, but 0.88 and 0.72 at 2), so by CPU maker (dmlr_cpu_amd). */
+/* Bytes of output a range, about, by CPU maker (dmlr_cpu_amd): half a core's L2 on the
+ * Intel host (2 MiB) and the Zen 5 (1 MiB) did best, the range's buffer staying there. */
 #ifndef DMLR_SCATTER_RANGE
 #define DMLR_SCATTER_RANGE (1u << 20)
 #endif
