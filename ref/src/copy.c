@@ -270,7 +270,7 @@ bool dmlr_stream_worth(uint64_t bytes)
 void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d)
 {
     w->p = d;
-    w->first = d + ((64 - ((uintptr_t)d & 63)) & 63);
+    w->first = ((uintptr_t)d + 63) & ~(uintptr_t)63; /* maybe past the output's end */
 }
 
 void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n)
@@ -278,8 +278,8 @@ void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t 
     while (n) {
         const uint64_t off = (uintptr_t)w->p & 63;
         uint64_t m;
-        if (w->p < w->first) { /* the line before the writer's first: another's too */
-            m = (uint64_t)(w->first - w->p);
+        if ((uintptr_t)w->p < w->first) { /* the line before the first: another's too */
+            m = (uint64_t)(w->first - (uintptr_t)w->p);
             m = m < n ? m : n;
             memcpy(w->p, s, m);
         } else if (off || n < 64) { /* a line that more than one put fills */
@@ -298,7 +298,7 @@ void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t 
 void dmlr_line_writer_end(dmlr_line_writer *w)
 {
     const uint64_t off = (uintptr_t)w->p & 63;
-    if (off && w->p - off >= w->first) /* the last line, shared with the next writer's */
+    if (off && (uintptr_t)w->p - off >= w->first) /* the last line, the next writer's too */
         memcpy(w->p - off, w->line, off);
 }
 

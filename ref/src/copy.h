@@ -70,7 +70,8 @@ void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n);
  */
 typedef struct dmlr_line_writer {
     _Alignas(64) unsigned char line[64];
-    unsigned char *p, *first; /* the next byte; the first line boundary */
+    unsigned char *p; /* the next byte */
+    uintptr_t first;  /* the first line boundary at or after the start */
 } dmlr_line_writer;
 void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d);
 void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n);
