@@ -42,12 +42,14 @@ bool dmlr_scatter_lines_bucketed(const dmlr_nest *lines, const dmlr_indexed *a0,
 
 /*
  * SCATTER's output = input and its one line of n updates (a: output, updates and indices,
- * the output packed along the line, which is the whole output; in: the input, packed
- * likewise), by ranges of the output that stay in the caches (scatter_blocked.c).
+ * the output packed along the line, which is the whole output; in: the input along it,
+ * in_step bytes apart), by ranges of the output that stay in the caches
+ * (scatter_blocked.c).
  * Returns false, having written nothing, when that does not pay (an output within the
  * caches, few updates a line, scratch over a quarter of the tensors) or no scratch is
  * had; the caller then copies and scatters as usual.
  */
-bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, uint64_t n);
+bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, uint64_t in_step,
+                               uint64_t n);
 
 #endif

@@ -150,12 +150,12 @@ static void fill(const blocked *b, const dmlr_indexed *a, uint64_t lo, uint64_t 
         memcpy(buf + (uint64_t)b->pos[s] * (N), b->val + s * (N), N); /* SCATTER-6 */
 
 /* Range r of the output: the input's bytes, its updates on them, streamed out. */
-static void apply(const blocked *b, const dmlr_indexed *a, const unsigned char *in, uint64_t r,
-                  unsigned char *buf)
+static void apply(const blocked *b, const dmlr_indexed *a, const unsigned char *in,
+                  uint64_t in_step, uint64_t r, unsigned char *buf)
 {
     const uint64_t e = a->esize, lo = r << b->shift, end = (r + 1) << b->shift;
     const uint64_t hi = end < a->dim ? end : a->dim;
-    memcpy(buf, in + lo * e, (hi - lo) * e);
+    dmlr_copy_run(buf, e, in + lo * in_step, in_step, hi - lo, (uint32_t)e); /* packed: memcpy */
     switch (e) {
     case 1: APPLY(1) break;
     case 2: APPLY(2) break;
@@ -171,7 +171,8 @@ static void apply(const blocked *b, const dmlr_indexed *a, const unsigned char *
  * sum over (range, thread) gives each thread its slots in each bucket, after the slots of
  * the shares before its own, so each bucket is in index order whatever T is.
  */
-bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, uint64_t n)
+bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, uint64_t in_step,
+                               uint64_t n)
 {
     const uint64_t e = a->esize, bytes = a->dim * e;
     if (!DMLR_SCATTER_BLOCKED || dmlr_max_threads() > DMLR_SCATTER_BLOCKED_THREADS ||
@@ -222,7 +223,7 @@ bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, u
 #pragma omp for schedule(dynamic)
 #endif
             for (int64_t r = 0; r < (int64_t)ranges; r++)
-                apply(&b, a, in, (uint64_t)r, bufs + t * range_bytes);
+                apply(&b, a, in, in_step, (uint64_t)r, bufs + t * range_bytes);
         }
     }
     free(b.start), free(cnt), free(bufs), free(b.pos), free(b.val);

@@ -107,7 +107,7 @@ enum { CHUNK = 1 << 14 }; /* index elements per parallel chunk, about */
  * in row-major order, from one item: the same bytes for any split.  From 3
  * threads, fewer lines than threads go through scatter_bucket.c instead; at 1
  * and 2, one line of many updates that is the whole of a large packed output
- * goes through scatter_blocked.c (the copy too).
+ * goes through scatter_blocked.c (the copy from the input too, strided or not).
  */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
@@ -117,12 +117,12 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     uint64_t sizes[DMLR_MAX_RANK], len = ix->sizes[axis], dim = out->sizes[axis];
     dmlr_nest n;
 
-    if (ix->count == len && out->count == dim && out->strides[axis] == 1 &&
-        v[0].strides[axis] == 1) { /* one line, the whole output, both packed */
+    if (ix->count == len && out->count == dim && out->strides[axis] == 1) {
+        /* one line, the whole output, packed */
         dmlr_indexed a = {buf[3], out->esize, buf[2], up->strides[axis] * up->esize, buf[1],
                           ix->strides[axis] * ix->esize, dim, 0, dim, ix->dtype, out->esize,
                           false};
-        if (dmlr_scatter_line_blocked(&a, buf[0], len))
+        if (dmlr_scatter_line_blocked(&a, buf[0], v[0].strides[axis] * v[0].esize, len))
             return; /* SCATTER-5 .. SCATTER-7, by ranges of the output */
     }
     dmlr_copy_view(out, buf[3], &v[0], buf[0]); /* SCATTER-6: output = input, as blocks */

@@ -202,7 +202,8 @@ START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
     /* One line of updates, one for every 2 to 16 positions of an output of 8 MiB and more,
      * in 1-, 2-, 4- and 8-byte elements, at 1 and 2 threads: scatter_blocked.c takes the
      * output by ranges (the input copied into a buffer, the range's updates on it,
-     * streamed out) after sorting the updates by range in index order.  The last case has
+     * streamed out) after sorting the updates by range in index order; the FLOAT32 case's
+     * input is a view whose elements lie 3 apart.  The last case has
      * more updates than its scratch may hold (a quarter of the tensors' bytes), all aimed
      * at 2000 positions, and goes the plain way.  Duplicates, negative and out-of-range
      * indices as fill_indices makes them.  SCATTER-5, SCATTER-6, SCATTER-7. */
@@ -218,6 +219,13 @@ START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
         uint32_t in_sizes[1] = {cases[c].dim}, ix_sizes[1] = {cases[c].dim / cases[c].per + 1};
         tu_tensor in, ix, up, out;
         tu_tensor_init(&in, cases[c].dt, 1, in_sizes, TU_PACKED);
+        if (c == 2) { /* the FLOAT32 case's input 3 elements apart, as a strided view */
+            in.strides[0] = 3, in.desc.Strides = in.strides;
+            in.bytes = ((uint64_t)(cases[c].dim - 1) * 3 + 1) * 4;
+            in.desc.TotalTensorSizeInBytes = in.bytes;
+            free(in.data);
+            in.data = calloc(1, in.bytes);
+        }
         tu_tensor_init(&ix, cases[c].it, 1, ix_sizes, TU_PACKED);
         tu_tensor_init(&up, cases[c].dt, 1, ix_sizes, TU_PACKED);
         tu_tensor_init(&out, cases[c].dt, 1, in_sizes, TU_PACKED);
@@ -228,8 +236,8 @@ START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
         const uint32_t es = dmlr_data_type_size(cases[c].dt);
         unsigned char *expect = malloc(out.bytes);
         memset(expect, 0xA5, out.bytes); /* the bytes past the last element stay as they were */
-        memcpy(expect, in.data, (uint64_t)cases[c].dim * es); /* packed 1-D: the plain loop,
-                                      not naive_scatter, whose dropped updates mark a line */
+        for (uint64_t i = 0; i < cases[c].dim; i++) /* the plain loop, not naive_scatter, */
+            memcpy(expect + i * es, tu_elem(&in, i), es); /* whose dropped updates mark a line */
         for (uint64_t u = 0; u < tu_count(&ix); u++) {
             int64_t p = naive_wrap(tu_get_index(&ix, u), cases[c].dim);
             if (p >= 0)

@@ -254,6 +254,10 @@ START_TEST(scatter_is_bit_identical_at_1_2_3_and_8_threads)
                  S((2u << 20) + 5), S(262147), 0, TU_PACKED, TU_PACKED, TU_PACKED, TU_PACKED);
     scatter_case("scatter many 2-byte updates beyond the caches", DMLR_UINT16, DMLR_INT32, 1,
                  S((4u << 20) + 3), S(524289), 0, TU_PACKED, TU_PACKED, TU_PADDED, TU_PACKED);
+    /* the same from an input broadcast along the line (its step 0) */
+    scatter_case("scatter many updates from a broadcast input", DMLR_FLOAT32, DMLR_INT64, 2,
+                 S(1, (2u << 20) + 5), S(1, 262147), 1, TU_BROADCAST, TU_PACKED, TU_PACKED,
+                 TU_PACKED);
     /* more updates than one round of the partitioned line (scatter_bucket.c: 2^18 a round),
      * so that a later round overwrites an earlier one's targets */
     scatter_case("scatter 1-D, rounds", DMLR_INT16, DMLR_INT32, 1, S(5000), S(600000), 0,
