@@ -32,6 +32,15 @@ uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *views,
                                 uint64_t *ocoord);
 
 /*
+ * counts[t][r], thread t's updates that land in range r (each thread a contiguous share of
+ * a line, in order), becomes thread t's first slot in range r's bucket: buckets in range
+ * order, inside one the threads' shares in thread order, so every bucket holds its
+ * updates in index order.  start, when given, gets where each bucket starts, and
+ * start[ranges] the total.
+ */
+void dmlr_bucket_slots(uint64_t *counts, uint64_t threads, uint64_t ranges, uint64_t *start);
+
+/*
  * SCATTER's lines, each of n updates (the run a0 moved by the nest's offsets:
  * indices 0, updates 1, output 2; lo and hi unused), one after another, each
  * over every thread at once with its updates partitioned by output range

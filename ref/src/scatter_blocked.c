@@ -205,18 +205,7 @@ bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, u
 #pragma omp barrier
 #pragma omp single
 #endif
-            { /* buckets in range order; inside one, the threads' shares in thread order */
-                uint64_t off = 0;
-                for (uint64_t r = 0; r < ranges; r++) {
-                    b.start[r] = off;
-                    for (uint64_t u = 0; u < nt; u++) {
-                        uint64_t c = cnt[u * ranges + r];
-                        cnt[u * ranges + r] = off;
-                        off += c;
-                    }
-                }
-                b.start[ranges] = off;
-            } /* the single's barrier */
+            dmlr_bucket_slots(cnt, nt, ranges, b.start); /* then the single's barrier */
             fill(&b, a, lo, hi, cnt + t * ranges);
 #ifdef _OPENMP
 #pragma omp barrier

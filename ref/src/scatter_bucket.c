@@ -72,15 +72,7 @@ static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, 
     memcpy(j->slot + t * parts, next, parts * sizeof next[0]);
 #pragma omp barrier
 #pragma omp single
-    { /* buckets in range order; inside one, the threads' shares in thread order */
-        uint64_t off = 0;
-        for (uint64_t p = 0; p < parts; p++)
-            for (uint64_t u = 0; u < nt; u++) {
-                uint64_t c = j->slot[u * parts + p];
-                j->slot[u * parts + p] = off;
-                off += c;
-            }
-    }
+    dmlr_bucket_slots(j->slot, nt, parts, NULL);
     memcpy(next, j->slot + t * parts, parts * sizeof next[0]);
     switch (a->esize) { /* constant sizes: each move one load and one store */
     case 1: FILL(1) break;
