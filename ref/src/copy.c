@@ -232,6 +232,13 @@ static uint64_t stream_ways(uint64_t n)
 DMLR_TARGET_AVX static void stream_copy_avx(unsigned char *d, const unsigned char *s,
                                             uint64_t n, uint64_t ahead)
 STREAM_LINES(MOVE64_AVX)
+/* n (a multiple of 64) bytes onto d's lines, a line in one 64-byte store. */
+DMLR_TARGET_AVX512 static void stream_lines_avx512(unsigned char *d, const unsigned char *s,
+                                                   uint64_t n)
+{
+    for (; n; n -= 64, d += 64, s += 64)
+        _mm512_stream_si512((void *)d, _mm512_loadu_si512((const void *)s));
+}
 #endif
 /* From d's first line boundary on; the bytes around its whole lines by memcpy. */
 static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n, uint64_t ahead)
@@ -267,10 +274,37 @@ bool dmlr_stream_worth(uint64_t bytes)
     return bytes >= STREAM_MIN && dmlr_max_threads() >= DMLR_STREAM_THREADS;
 }
 
+/*
+ * Where the CPU has AVX-512 and is not AMD's, the writer stores a line at a time in one
+ * 64-byte store rather than two of 32 bytes: gather.rows at 1 thread on the Intel host
+ * took 0.93 and 0.91 of the time in two A/Bs (medians of 6 and 8 rounds; the least
+ * rounds level, the slow ones fewer), level at 16 (docs/gpu-results/cpu-2026-11-26g).
+ * On the 2-core Zen 5, rows2.c's rows took 1.4x as long that way.
+ * -DDMLR_LINE_WRITER_WIDE=0 leaves it out.
+ */
+#ifndef DMLR_LINE_WRITER_WIDE
+#define DMLR_LINE_WRITER_WIDE 1
+#endif
 void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d)
 {
     w->p = d;
     w->first = ((uintptr_t)d + 63) & ~(uintptr_t)63; /* maybe past the output's end */
+    w->wide = DMLR_LINE_WRITER_WIDE && dmlr_cpu_avx512() && !dmlr_cpu_amd();
+}
+
+/* n bytes, a multiple of 64, from s onto the lines from d on. */
+static void writer_lines(const dmlr_line_writer *w, unsigned char *d, const unsigned char *s,
+                         uint64_t n)
+{
+#if defined(__SSE2__) && DMLR_AVX
+    if (w->wide) {
+        stream_lines_avx512(d, s, n);
+        return;
+    }
+#else
+    (void)w;
+#endif
+    stream_copy(d, s, n, 0);
 }
 
 void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n)
@@ -286,10 +320,10 @@ void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t 
             m = 64 - off < n ? 64 - off : n;
             memcpy(w->line + off, s, m);
             if (off + m == 64)
-                stream_copy(w->p + m - 64, w->line, 64, 0);
+                writer_lines(w, w->p + m - 64, w->line, 64);
         } else { /* whole lines; the caller prefetched the source */
             m = n & ~(uint64_t)63;
-            stream_copy(w->p, s, m, 0);
+            writer_lines(w, w->p, s, m);
         }
         w->p += m, s += m, n -= m;
     }

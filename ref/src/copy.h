@@ -72,6 +72,7 @@ typedef struct dmlr_line_writer {
     _Alignas(64) unsigned char line[64];
     unsigned char *p; /* the next byte */
     uintptr_t first;  /* the first line boundary at or after the start */
+    bool wide;        /* a line in one 64-byte store */
 } dmlr_line_writer;
 void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d);
 void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n);

@@ -31,6 +31,17 @@ bool dmlr_cpu_avx(void)
     static atomic_int known = -1;
     return once(&known, avx_on);
 }
+static bool has_avx512(void) { return __builtin_cpu_supports("avx512f"); }
+/* DMLREF_NO_AVX512 as last read by dmlr_cpu_read_env: -1 not yet, else whether it is on. */
+static atomic_int no_avx512 = -1;
+bool dmlr_cpu_avx512(void)
+{
+    static atomic_int known = -1;
+    int e = atomic_load_explicit(&no_avx512, memory_order_relaxed);
+    if (e < 0)
+        dmlr_cpu_read_env(), e = atomic_load_explicit(&no_avx512, memory_order_relaxed);
+    return !e && dmlr_cpu_avx() && once(&known, has_avx512);
+}
 #endif
 
 static bool is_amd(void) { return __builtin_cpu_is("amd"); }
@@ -41,6 +52,10 @@ void dmlr_cpu_read_env(void)
     const char *as = getenv("DMLREF_CPU");
     atomic_store_explicit(&cpu_env, as && *as ? strcmp(as, "amd") == 0 : -1,
                           memory_order_relaxed);
+#if DMLR_AVX
+    const char *off = getenv("DMLREF_NO_AVX512");
+    atomic_store_explicit(&no_avx512, off && *off && strcmp(off, "0") != 0, memory_order_relaxed);
+#endif
 }
 bool dmlr_cpu_amd(void)
 {

@@ -68,6 +68,15 @@ bool dmlr_cpu_avx(void);
 #else
 static inline bool dmlr_cpu_avx(void) { return false; }
 #endif
+/* AVX-512's 64-byte stores, for copy.c's line writer alone: a whole line in one store.
+ * DMLREF_NO_AVX turns them off too; DMLREF_NO_AVX512 only them, read again as
+ * DMLREF_CPU is (below), so that one test run walks both widths. */
+#if DMLR_AVX
+#define DMLR_TARGET_AVX512 __attribute__((target("avx512f")))
+bool dmlr_cpu_avx512(void);
+#else
+static inline bool dmlr_cpu_avx512(void) { return false; }
+#endif
 
 /* Whether the CPU is AMD's, for choices measured per maker (scan.h, copy.c, gather_rows.c);
  * DMLREF_CPU=amd or =intel in the environment stands in for the answer.  The environment

@@ -59,6 +59,21 @@ START_TEST(cpu_maker_follows_dmlref_cpu_from_the_next_tensor_pack_on)
 }
 END_TEST
 
+START_TEST(avx512_stores_follow_dmlref_no_avx512_from_the_next_execute_on)
+{
+    ck_assert_int_eq(setenv("DMLREF_NO_AVX512", "1", 1), 0);
+    execute_something();
+    ck_assert(!dmlr_cpu_avx512());
+    ck_assert_int_eq(setenv("DMLREF_NO_AVX512", "0", 1), 0);
+    execute_something();
+    __builtin_cpu_init();
+    ck_assert_int_eq(dmlr_cpu_avx512(), dmlr_cpu_avx() && __builtin_cpu_supports("avx512f"));
+    ck_assert_int_eq(unsetenv("DMLREF_NO_AVX512"), 0);
+    execute_something();
+    ck_assert_int_eq(dmlr_cpu_avx512(), dmlr_cpu_avx() && __builtin_cpu_supports("avx512f"));
+}
+END_TEST
+
 START_TEST(cpu_maker_reads_the_environment_when_first_asked)
 {
     /* a fresh process (CK_FORK) that has run nothing yet */
@@ -76,6 +91,7 @@ static Suite *cpu_suite(void)
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     tcase_add_test(tc, cpu_maker_follows_dmlref_cpu_from_the_next_execute_on);
     tcase_add_test(tc, cpu_maker_follows_dmlref_cpu_from_the_next_tensor_pack_on);
+    tcase_add_test(tc, avx512_stores_follow_dmlref_no_avx512_from_the_next_execute_on);
     tcase_add_test(tc, cpu_maker_reads_the_environment_when_first_asked);
 #endif
     suite_add_tcase(s, tc);

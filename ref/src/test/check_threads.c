@@ -185,20 +185,25 @@ START_TEST(gather_is_bit_identical_at_1_2_3_and_8_threads)
     /* embedding lookups into outputs beyond the caches (9 MB): whole rows (gather_rows.c)
      * through copy.c's line writer, which on Intel's CPUs puts a line shared by rows
      * together before it streams it (on AMD's it stores its parts as usual), whatever the
-     * CPU here; rows of 20 bytes (a line holds parts of four) and of 1028 (a row starts
-     * anywhere in a line), chunks and the output starting off a line */
-    static const char *const makers[] = {"intel", "amd"};
-    for (int m = 0; m < 2; m++) {
+     * CPU here, its lines in 64-byte stores where the CPU has AVX-512 and in 32-byte ones
+     * (DMLREF_NO_AVX512); rows of 20 bytes (a line holds parts of four) and of 1028 (a
+     * row starts anywhere in a line), chunks and the output starting off a line */
+    static const char *const makers[] = {"intel", "intel", "amd"};
+    static const char *const no512[] = {"0", "1", "0"};
+    static const char *const names[][2] = {
+        {"gather embedding rows of 20 bytes", "gather embedding rows of 1028 bytes"},
+        {"gather embedding rows of 20 bytes, no avx512", "gather embedding rows of 1028 bytes, no avx512"},
+        {"gather embedding rows of 20 bytes, amd", "gather embedding rows of 1028 bytes, amd"}};
+    for (int m = 0; m < 3; m++) {
         ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
-        gather_case(m ? "gather embedding rows of 20 bytes, amd" : "gather embedding rows of 20 bytes",
-                    DMLR_FLOAT32, DMLR_INT32, 2, S(1000, 5), S(1, 450001), 0, 1, S(450001, 5),
-                    TU_PACKED, TU_PACKED, TU_PACKED);
-        gather_case(m ? "gather embedding rows of 1028 bytes, amd"
-                      : "gather embedding rows of 1028 bytes",
-                    DMLR_UINT8, DMLR_INT64, 2, S(3000, 1028), S(1, 9001), 0, 1, S(9001, 1028),
-                    TU_PACKED, TU_PACKED, TU_PACKED);
+        ck_assert_int_eq(setenv("DMLREF_NO_AVX512", no512[m], 1), 0);
+        gather_case(names[m][0], DMLR_FLOAT32, DMLR_INT32, 2, S(1000, 5), S(1, 450001), 0, 1,
+                    S(450001, 5), TU_PACKED, TU_PACKED, TU_PACKED);
+        gather_case(names[m][1], DMLR_UINT8, DMLR_INT64, 2, S(3000, 1028), S(1, 9001), 0, 1,
+                    S(9001, 1028), TU_PACKED, TU_PACKED, TU_PACKED);
     }
     unsetenv("DMLREF_CPU");
+    unsetenv("DMLREF_NO_AVX512");
 }
 END_TEST
 
