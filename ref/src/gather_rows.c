@@ -29,13 +29,13 @@
  * 1.4x at 2 (8 quiet rounds; 1.5x with nothing past a row prefetched), so AMD's CPUs
  * (dmlr_cpu_amd, DMLREF_CPU) do without (docs/gpu-results/cpu-2026-11-26e).
  * Chunks of up to 1 MiB rather than 64 KiB (a fence fewer each 64 KiB), 8 or more a
- * thread: 0.97 of the time at 1 thread on the Intel host, level at 16 (6 rounds).
+ * thread: 0.97 of the time at 1 thread on the Intel host, level at 16 (6 rounds;
+ * docs/gpu-results/cpu-2026-11-26g).
  *  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing, -DDMLR_GATHER_ROWS_FAR=0 nothing far
- * (the _AMD switches set AMD's CPUs' own), -DDMLR_GATHER_ROWS_CHUNK its chunks' most
- * bytes, -DDMLR_GATHER_ROWS_WRITER=0 takes
- * dmlr_stream_copy a row, -DDMLR_GATHER_STREAM=0 copies with memcpy (and gather.c's
- * -DDMLR_GATHER_ROWS=0 walks the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8,
- * GATHER-9.
+ * (the _AMD switches set AMD's CPUs' own), -DDMLR_GATHER_ROWS_CHUNK sets the chunks'
+ * most bytes, -DDMLR_GATHER_ROWS_WRITER=0 takes dmlr_stream_copy a row,
+ * -DDMLR_GATHER_STREAM=0 copies with memcpy (and gather.c's -DDMLR_GATHER_ROWS=0 walks
+ * the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
  */
 #include "gather_rows.h"
 #include "copy.h"
