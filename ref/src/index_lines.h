@@ -83,4 +83,23 @@ DMLR_INLINE void dmlr_index_lines(unsigned char *d, const unsigned char *s, uint
 #define dmlr_index_lines(d, s, ss, as, x, ib, it, dim, next, ahead, N, n) ((void)0)
 #endif
 
+/* The run above for 4-byte elements with ss 0 and as 4 or 8, by AVX-512's gathers
+ * (index_gather512.c), where dmlr_index_gather512_takes(as, dim): the CPU has AVX-512
+ * and dim is at most INT32_MAX.  The same bytes. */
+#if defined(__x86_64__) && DMLR_AVX
+#define DMLR_INDEX_GATHER512 1
+bool dmlr_index_gather512_takes(uint64_t as, uint64_t dim);
+void dmlr_index_gather512(unsigned char *d, const unsigned char *s, uint64_t as,
+                          const unsigned char *x, dmlr_data_type it, uint64_t dim,
+                          uint64_t next, bool ahead, uint64_t n);
+#else
+#define DMLR_INDEX_GATHER512 0
+static inline bool dmlr_index_gather512_takes(uint64_t as, uint64_t dim)
+{
+    (void)as, (void)dim;
+    return false;
+}
+#define dmlr_index_gather512(d, s, as, x, it, dim, next, ahead, n) ((void)0)
+#endif
+
 #endif

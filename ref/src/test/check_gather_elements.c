@@ -143,6 +143,57 @@ static void ge_values(uint32_t D, const uint32_t *in_sizes, const float *in_vals
                           (double)(got)[k_], (double)want_[k_]);                \
     } while (0)
 
+START_TEST(gather_elements_along_long_rows_beyond_the_caches_matches_the_naive_loop)
+{
+    /* An output of 8 MiB and more along a packed last Axis: 4-byte elements go out a line
+     * at a time, 16 by AVX-512's gathers where the CPU has them (index_gather512.c) and
+     * 16 bytes at a time otherwise (DMLREF_NO_AVX512, and 8-byte elements; 1-byte ones,
+     * under 8 MiB here, one at a time).  Rows
+     * of 4099 indices start anywhere in a line; the indices are in range but for one in
+     * 200 (negative, or past the Axis either side), so most lines take the gathers and
+     * some the element-wise positions.  GATHER_ELEMENTS-6, GATHER_ELEMENTS-7. */
+    static const dmlr_data_type its[] = {DMLR_INT64, DMLR_INT32, DMLR_UINT32, DMLR_UINT64,
+                                         DMLR_INT32, DMLR_INT64};
+    static const dmlr_data_type dts[] = {DMLR_FLOAT32, DMLR_FLOAT32, DMLR_FLOAT32,
+                                         DMLR_FLOAT32, DMLR_INT64,   DMLR_UINT8};
+    const uint32_t in_sizes[2] = {600, 3001}, ix_sizes[2] = {600, 4099};
+    for (size_t t = 0; t < 6; t++) {
+        tu_tensor in, ix, out;
+        dmlr_data_type dt = dts[t];
+        tu_tensor_init(&in, dt, 2, in_sizes, TU_PACKED);
+        tu_tensor_init(&ix, its[t], 2, ix_sizes, TU_PACKED);
+        tu_tensor_init(&out, dt, 2, ix_sizes, TU_PACKED);
+        tu_fill(&in, 40 + t);
+        uint64_t seed = 50 + t;
+        bool is_signed = its[t] == DMLR_INT32 || its[t] == DMLR_INT64;
+        for (uint64_t i = 0; i < tu_count(&ix); i++) {
+            uint64_t r = tu_rand(&seed);
+            int64_t v = (int64_t)(r % in_sizes[1]);
+            if (r % 200 == 0)
+                v = r % 3 == 0 && is_signed ? -v - 1 : r % 3 == 1 ? 3001 + (int64_t)(r % 9) : -1;
+            tu_set_index(&ix, i, v);
+        }
+        unsigned char *expect = malloc(out.bytes);
+        naive_gather_elements(&in, &ix, 1, &out, expect);
+        for (int off = 0; off < 2; off++) {
+            ck_assert_int_eq(setenv("DMLREF_NO_AVX512", off ? "1" : "0", 1), 0);
+            memset(out.data, 0xA5, out.bytes);
+            dmlr_error err;
+            ck_assert_int_eq(run_ge(&in, &ix, 1, &out, DMLR_FEATURE_LEVEL_MAX, &err),
+                             DMLR_STATUS_OK);
+            ck_assert_msg(memcmp(expect, out.data, out.bytes) == 0, "%s elements, %s indices%s",
+                          dmlr_data_type_name(dt), dmlr_data_type_name(its[t]),
+                          off ? ", DMLREF_NO_AVX512" : "");
+        }
+        free(expect);
+        tu_tensor_free(&in);
+        tu_tensor_free(&ix);
+        tu_tensor_free(&out);
+    }
+    unsetenv("DMLREF_NO_AVX512");
+}
+END_TEST
+
 START_TEST(gather_elements_page_example_picks_rows_per_column)
 {
     /* GATHER_ELEMENTS-2 (FLOAT32 output, not the page's UINT32), GATHER_ELEMENTS-4, -5 */
@@ -313,6 +364,7 @@ static Suite *gather_elements_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, gather_elements_matches_the_naive_loop_for_every_type_rank_axis_and_layout,
                         1, 9);
+    tcase_add_test(tc, gather_elements_along_long_rows_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, gather_elements_page_example_picks_rows_per_column);
     tcase_add_test(tc, gather_elements_along_the_last_axis_reads_within_each_row);
     tcase_add_test(tc, gather_elements_negative_index_counts_from_the_end);

@@ -1,0 +1,92 @@
+/*
+ * index_gather512.c -- index_lines.h's run for 4-byte elements 4 or 8 bytes apart along
+ * the indexed axis, with AVX-512's gathers: 16 indices compared with dim at once, and
+ * where all 16 are in [0, dim), their elements fetched by one gather (two for 8-byte
+ * indices) and streamed as one line.  A line with any other index takes the scalar
+ * positions (dmlr_index_clamp: GATHER-7, GATHER-8, GATHER_ELEMENTS-6, -7), so the
+ * bytes are the same.
+ *
+ *   d[k] = s[pos(x[k]) * as]     k = 0 .. n - 1, as 4 or 8
+ *
+ * A gather puts 16 loads in flight at once: random GATHER of 4-byte elements took 0.65 of
+ * the time at 1 thread on the Intel host and 0.69 at 16, GATHER_ELEMENTS along rows 0.76
+ * at 1 thread on both machines (docs/gpu-results/cpu-2026-11-26g).
+ */
+#include "index_lines.h"
+
+#if DMLR_INDEX_GATHER512
+#include <immintrin.h>
+
+/* 16 elements the scalar way, for a line that holds an index out of [0, dim). */
+static __m512i DMLR_TARGET_AVX512 line_scalar(const unsigned char *s, uint64_t as,
+                                              const unsigned char *x, uint32_t ib,
+                                              dmlr_data_type it, uint64_t dim)
+{
+    _Alignas(64) unsigned char line[64];
+    for (uint32_t j = 0; j < 16; j++)
+        memcpy(line + 4 * j, s + as * dmlr_index_clamp(dmlr_read_index(x + j * ib, it), dim), 4);
+    return _mm512_load_si512((const void *)line);
+}
+
+/* n (a multiple of 16) elements onto a line-aligned d; AS the gathers' constant scale. */
+#define LINES_FN(AS)                                                                    \
+    DMLR_TARGET_AVX512 static void lines_##AS(unsigned char *d, const unsigned char *s, \
+                                              const unsigned char *x, dmlr_data_type it, \
+                                              uint64_t dim, uint64_t next, bool ahead,   \
+                                              uint64_t n)                                \
+    {                                                                                   \
+        const uint32_t ib = it == DMLR_INT64 || it == DMLR_UINT64 ? 8 : 4;              \
+        const __m512i dim64 = _mm512_set1_epi64((long long)dim);                        \
+        const __m512i dim32 = _mm512_set1_epi32((int)dim); /* dim <= INT32_MAX */      \
+        for (uint64_t k = 0; k < n; k += 16, d += 64, x += 16 * ib) {                   \
+            if (next) /* s stays at the row's start; past the last row, a hint */      \
+                DMLR_PREFETCH((const void *)((uintptr_t)s + next + 4 * k));             \
+            if (DMLR_INDEX_AHEAD && ahead && k + 16 + DMLR_INDEX_AHEAD <= n)            \
+                for (uint32_t j = 0; j < 16; j++)                                       \
+                    dmlr_prefetch_row(DMLR_INDEX_WRAP_CLAMP,                            \
+                                      x + (DMLR_INDEX_AHEAD + j) * ib, it, dim, s, AS); \
+            __m512i v;                                                                  \
+            if (ib == 8) { /* unsigned: a negative INT64 and a UINT64 past INT64_MAX are out */ \
+                const __m512i i0 = _mm512_loadu_si512((const void *)x);                 \
+                const __m512i i1 = _mm512_loadu_si512((const void *)(x + 64));         \
+                if ((_mm512_cmplt_epu64_mask(i0, dim64) &                               \
+                     _mm512_cmplt_epu64_mask(i1, dim64)) == 0xFF)                       \
+                    v = _mm512_inserti64x4(                                             \
+                        _mm512_castsi256_si512(_mm512_i64gather_epi32(i0, s, AS)),      \
+                        _mm512_i64gather_epi32(i1, s, AS), 1);                          \
+                else                                                                    \
+                    v = line_scalar(s, AS, x, ib, it, dim);                             \
+            } else {                                                                    \
+                const __m512i i0 = _mm512_loadu_si512((const void *)x);                 \
+                if (_mm512_cmplt_epu32_mask(i0, dim32) == 0xFFFF)                       \
+                    v = _mm512_i32gather_epi32(i0, s, AS);                              \
+                else                                                                    \
+                    v = line_scalar(s, AS, x, ib, it, dim);                             \
+            }                                                                           \
+            _mm512_stream_si512((void *)d, v);                                          \
+        }                                                                               \
+    }
+LINES_FN(4)
+LINES_FN(8)
+
+bool dmlr_index_gather512_takes(uint64_t as, uint64_t dim)
+{
+    return (as == 4 || as == 8) && dim <= INT32_MAX && dmlr_cpu_avx512();
+}
+
+void dmlr_index_gather512(unsigned char *d, const unsigned char *s, uint64_t as,
+                          const unsigned char *x, dmlr_data_type it, uint64_t dim,
+                          uint64_t next, bool ahead, uint64_t n)
+{
+    const uint32_t ib = it == DMLR_INT64 || it == DMLR_UINT64 ? 8 : 4;
+    uint64_t k = 0;
+    for (; k < n && (uintptr_t)d % 64; k++, d += 4, x += ib) /* up to a line boundary */
+        memcpy(d, s + as * dmlr_index_clamp(dmlr_read_index(x, it), dim), 4);
+    const uint64_t body = (n - k) / 16 * 16;
+    (as == 4 ? lines_4 : lines_8)(d, s, x, it, dim, next, ahead, body);
+    _mm_sfence();
+    d += 4 * body, x += body * ib, k += body;
+    for (; k < n; k++, d += 4, x += ib)
+        memcpy(d, s + as * dmlr_index_clamp(dmlr_read_index(x, it), dim), 4);
+}
+#endif
