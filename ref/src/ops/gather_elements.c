@@ -89,13 +89,12 @@ typedef struct elements_run {
 #define DMLR_GATHER_ELEMENTS_STREAM 1
 #endif
 #define LINES(N) (DMLR_GATHER_ELEMENTS_STREAM && DMLR_INDEX_LINES(N))
-/* 4-byte elements along the innermost axis 4 or 8 bytes apart, 16 at a time by AVX-512's
- * gathers where the CPU has them (index_gather512.c): -DDMLR_GATHER_ELEMENTS_SIMD=0 to
- * compare. */
+/* 4-byte elements along a packed innermost axis, 16 at a time by AVX-512's gathers where
+ * the CPU has them (index_gather512.c): -DDMLR_GATHER_ELEMENTS_SIMD=0 to compare. */
 #ifndef DMLR_GATHER_ELEMENTS_SIMD
 #define DMLR_GATHER_ELEMENTS_SIMD 1
 #endif
-#define SIMD(as, dim) (DMLR_GATHER_ELEMENTS_SIMD && dmlr_index_gather512_takes(as, dim))
+#define SIMD(dim) (DMLR_GATHER_ELEMENTS_SIMD && dmlr_index_gather512_takes(4, dim))
 #define ELEMENTS_FN(IT, IB, N)                                                          \
     static void elements_##IT##_##N(const dmlr_indexed *a, uint64_t n)                  \
     {                                                                                   \
@@ -107,8 +106,8 @@ typedef struct elements_run {
         const uint64_t dim = a->dim, as = r->axis_step;                                 \
         const uint64_t next = as == N ? dim * N : 0; /* the next row, if rows are packed */ \
         if (LINES(N) && a->stream && ds == N && xs == IB && !((uintptr_t)d % N)) {      \
-            if (ss == 0 && N == 4 && SIMD(as, dim)) /* 16 at a time */                  \
-                dmlr_index_gather512(d, s, as, x, it, dim, next, false, n);              \
+            if (ss == 0 && as == N && N == 4 && SIMD(dim)) /* 16 at a time */           \
+                dmlr_index_gather512(d, s, 4, x, it, dim, next, false, n);               \
             else if (ss == 0 && as == N) /* along a packed innermost axis */            \
                 dmlr_index_lines(d, s, 0, N, x, IB, it, dim, next, false, N, n);        \
             else if (ss == 0)                                                           \

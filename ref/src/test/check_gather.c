@@ -136,6 +136,56 @@ END_TEST
 
 /* ---- the page's examples ------------------------------------------------ */
 
+START_TEST(gather_of_elements_beyond_the_caches_matches_the_naive_loop)
+{
+    /* An index per element into an output of 8 MiB and more: 4-byte elements 4 bytes
+     * apart (a packed input) or 8 (first dimension innermost) go out a line at a time, 16
+     * by AVX-512's gathers where the CPU has them (index_gather512.c) and 4 at a time
+     * otherwise (DMLREF_NO_AVX512).  Indices in range but for one in 200 (negative, past
+     * the axis, or above INT64_MAX), so most lines take the gathers and some the scalar
+     * positions; every index type.  GATHER-7, GATHER-8, GATHER-9. */
+    static const dmlr_data_type its[] = {DMLR_INT64, DMLR_INT32, DMLR_UINT32, DMLR_UINT64};
+    const uint32_t in_sizes[2] = {2, 70001}, ix_sizes[2] = {1, 1100003};
+    uint32_t out_sizes[2];
+    ck_assert(naive_output_sizes(2, in_sizes, ix_sizes, 1, 1, out_sizes));
+    for (int lay = 0; lay < 2; lay++)
+        for (size_t t = 0; t < 4; t++) {
+            tu_tensor in, ix, out;
+            tu_tensor_init(&in, DMLR_FLOAT32, 2, in_sizes, lay ? TU_PERMUTED : TU_PACKED);
+            tu_tensor_init(&ix, its[t], 2, ix_sizes, TU_PACKED);
+            tu_tensor_init(&out, DMLR_FLOAT32, 2, out_sizes, TU_PACKED);
+            ck_assert_uint_ge(out.bytes, (uint64_t)8 << 20);
+            tu_fill(&in, 60 + t);
+            uint64_t seed = 70 + t;
+            bool is_signed = its[t] == DMLR_INT32 || its[t] == DMLR_INT64;
+            for (uint64_t i = 0; i < tu_count(&ix); i++) {
+                uint64_t r = tu_rand(&seed);
+                int64_t v = (int64_t)(r % in_sizes[1]);
+                if (r % 200 == 0)
+                    v = r % 3 == 0 && is_signed ? -v - 1 : r % 3 == 1 ? 70001 + (int64_t)(r % 9) : -1;
+                tu_set_index(&ix, i, v);
+            }
+            unsigned char *expect = malloc(out.bytes);
+            naive_gather(&in, &ix, 1, 1, &out, expect);
+            for (int off = 0; off < 2; off++) {
+                ck_assert_int_eq(setenv("DMLREF_NO_AVX512", off ? "1" : "0", 1), 0);
+                memset(out.data, 0xA5, out.bytes);
+                dmlr_error err;
+                ck_assert_int_eq(run_gather(&in, &ix, 1, 1, &out, DMLR_FEATURE_LEVEL_MAX, &err),
+                                 DMLR_STATUS_OK);
+                ck_assert_msg(memcmp(expect, out.data, out.bytes) == 0, "%s indices, %s input%s",
+                              dmlr_data_type_name(its[t]), lay ? "permuted" : "packed",
+                              off ? ", DMLREF_NO_AVX512" : "");
+            }
+            free(expect);
+            tu_tensor_free(&in);
+            tu_tensor_free(&ix);
+            tu_tensor_free(&out);
+        }
+    unsetenv("DMLREF_NO_AVX512");
+}
+END_TEST
+
 START_TEST(gather_of_whole_rows_beyond_the_caches_matches_the_naive_loop)
 {
     /* An embedding lookup into an output of 8 MiB and more (gather_rows.c): rows of 16400
@@ -450,6 +500,7 @@ static Suite *gather_suite(void)
     TCase *tc = tcase_create("gather");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, gather_matches_the_naive_loop_for_every_type_rank_axis_and_layout, 1, 9);
+    tcase_add_test(tc, gather_of_elements_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, gather_of_whole_rows_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, gather_page_example_1_remaps_a_vector);
     tcase_add_test(tc, gather_page_example_2_concatenates_rows);
