@@ -12,14 +12,16 @@
 #include "gather_rows.h"
 #include "index_lines.h"
 
-/* An index per element, one function per index type and element width (index.h); unit steps
- * as constants where they are: scaled addressing, more loads in flight.  Locals: the byte
- * stores may alias anything reachable through `a`. */
 /* 4-byte elements 4 or 8 bytes apart into a large output, 16 at a time by AVX-512's
  * gathers where the CPU has them (index_gather512.c): -DDMLR_GATHER_SIMD=0 to compare. */
 #ifndef DMLR_GATHER_SIMD
 #define DMLR_GATHER_SIMD 1
 #endif
+#define SIMD(N, ss, dim) (DMLR_GATHER_SIMD && (N) == 4 && dmlr_index_gather512_takes(ss, dim))
+
+/* An index per element, one function per index type and element width (index.h); unit steps
+ * as constants where they are: scaled addressing, more loads in flight.  Locals: the byte
+ * stores may alias anything reachable through `a`. */
 #define GATHER_LOOP(N, DS, SS, XS)                                                      \
     for (uint64_t k = 0, pos; k < n; k++, d += (DS), x += (XS)) {                      \
         if (DMLR_INDEX_AHEAD && k + DMLR_INDEX_AHEAD < n) /* random rows: load early */ \
@@ -35,12 +37,11 @@
         unsigned char *d = a->dst;                                                      \
         const unsigned char *src = a->src, *x = a->idx;                                 \
         const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step, dim = a->dim; \
-        if (DMLR_GATHER_STREAM && DMLR_INDEX_LINES(N) && a->stream && ds == N &&        \
-            xs == IB && !((uintptr_t)d % N) && N == 4 && DMLR_GATHER_SIMD &&              \
-            dmlr_index_gather512_takes(ss, dim)) /* 16 at a time (index_gather512.c) */  \
-            dmlr_index_gather512(d, src, ss, x, it, dim, 0, true, n);                    \
-        else if (DMLR_GATHER_STREAM && DMLR_INDEX_LINES(N) && a->stream && ds == N &&   \
-                 xs == IB && !((uintptr_t)d % N)) /* whole lines streamed (index_lines.h) */ \
+        const bool lines = DMLR_GATHER_STREAM && DMLR_INDEX_LINES(N) && a->stream &&    \
+                           ds == N && xs == IB && !((uintptr_t)d % N);                  \
+        if (lines && SIMD(N, ss, dim)) /* 16 at a time (index_gather512.c) */          \
+            dmlr_index_gather512(d, src, ss, x, it, dim, 0, true, n);                   \
+        else if (lines) /* whole lines streamed (index_lines.h) */                      \
             dmlr_index_lines(d, src, 0, ss == N ? N : ss, x, IB, it, dim, 0, true, N,   \
                              n);                                                        \
         else if (ds == N && ss == N && xs == IB)                                        \

@@ -68,9 +68,9 @@ bool dmlr_cpu_avx(void);
 #else
 static inline bool dmlr_cpu_avx(void) { return false; }
 #endif
-/* AVX-512's 64-byte stores, for copy.c's line writer alone: a whole line in one store.
- * DMLREF_NO_AVX turns them off too; DMLREF_NO_AVX512 only them, read again as
- * DMLREF_CPU is (below), so that one test run walks both widths. */
+/* AVX-512, for copy.c's line writer (a whole line in one store) and index_gather512.c's
+ * gathers.  DMLREF_NO_AVX turns it off too; DMLREF_NO_AVX512 only it, read again as
+ * DMLREF_CPU is (below), so that one test run walks both ways. */
 #if DMLR_AVX
 #define DMLR_TARGET_AVX512 __attribute__((target("avx512f")))
 bool dmlr_cpu_avx512(void);

@@ -116,6 +116,32 @@ static void v_seq_writer512(void)
     zmm = 0;
 }
 static void v_memcpy(void) { ROW_LOOP(memcpy(out + r * RB, SRC(r), RB)) }
+/* batch rows at a time copied into a buffer that stays in the caches, then streamed out
+ * as one run: the stores to memory in bursts, apart from the rows' loads */
+static int batch = 8;
+static unsigned char bbuf[64 * RB] __attribute__((aligned(64)));
+static void v_batch(void)
+{
+    for (uint64_t r = 0; r < ROWS; r += batch) {
+        const uint64_t m = ROWS - r < (uint64_t)batch ? ROWS - r : (uint64_t)batch;
+        for (uint64_t j = 0; j < m; j++) {
+            if (far_d && r + j + far_d < ROWS) pf(SRC(r + j + far_d), 1);
+            if (near_d && r + j + near_d < ROWS) pf(SRC(r + j + near_d), 0);
+            memcpy(bbuf + j * RB, SRC(r + j), RB);
+        }
+        unsigned char *d = out + r * RB;
+        const unsigned char *s = bbuf;
+        for (uint64_t n = m * RB; n; n -= RB, d += RB, s += RB)
+            put(d, s);
+    }
+    _mm_sfence();
+}
+static void v_batch512(void)
+{
+    zmm = 1;
+    v_batch();
+    zmm = 0;
+}
 /* the rows read, nothing written: what the random reads alone cost */
 static void v_read(void)
 {
@@ -152,7 +178,7 @@ static void v_lib(void)
     }
 }
 
-typedef struct { const char *name; void (*f)(void); int nd, fd; } variant;
+typedef struct { const char *name; void (*f)(void); int nd, fd, b; } variant;
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -186,6 +212,9 @@ int main(int argc, char **argv)
     variant v[] = {
         {"seq memcpy", v_seq_memcpy, 0, 0}, {"seq writer", v_seq_writer, 0, 0},
         {"dmlref GATHER", v_lib, 0, 0}, {"seq writer zmm", v_seq_writer512, 0, 0},
+        {"batch 4 zmm t0+4 t2+8", v_batch512, 4, 8, 4}, {"batch 8 zmm t0+4 t2+8", v_batch512, 4, 8, 8},
+        {"batch 16 zmm t0+4 t2+8", v_batch512, 4, 8, 16}, {"batch 8 t0+4 t2+8", v_batch, 4, 8, 8},
+        {"batch 8 t0+4", v_batch, 4, 0, 8}, {"batch 16 t0+8", v_batch, 8, 0, 16},
         {"writer zmm t0+2 t2+8", v_writer512, 2, 8}, {"writer zmm t0+4 t2+8", v_writer512, 4, 8},
         {"writer t0+2 t2+8", v_writer, 2, 8}, {"writer t0+2", v_writer, 2, 0},
         {"writer t0+4 t2+8", v_writer, 4, 8}, {"writer t0+2 t2+16", v_writer, 2, 16},
@@ -209,7 +238,7 @@ int main(int argc, char **argv)
         }
     for (int k = 0; k < ROUNDS; k++)
         for (int i = 0; i < NV; i++) {
-            near_d = v[i].nd, far_d = v[i].fd;
+            near_d = v[i].nd, far_d = v[i].fd, batch = v[i].b ? v[i].b : 8;
             double t0 = now();
             v[i].f();
             t[i][k] = now() - t0;

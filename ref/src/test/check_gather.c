@@ -162,7 +162,9 @@ START_TEST(gather_of_elements_beyond_the_caches_matches_the_naive_loop)
                 uint64_t r = tu_rand(&seed);
                 int64_t v = (int64_t)(r % in_sizes[1]);
                 if (r % 200 == 0)
-                    v = r % 3 == 0 && is_signed ? -v - 1 : r % 3 == 1 ? 70001 + (int64_t)(r % 9) : -1;
+                    v = r % 3 == 0 && is_signed ? -v - 1
+                        : r % 3 == 1            ? 70001 + (int64_t)(r % 9)
+                                                : -1;
                 tu_set_index(&ix, i, v);
             }
             unsigned char *expect = malloc(out.bytes);

@@ -192,7 +192,8 @@ START_TEST(gather_is_bit_identical_at_1_2_3_and_8_threads)
     static const char *const no512[] = {"0", "1", "0"};
     static const char *const names[][2] = {
         {"gather embedding rows of 20 bytes", "gather embedding rows of 1028 bytes"},
-        {"gather embedding rows of 20 bytes, no avx512", "gather embedding rows of 1028 bytes, no avx512"},
+        {"gather embedding rows of 20 bytes, no avx512",
+         "gather embedding rows of 1028 bytes, no avx512"},
         {"gather embedding rows of 20 bytes, amd", "gather embedding rows of 1028 bytes, amd"}};
     for (int m = 0; m < 3; m++) {
         ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
