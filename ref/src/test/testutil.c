@@ -255,3 +255,17 @@ void tu_fill_tuples(tu_tensor *ix, const uint32_t *dims, uint64_t seed)
     if (ix->desc.DataType == DMLR_UINT64 && tu_count(ix) > 1)
         tu_set_index(ix, 1, -1); /* 2^64 - 1 is out of range, not -1 */
 }
+
+void tu_fill_indices_mostly_in_range(tu_tensor *ix, uint32_t dim, uint64_t seed)
+{
+    bool is_signed = ix->desc.DataType == DMLR_INT32 || ix->desc.DataType == DMLR_INT64;
+    for (uint64_t i = 0; i < tu_count(ix); i++) {
+        uint64_t r = tu_rand(&seed);
+        int64_t v = (int64_t)(r % dim);
+        if (r % 200 == 0)
+            v = r % 3 == 0 && is_signed ? -v - 1
+                : r % 3 == 1            ? (int64_t)dim + (int64_t)(r % 9)
+                                        : -1;
+        tu_set_index(ix, i, v);
+    }
+}

@@ -116,5 +116,9 @@ void tu_naive_gather_nd(const tu_tensor *in, const tu_tensor *ix, uint32_t in_dc
 /* Tuple coordinate j of the indices in [-dim, dim - 1] of dims[j] (unsigned: [0, dim)); one in
  * 16 out of range on either side. */
 void tu_fill_tuples(tu_tensor *ix, const uint32_t *dims, uint64_t seed);
+/* Indices mostly in [0, dim): one in 200 outside it (negative in a signed type, dim or
+ * a little past it, or -1: an unsigned type's largest value), so that a path that takes a
+ * line of in-range indices at once takes most lines, and its other lines the scalar way. */
+void tu_fill_indices_mostly_in_range(tu_tensor *ix, uint32_t dim, uint64_t seed);
 
 #endif
