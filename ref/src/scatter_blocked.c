@@ -9,9 +9,9 @@
  *
  *   count  each of T threads counts the updates of its share (a T-th of the line, in
  *          order) that land in each range;
- *   fill   after a prefix sum over (range, thread), each thread puts its updates'
- *          positions in their range (32 bits) and their bytes into the range's bucket,
- *          after the shares before its own;
+ *   fill   after a prefix sum over (range, thread), each thread puts each of its updates
+ *          into its range's bucket, after the shares before its own: a record of the
+ *          position in the range (32 bits) and the update's bytes;
  *   apply  per range, in parallel: the input's bytes copied into a buffer, the bucket's
  *          updates written there in order, the buffer streamed to the output.
  *
@@ -23,7 +23,11 @@
  * 1.19x); more updates go the plain way.  scatter.random: 0.82 of the time at 1 thread
  * on the Intel host and the Zen 5, 0.72 at 2 on the Zen 5; in two groups of ranges, to
  * halve the scratch, no faster than the plain way (docs/gpu-results/cpu-2026-11-26f/
- * ab-scatter-blocked.txt).  -DDMLR_SCATTER_BLOCKED=0 to compare.
+ * ab-scatter-blocked.txt).  A bucket of records is one stream of stores where positions
+ * and bytes apart were two (256 ranges: 512 streams, more lines than L1 holds): 0.82 of
+ * the time at 1 thread on the Intel host and 0.80 on the Zen 5, 0.86 / 0.87 from a
+ * strided input (docs/gpu-results/cpu-2026-11-26g/ab-scatter-records.txt).
+ * -DDMLR_SCATTER_BLOCKED=0 to compare.
  */
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include "scatter.h"
@@ -61,8 +65,8 @@ enum { MAX_RANGES = 1 << 16 }; /* so the counts stay in the caches */
 typedef struct blocked {
     uint64_t shift, ranges; /* range r holds positions [r << shift, (r + 1) << shift) */
     uint64_t *start;        /* [ranges + 1]: where each bucket starts, then ends */
-    uint32_t *pos;          /* an update's position within its range */
-    unsigned char *val;     /* its bytes */
+    unsigned char *rec;     /* an update a record: its position within its range (32 bits),
+                             * then its bytes (one stream a bucket, not two) */
 } blocked;
 
 /* Scratch of `bytes`, on huge pages where the system has them: fresh memory on every
@@ -91,13 +95,12 @@ static void *scratch(uint64_t bytes)
     for (uint64_t k = 0, p; k < n; k++, s += (SS), x += (XS))                               \
         if (dmlr_index_position(DMLR_INDEX_WRAP_DROP, dmlr_read_index(x, DMLR_##IT), dim,   \
                                 &p)) {                                                      \
-            uint64_t slot = next[p >> shift]++;                                             \
-            if (DMLR_SCATTER_FILL_AHEAD) { /* the bucket's line after next, before it is */  \
-                DMLR_PREFETCH_WRITE(pos + slot + DMLR_SCATTER_FILL_AHEAD / 4); /* due */   \
-                DMLR_PREFETCH_WRITE(val + slot * (N) + DMLR_SCATTER_FILL_AHEAD);            \
-            }                                                                               \
-            pos[slot] = (uint32_t)(p & mask);                                               \
-            memcpy(val + slot * (N), s, N); /* SCATTER-7 */                                 \
+            unsigned char *r = rec + next[p >> shift]++ * (4 + (N));                       \
+            const uint32_t q = (uint32_t)(p & mask);                                        \
+            if (DMLR_SCATTER_FILL_AHEAD) /* the bucket's line after next, before it is due */ \
+                DMLR_PREFETCH_WRITE(r + DMLR_SCATTER_FILL_AHEAD);                           \
+            memcpy(r, &q, 4);                                                               \
+            memcpy(r + 4, s, N); /* SCATTER-7 */                                            \
         }
 #define FILL_FN(IT, IB, N)                                                                  \
     static void fill_##IT##_##N(const dmlr_indexed *a, uint64_t n)                          \
@@ -106,8 +109,7 @@ static void *scratch(uint64_t bytes)
         uint64_t *next = ((const fill_ctx *)(const void *)a)->next;                         \
         const uint64_t shift = b->shift, mask = ((uint64_t)1 << shift) - 1, dim = a->dim;   \
         const unsigned char *s = a->src, *x = a->idx;                                       \
-        uint32_t *pos = b->pos;                                                             \
-        unsigned char *val = b->val;                                                        \
+        unsigned char *rec = b->rec;                                                        \
         if (a->src_step == N && a->idx_step == IB) {                                        \
             FILL_LOOP(IT, N, N, IB)                                                         \
         } else {                                                                            \
@@ -146,8 +148,11 @@ static void fill(const blocked *b, const dmlr_indexed *a, uint64_t lo, uint64_t 
 }
 
 #define APPLY(N)                                                                            \
-    for (uint64_t s = b->start[r]; s < b->start[r + 1]; s++)                                \
-        memcpy(buf + (uint64_t)b->pos[s] * (N), b->val + s * (N), N); /* SCATTER-6 */
+    for (uint64_t s = b->start[r]; s < b->start[r + 1]; s++) {                              \
+        uint32_t q;                                                                         \
+        memcpy(&q, b->rec + s * (4 + (N)), 4);                                              \
+        memcpy(buf + (uint64_t)q * (N), b->rec + s * (4 + (N)) + 4, N); /* SCATTER-6 */     \
+    }
 
 /* Range r of the output: the input's bytes, its updates on them, streamed out. */
 static void apply(const blocked *b, const dmlr_indexed *a, const unsigned char *in,
@@ -179,7 +184,7 @@ bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, u
         a->dst_step != e || !dmlr_stream_worth(bytes) || n * 64 < bytes ||
         n * (4 + e) > bytes / 2)
         return false; /* few updates a line: the copy, then the updates, cost less */
-    blocked b = {0, 0, NULL, NULL, NULL};
+    blocked b = {0, 0, NULL, NULL};
     const uint64_t range = dmlr_cpu_amd() ? DMLR_SCATTER_RANGE_AMD : DMLR_SCATTER_RANGE;
     while ((e << b.shift) < range || ((a->dim - 1) >> b.shift) + 1 > MAX_RANGES)
         b.shift++;
@@ -190,9 +195,8 @@ bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, u
     b.start = malloc((ranges + 1) * sizeof *b.start);
     uint64_t *cnt = calloc(threads * ranges, sizeof *cnt); /* [thread][range] */
     unsigned char *bufs = malloc(threads * range_bytes);  /* a range's bytes a thread */
-    b.pos = scratch(n * sizeof *b.pos);
-    b.val = scratch(n * e);
-    const bool ok = b.start && cnt && bufs && b.pos && b.val;
+    b.rec = scratch(n * (4 + e));
+    const bool ok = b.start && cnt && bufs && b.rec;
     if (ok) {
 #ifdef _OPENMP
 #pragma omp parallel num_threads((int)threads)
@@ -215,6 +219,6 @@ bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, u
                 apply(&b, a, in, in_step, (uint64_t)r, bufs + t * range_bytes);
         }
     }
-    free(b.start), free(cnt), free(bufs), free(b.pos), free(b.val);
+    free(b.start), free(cnt), free(bufs), free(b.rec);
     return ok;
 }
