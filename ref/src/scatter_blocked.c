@@ -40,14 +40,20 @@
 #ifndef DMLR_SCATTER_BLOCKED
 #define DMLR_SCATTER_BLOCKED 1 /* 0: never, to compare */
 #endif
-/* At most this many threads: from 3 on, scatter_bucket.c's passes, which need no more
- * scratch than a block of updates, were as fast (16 threads: 27.9 against 27.5 ms), and
- * the scratch beside 16 threads' buffers came to 1.21x the tensors' bytes. */
+/* At most this many threads (more take scatter_bucket.c's passes).  With positions and
+ * bytes apart the two were level at 16 threads (27.9 against 27.5 ms); with records this
+ * took 0.62 of the time there (0.70 with ranges of 1 MiB, whose 16 buffers put the peak
+ * RSS at 1.21x the tensors' bytes), 0.80-0.92 from a strided input. */
 #ifndef DMLR_SCATTER_BLOCKED_THREADS
-#define DMLR_SCATTER_BLOCKED_THREADS 2
+#define DMLR_SCATTER_BLOCKED_THREADS 1024
 #endif
 /* Bytes of output a range, about, by CPU maker (dmlr_cpu_amd): half a core's L2 on the
- * Intel host (2 MiB) and the Zen 5 (1 MiB) did best, the range's buffer staying there. */
+ * Intel host (2 MiB) and the Zen 5 (1 MiB) did best, the range's buffer staying there;
+ * and at most BUFFERS over the thread count, so that the threads' buffers together stay
+ * small beside the scratch (16 threads: 512 KiB ranges). */
+#ifndef DMLR_SCATTER_BUFFERS
+#define DMLR_SCATTER_BUFFERS (8u << 20)
+#endif
 #ifndef DMLR_SCATTER_RANGE
 #define DMLR_SCATTER_RANGE (1u << 20)
 #endif
@@ -185,7 +191,9 @@ bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, u
         n * (4 + e) > bytes / 2)
         return false; /* few updates a line: the copy, then the updates, cost less */
     blocked b = {0, 0, NULL, NULL};
-    const uint64_t range = dmlr_cpu_amd() ? DMLR_SCATTER_RANGE_AMD : DMLR_SCATTER_RANGE;
+    const uint64_t most = DMLR_SCATTER_BUFFERS / dmlr_max_threads();
+    const uint64_t maker = dmlr_cpu_amd() ? DMLR_SCATTER_RANGE_AMD : DMLR_SCATTER_RANGE;
+    const uint64_t range = maker < most ? maker : most;
     while ((e << b.shift) < range || ((a->dim - 1) >> b.shift) + 1 > MAX_RANGES)
         b.shift++;
     if (b.shift > 32)

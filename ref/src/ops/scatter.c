@@ -104,10 +104,10 @@ enum { CHUNK = 1 << 14 }; /* index elements per parallel chunk, about */
  * fewer lines than threads, a line and one of `parts` ranges of output
  * positions along Axis.  Every item reads its whole line in order and writes
  * only the positions it owns, so each output element still takes its updates
- * in row-major order, from one item: the same bytes for any split.  From 3
- * threads, fewer lines than threads go through scatter_bucket.c instead; at 1
- * and 2, one line of many updates that is the whole of a large packed output
- * goes through scatter_blocked.c (the copy from the input too, strided or not).
+ * in row-major order, from one item: the same bytes for any split.  One line of
+ * many updates that is the whole of a large packed output goes through
+ * scatter_blocked.c (the copy from the input too, strided or not); otherwise,
+ * from 3 threads, fewer lines than threads go through scatter_bucket.c.
  */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
