@@ -41,7 +41,10 @@ enum { DMLR_SCAN_FAR = 16 };
  * Intel host, 23 on the Zen 5), and scan.c picks by dmlr_cpu_amd():
  *   T    the Intel host's: 52 ms at 64 x 64, 53 at 64 x 16, 60 at 128 x 64, 80
  *        at 256 x 32, 92 at 512 x 16 (1 thread); the Zen 5 47 ms at 64 x 64;
- *   TW   the 2-core Zen 5's: 35-36 ms at 256 x 32, 41-50 at 512 x 16.
+ *   TW   the 2-core Zen 5's: 35-36 ms at 256 x 32, 41-50 at 512 x 16; later, 128 x 64
+ *        took 0.87-0.94 of 256 x 32's time at 1 thread and 0.85-0.89 at 2 (the
+ *        strided outer product and summation, 9 rounds in two A/Bs; 64 x 64 1.0-1.1,
+ *        128 x 32 1.0, 256 x 64 1.4: docs/bench-2core-2026-11-26g/ab-scan-tw.txt).
  * Before the runs were on lines the Intel host seemed to want 512 lanes: the
  * benchmark's output starts 16 bytes off a line, so every run streamed parts of
  * lines, and 64-lane tiles ran 4x as long.  Same bits at any shape.
@@ -53,10 +56,10 @@ enum { DMLR_SCAN_FAR = 16 };
 #define DMLR_SCAN_T_STEPS 64
 #endif
 #ifndef DMLR_SCAN_TW_LANES
-#define DMLR_SCAN_TW_LANES 256
+#define DMLR_SCAN_TW_LANES 128
 #endif
 #ifndef DMLR_SCAN_TW_STEPS
-#define DMLR_SCAN_TW_STEPS 32
+#define DMLR_SCAN_TW_STEPS 64
 #endif
 #ifndef DMLR_SCAN_M_LANES
 #define DMLR_SCAN_M_LANES 64
