@@ -20,6 +20,13 @@
 #if DMLR_INDEX_GATHER512
 #include <immintrin.h>
 
+/* One element the scalar way, its index's position clamped into the axis. */
+static inline void one(unsigned char *d, const unsigned char *s, uint64_t as,
+                       const unsigned char *x, dmlr_data_type it, uint64_t dim)
+{
+    memcpy(d, s + as * dmlr_index_clamp(dmlr_read_index(x, it), dim), 4);
+}
+
 /* 16 elements the scalar way, for a line that holds an index out of [0, dim). */
 static __m512i DMLR_TARGET_AVX512 line_scalar(const unsigned char *s, uint64_t as,
                                               const unsigned char *x, uint32_t ib,
@@ -27,18 +34,17 @@ static __m512i DMLR_TARGET_AVX512 line_scalar(const unsigned char *s, uint64_t a
 {
     _Alignas(64) unsigned char line[64];
     for (uint32_t j = 0; j < 16; j++)
-        memcpy(line + 4 * j, s + as * dmlr_index_clamp(dmlr_read_index(x + j * ib, it), dim), 4);
+        one(line + 4 * j, s, as, x + j * ib, it, dim);
     return _mm512_load_si512((const void *)line);
 }
 
 /* n (a multiple of 16) elements onto a line-aligned d; AS the gathers' constant scale. */
 #define LINES_FN(AS)                                                                    \
     DMLR_TARGET_AVX512 static void lines_##AS(unsigned char *d, const unsigned char *s, \
-                                              const unsigned char *x, dmlr_data_type it, \
-                                              uint64_t dim, uint64_t next, bool ahead,   \
-                                              uint64_t n)                                \
+                                              const unsigned char *x, uint32_t ib,       \
+                                              dmlr_data_type it, uint64_t dim,           \
+                                              uint64_t next, bool ahead, uint64_t n)     \
     {                                                                                   \
-        const uint32_t ib = it == DMLR_INT64 || it == DMLR_UINT64 ? 8 : 4;              \
         const __m512i dim64 = _mm512_set1_epi64((long long)dim);                        \
         const __m512i dim32 = _mm512_set1_epi32((int)dim); /* dim <= INT32_MAX */      \
         for (uint64_t k = 0; k < n; k += 16, d += 64, x += 16 * ib) {                   \
@@ -81,15 +87,15 @@ void dmlr_index_gather512(unsigned char *d, const unsigned char *s, uint64_t as,
                           const unsigned char *x, dmlr_data_type it, uint64_t dim,
                           uint64_t next, bool ahead, uint64_t n)
 {
-    const uint32_t ib = it == DMLR_INT64 || it == DMLR_UINT64 ? 8 : 4;
+    const uint32_t ib = dmlr_data_type_size(it);
     uint64_t k = 0;
     for (; k < n && (uintptr_t)d % 64; k++, d += 4, x += ib) /* up to a line boundary */
-        memcpy(d, s + as * dmlr_index_clamp(dmlr_read_index(x, it), dim), 4);
+        one(d, s, as, x, it, dim);
     const uint64_t body = (n - k) / 16 * 16;
-    (as == 4 ? lines_4 : lines_8)(d, s, x, it, dim, next, ahead, body);
+    (as == 4 ? lines_4 : lines_8)(d, s, x, ib, it, dim, next, ahead, body);
     _mm_sfence();
     d += 4 * body, x += body * ib, k += body;
     for (; k < n; k++, d += 4, x += ib)
-        memcpy(d, s + as * dmlr_index_clamp(dmlr_read_index(x, it), dim), 4);
+        one(d, s, as, x, it, dim);
 }
 #endif
