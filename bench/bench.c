@@ -10,7 +10,10 @@
  * byte read once and written once) between the case's own buffers: memcpy on
  * one thread, and the roofline, a plain parallel copy at the case's thread
  * count (each thread memcpy's its share), which is what data movement can
- * reach on this machine at that count.
+ * reach on this machine at that count.  GATHER's cases with random picks have a
+ * third, their reads alone (bench_reads: the indices and the bytes they pick, nothing
+ * written), since a 4-byte element picked at random costs a 64-byte line, which no
+ * copy of the same bytes pays: "x reads" is that time over the case's.
  * Buffers of 4 MiB or more get madvise(MADV_HUGEPAGE), as numpy does for its
  * own arrays on Linux (--no-hugepages turns it off).  Usage:
  *   dmlref-bench [--json FILE] [--runs N] [--filter S1,S2...] [--threads 1,4,16] [--big]
@@ -43,7 +46,7 @@
 #endif
 
 typedef struct result {
-    double seconds, memcpy_seconds, roof_seconds, bytes, elements, tensor_bytes;
+    double seconds, memcpy_seconds, roof_seconds, reads_seconds, bytes, elements, tensor_bytes;
     long peak_rss_kb;
     int ok;
 } result;
@@ -153,6 +156,9 @@ static void run_roofline(void *arg)
     }
 }
 
+static volatile uint64_t reads_sink;
+static void run_reads(void *arg) { reads_sink = bench_reads(arg); }
+
 /* Runs in a child: one case at `threads`, the result written to fd. */
 static void child(int i, int threads, int fd)
 {
@@ -171,6 +177,7 @@ static void child(int i, int threads, int fd)
     r.peak_rss_kb = ru.ru_maxrss; /* before memcpy, which allocates nothing anyway */
     r.memcpy_seconds = median_time(run_memcpy, &c);
     r.roof_seconds = median_time(run_roofline, &c);
+    r.reads_seconds = c.pick_bytes ? median_time(run_reads, &c) : 0;
     r.bytes = c.bytes, r.elements = c.elements, r.tensor_bytes = c.tensor_bytes;
     if (write(fd, &r, sizeof r) != (ssize_t)sizeof r)
         _exit(3);
@@ -320,8 +327,9 @@ int main(int argc, char **argv)
     fprintf(js, "{\n  \"runs\": %d,\n", runs);
     machine_json(js, max_threads);
     fprintf(js, "  \"cases\": [");
-    printf("%-24s %3s %9s %7s %8s %8s %6s %8s %6s %8s %8s %5s\n", "case", "thr", "ms", "GB/s",
-           "Melem/s", "memcpy", "x mcpy", "roofline", "x roof", "RSS MiB", "tensors", "x RSS");
+    printf("%-24s %3s %9s %7s %8s %8s %6s %8s %6s %7s %8s %8s %5s\n", "case", "thr", "ms",
+           "GB/s", "Melem/s", "memcpy", "x mcpy", "roofline", "x roof", "x reads", "RSS MiB",
+           "tensors", "x RSS");
     int first = 1, failed = 0;
     for (int i = 0; bench_case_names[i]; i++) {
         const char *name = bench_case_names[i];
@@ -348,17 +356,24 @@ int main(int argc, char **argv)
             double gbs = r.bytes / r.seconds / 1e9, mgbs = r.bytes / r.memcpy_seconds / 1e9;
             double roof = r.bytes / r.roof_seconds / 1e9;
             double rss = (double)r.peak_rss_kb * 1024, ratio = rss / r.tensor_bytes;
-            printf("%-24s %3d %9.1f %7.2f %8.1f %8.2f %6.2f %8.2f %6.2f %8.0f %8.0f %5.2f\n",
+            char reads[16] = "-";
+            if (r.reads_seconds > 0)
+                snprintf(reads, sizeof reads, "%.2f", r.reads_seconds / r.seconds);
+            printf("%-24s %3d %9.1f %7.2f %8.1f %8.2f %6.2f %8.2f %6.2f %7s %8.0f %8.0f %5.2f\n",
                    name, t, r.seconds * 1e3, gbs, r.elements / r.seconds / 1e6, mgbs, gbs / mgbs,
-                   roof, gbs / roof, rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio);
+                   roof, gbs / roof, reads, rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio);
             fprintf(js, "%s\n    {\"name\": \"%s\", \"threads\": %d, \"ms\": %.3f, \"gbps\": %.3f, "
                     "\"melem_per_s\": %.1f, \"bytes\": %.0f, \"elements\": %.0f, "
                     "\"memcpy_ms\": %.3f, \"memcpy_gbps\": %.3f, \"roofline_ms\": %.3f, "
                     "\"roofline_gbps\": %.3f, \"peak_rss_mib\": %.1f, "
-                    "\"tensor_mib\": %.1f, \"rss_ratio\": %.3f, \"verified\": true}",
+                    "\"tensor_mib\": %.1f, \"rss_ratio\": %.3f, \"verified\": true",
                     first ? "" : ",", name, t, r.seconds * 1e3, gbs, r.elements / r.seconds / 1e6,
                     r.bytes, r.elements, r.memcpy_seconds * 1e3, mgbs, r.roof_seconds * 1e3, roof,
                     rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio);
+            if (r.reads_seconds > 0)
+                fprintf(js, ", \"reads_ms\": %.3f}", r.reads_seconds * 1e3);
+            else
+                fprintf(js, "}");
             first = 0;
         }
     }

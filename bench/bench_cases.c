@@ -139,6 +139,7 @@ static void setup_gather(bench_case *c)
     bind(c, 1, &d_out[0]);
     c->elements = s_ix[0];
     c->bytes = (double)s_ix[0] * (8 + 4 + 4);
+    c->pick_bytes = 4, c->pick_step = strided ? 8 : 4;
 }
 
 /* Embedding lookup: whole 1 KiB rows at random, where a gather can move data at copy speed. */
@@ -156,6 +157,7 @@ static void setup_rows(bench_case *c)
     bind(c, 1, &d_out[0]);
     c->elements = 64 * M;
     c->bytes = (double)s_rix[1] * (8 + 1024 + 1024);
+    c->pick_bytes = c->pick_step = 1024;
 }
 
 static void setup_elements(bench_case *c)
@@ -292,6 +294,39 @@ void bench_setup(bench_case *c, int i)
     case CUMSUM_OUTER: setup_scan(c, 0, 1); break;
     default: setup_big(c); break;
     }
+}
+
+/*
+ * A gather's reads that no scheme avoids: every index in order, then every 64-byte line
+ * of the bytes it picks (one line for each 4-byte element at random).  A plain loop over
+ * the threads' shares, 4 bytes loaded a line (the line, not the load, is the cost), each
+ * pick's lines prefetched about a memory latency ahead (32 elements or 4 rows), folded
+ * into a sum so that the compiler keeps the loads.
+ */
+uint64_t bench_reads(const bench_case *c)
+{
+    const unsigned char *in = c->in[0].data;
+    const int64_t *ix = c->in[1].data;
+    const int64_t n = (int64_t)(c->in[1].size / 8);
+    const uint64_t len = c->pick_bytes, step = c->pick_step, ahead = len >= 64 ? 4 : 32;
+    uint64_t sum = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+#endif
+    for (int64_t k = 0; k < n; k++) {
+        if (k + (int64_t)ahead < n)
+            for (uint64_t b = 0; b < len; b += 64)
+                __builtin_prefetch(in + (uint64_t)ix[k + (int64_t)ahead] * step + b);
+        const unsigned char *p = in + (uint64_t)ix[k] * step;
+        uint32_t w;
+        for (uint64_t b = 0; b < len; b += 64) { /* 4 bytes a line: the line is the cost */
+            memcpy(&w, p + b, 4);
+            sum += w;
+        }
+        memcpy(&w, p + len - 4, 4); /* the last line, where the pick starts inside one */
+        sum += w;
+    }
+    return sum;
 }
 
 double bench_case_memory(int i)

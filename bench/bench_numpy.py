@@ -176,19 +176,24 @@ def report(bench, numpy_note, peer_notes, after_table=()):
 
     def fmt(x):
         return "%.2f" % x if x else "-"
-    print("\n%-24s %3s %9s %7s %7s %7s %9s %8s %8s %8s %8s %6s" % (
-        "case", "thr", "ms", "GB/s", "x mcpy", "x roof", "numpy ms", "x numpy", "x torch",
-        "x ort", "x best", "x RSS"))
+    print("\n%-24s %3s %9s %7s %7s %7s %7s %9s %8s %8s %8s %8s %6s" % (
+        "case", "thr", "ms", "GB/s", "x mcpy", "x roof", "x reads", "numpy ms", "x numpy",
+        "x torch", "x ort", "x best", "x RSS"))
     for c in cases:
         c["x_memcpy"] = round(c["gbps"] / c["memcpy_gbps"], 3)
         c["x_roofline"] = round(c["gbps"] / c["roofline_gbps"], 3) if "roofline_gbps" in c else None
-        print("%-24s %3d %9.1f %7.2f %7.2f %7s %9s %8s %8s %8s %8s %6.2f" % (
+        c["x_reads"] = round(c["reads_ms"] / c["ms"], 3) if c.get("reads_ms") else None
+        print("%-24s %3d %9.1f %7.2f %7.2f %7s %7s %9s %8s %8s %8s %8s %6.2f" % (
             c["name"], c["threads"], c["ms"], c["gbps"], c["x_memcpy"], fmt(c["x_roofline"]),
+            fmt(c["x_reads"]),
             "%.1f" % c["numpy_ms"] if c.get("numpy_ms") else "-", fmt(c.get("x_numpy")),
             fmt(c.get("x_torch")), fmt(c.get("x_ort")), fmt(c.get("x_best_peer")),
             c["rss_ratio"]))
     print("x peer: the peer's time over dmlref's at the same thread count (numpy: 1 thread);"
-          " peers allocate their outputs inside the timed call.\n" + "; ".join(peer_notes))
+          " peers allocate their outputs inside the timed call.\nx reads: the time of the"
+          " case's indices and the bytes they pick read alone, nothing written, over dmlref's"
+          " (GATHER's cases; a random 4-byte pick costs a 64-byte line).\n" +
+          "; ".join(peer_notes))
     for c in bench["cases"]:
         if "skipped" in c:
             print("%-24s skipped: %s" % (c["name"], c["skipped"]))

@@ -9,7 +9,7 @@ The shared host moves the same code's time by up to 40% between runs minutes apa
 a ratio of two medians taken at different moments keeps that drift.  So, per case and
 thread count:
   ms           dmlref's median over the rounds; GB/s and Melem/s recomputed from it;
-               memcpy and roofline: their medians; peak RSS: the worst round's
+               memcpy, roofline and reads: their medians; peak RSS: the worst round's
   <peer>_ms    the peer's median over the rounds
   x_<peer>     the median over the rounds of that round's peer ms / dmlref ms (paired:
                drift common to both sides of a round cancels)
@@ -57,7 +57,7 @@ def combine(runs, names):
     c["ms"] = r3(ms)
     c["gbps"] = r3(c["bytes"] / ms / 1e6)              # bytes / (ms / 1e3) / 1e9, as the C
     c["melem_per_s"] = round(c["elements"] / ms / 1e3, 1)
-    for k in ("memcpy_ms", "memcpy_gbps", "roofline_ms", "roofline_gbps"):
+    for k in ("memcpy_ms", "memcpy_gbps", "roofline_ms", "roofline_gbps", "reads_ms"):
         if k in c:
             c[k] = r3(median(r.get(k) for r in runs))
     # a peak is a peak: the target on RSS holds only if it held in every round
