@@ -239,6 +239,16 @@ DMLR_TARGET_AVX512 static void stream_lines_avx512(unsigned char *d, const unsig
     for (; n; n -= 64, d += 64, s += 64)
         _mm512_stream_si512((void *)d, _mm512_loadu_si512((const void *)s));
 }
+/* The line at d of off (1..63) bytes from t, then 64 - off from s, in one 64-byte store;
+ * the masked-off bytes are not read. */
+DMLR_TARGET_AVX512 static void stream_joined_avx512(unsigned char *d, const unsigned char *t,
+                                                    const unsigned char *s, uint64_t off)
+{
+    const __mmask64 head = ((__mmask64)1 << off) - 1;
+    __m512i v = _mm512_maskz_loadu_epi8(head, (const void *)t);
+    v = _mm512_mask_loadu_epi8(v, ~head, (const void *)((uintptr_t)s - off));
+    _mm512_stream_si512((void *)d, v);
+}
 #endif
 /* From d's first line boundary on; the bytes around its whole lines by memcpy. */
 static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n, uint64_t ahead)
@@ -285,10 +295,22 @@ bool dmlr_stream_worth(uint64_t bytes)
 #ifndef DMLR_LINE_WRITER_WIDE
 #define DMLR_LINE_WRITER_WIDE 1
 #endif
+/*
+ * With those, a line two pieces share goes from both sources by byte-masked loads, not
+ * through `line`: there the 64-byte load waits for the stores that filled the line to
+ * reach the cache (a store that only partly covers a load cannot forward to it), a stall
+ * each row of gather.rows.  On the Intel host 0.90 of the time at 1 thread and 0.94 at 16
+ * (6 rounds; without it, 1.09 / 1.03 in another A/B of 8: docs/gpu-results/
+ * cpu-2026-11-26h/ab-join.txt).  -DDMLR_LINE_WRITER_JOIN=0 leaves it out.
+ */
+#ifndef DMLR_LINE_WRITER_JOIN
+#define DMLR_LINE_WRITER_JOIN 1
+#endif
 void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d)
 {
     w->p = d;
     w->first = ((uintptr_t)d + 63) & ~(uintptr_t)63; /* maybe past the output's end */
+    w->tail = NULL;
     w->wide = DMLR_LINE_WRITER_WIDE && dmlr_cpu_avx512() && !dmlr_cpu_amd();
 }
 
@@ -318,6 +340,18 @@ void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t 
             memcpy(w->p, s, m);
         } else if (off || n < 64) { /* a line that more than one put fills */
             m = 64 - off < n ? 64 - off : n;
+#if defined(__SSE2__) && DMLR_AVX
+            if (DMLR_LINE_WRITER_JOIN && w->wide && (off ? w->tail && off + m == 64 : true)) {
+                if (off) /* its first bytes from the last put's source, the rest from s */
+                    stream_joined_avx512(w->p - off, w->tail, s, off), w->tail = NULL;
+                else /* the line's first bytes: read again when it is whole */
+                    w->tail = s;
+                w->p += m, s += m, n -= m;
+                continue;
+            }
+#endif
+            if (w->tail) /* a third piece in one line: the bytes so far into `line` */
+                memcpy(w->line, w->tail, off), w->tail = NULL;
             memcpy(w->line + off, s, m);
             if (off + m == 64)
                 writer_lines(w, w->p + m - 64, w->line, 64);
@@ -333,7 +367,7 @@ void dmlr_line_writer_end(dmlr_line_writer *w)
 {
     const uint64_t off = (uintptr_t)w->p & 63;
     if (off && (uintptr_t)w->p - off >= w->first) /* the last line, the next writer's too */
-        memcpy(w->p - off, w->line, off);
+        memcpy(w->p - off, w->tail ? w->tail : w->line, off);
 }
 
 typedef struct copy_ctx {

@@ -64,15 +64,19 @@ void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n);
  * source prefetched by the caller (the bytes past a piece's end are not the next
  * piece's).  Every whole line from the first line boundary on streams, a line that
  * holds the end of one piece and the start of the next too: it is put together in
- * `line` first, where ordinary stores would read it from memory.  The bytes before the
- * first boundary, and those of a last partial line (dmlr_line_writer_end), are shared
- * with whoever writes the neighbouring bytes: memcpy.  Fence as dmlr_stream_copy.
+ * `line` first, where ordinary stores would read it from memory, or, with AVX-512, from
+ * both pieces' sources in registers.  So a piece's last bytes may be read again at the
+ * next put or at dmlr_line_writer_end: the source must stay as it is until then (a
+ * gather's input, which no output may overlap, TENSOR-11).  The bytes before the first
+ * boundary, and those of a last partial line (dmlr_line_writer_end), are shared with
+ * whoever writes the neighbouring bytes: memcpy.  Fence as dmlr_stream_copy.
  */
 typedef struct dmlr_line_writer {
     _Alignas(64) unsigned char line[64];
-    unsigned char *p; /* the next byte */
-    uintptr_t first;  /* the first line boundary at or after the start */
-    bool wide;        /* a line in one 64-byte store */
+    unsigned char *p;          /* the next byte */
+    uintptr_t first;           /* the first line boundary at or after the start */
+    const unsigned char *tail; /* the current line's bytes so far, where not in `line` */
+    bool wide;                 /* a line in one 64-byte store */
 } dmlr_line_writer;
 void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d);
 void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n);

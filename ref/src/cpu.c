@@ -31,7 +31,10 @@ bool dmlr_cpu_avx(void)
     static atomic_int known = -1;
     return once(&known, avx_on);
 }
-static bool has_avx512(void) { return __builtin_cpu_supports("avx512f"); }
+static bool has_avx512(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
 /* DMLREF_NO_AVX512 as last read by dmlr_cpu_read_env: -1 not yet, else whether it is on. */
 static atomic_int no_avx512 = -1;
 bool dmlr_cpu_avx512(void)

@@ -30,7 +30,10 @@
  * (dmlr_cpu_amd, DMLREF_CPU) do without (docs/gpu-results/cpu-2026-11-26e).
  * Chunks of up to 1 MiB rather than 64 KiB (a fence fewer each 64 KiB), 8 or more a
  * thread: 0.97 of the time at 1 thread on the Intel host, level at 16 (6 rounds;
- * docs/gpu-results/cpu-2026-11-26g).
+ * docs/gpu-results/cpu-2026-11-26g).  With the writer's line of two rows joined in
+ * registers (copy.c), the near prefetch 4 rows on rather than 2: medians 0.85 and 0.98 of
+ * the time at 1 thread, 0.91 and 0.95 at 16 (6 and 8 rounds; 6 rows on level;
+ * docs/gpu-results/cpu-2026-11-26h/ab-join.txt).
  *  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing, -DDMLR_GATHER_ROWS_FAR=0 nothing far
  * (the _AMD switches set AMD's CPUs' own), -DDMLR_GATHER_ROWS_CHUNK sets the chunks'
  * most bytes, -DDMLR_GATHER_ROWS_WRITER=0 takes dmlr_stream_copy a row,
@@ -44,7 +47,7 @@
 /* Each CPU maker's best in the A/Bs above: rows prefetched whole AHEAD rows on, FAR rows
  * on into the outer caches (0: none), and whether the rows stream (besides a->stream). */
 #ifndef DMLR_GATHER_ROWS_AHEAD
-#define DMLR_GATHER_ROWS_AHEAD 2
+#define DMLR_GATHER_ROWS_AHEAD 4
 #endif
 #ifndef DMLR_GATHER_ROWS_FAR
 #define DMLR_GATHER_ROWS_FAR 8

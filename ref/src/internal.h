@@ -68,11 +68,12 @@ bool dmlr_cpu_avx(void);
 #else
 static inline bool dmlr_cpu_avx(void) { return false; }
 #endif
-/* AVX-512, for copy.c's line writer (a whole line in one store) and index_gather512.c's
- * gathers.  DMLREF_NO_AVX turns it off too; DMLREF_NO_AVX512 only it, read again as
- * DMLREF_CPU is (below), so that one test run walks both ways. */
+/* AVX-512 (F and BW), for copy.c's line writer (a whole line in one store, a line of two
+ * pieces by byte-masked loads) and index_gather512.c's gathers.  DMLREF_NO_AVX turns it
+ * off too; DMLREF_NO_AVX512 only it, read again as DMLREF_CPU is (below), so that one test
+ * run walks both ways. */
 #if DMLR_AVX
-#define DMLR_TARGET_AVX512 __attribute__((target("avx512f")))
+#define DMLR_TARGET_AVX512 __attribute__((target("avx512f,avx512bw")))
 bool dmlr_cpu_avx512(void);
 #else
 static inline bool dmlr_cpu_avx512(void) { return false; }
