@@ -341,7 +341,7 @@ void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t 
         } else if (off || n < 64) { /* a line that more than one put fills */
             m = 64 - off < n ? 64 - off : n;
 #if defined(__SSE2__) && DMLR_AVX
-            if (DMLR_LINE_WRITER_JOIN && w->wide && (off ? w->tail && off + m == 64 : true)) {
+            if (DMLR_LINE_WRITER_JOIN && w->wide && (!off || (w->tail && off + m == 64))) {
                 if (off) /* its first bytes from the last put's source, the rest from s */
                     stream_joined_avx512(w->p - off, w->tail, s, off), w->tail = NULL;
                 else /* the line's first bytes: read again when it is whole */
