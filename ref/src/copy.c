@@ -187,6 +187,28 @@ static uint64_t stream_ways(uint64_t n)
                : 1;
 }
 /*
+ * Bytes to take off a way's q so that the next way's loads fall about half a page away
+ * from this way's stores modulo 4 KiB: a load whose address matches an older store's in
+ * its low 12 bits waits for that store (a false dependency), and two buffers that malloc
+ * placed at the same offset in their pages, split in halves of whole pages, meet that on
+ * every line.  On the Intel host dmlref's SCATTER copied at 0.92-0.95 of memcpy's speed
+ * with its input and output at the same page offset, 0.99-1.01 with them 1 or 2 KiB apart
+ * (ways.c); moving the split, at 1 thread scatter.copy took 0.95 of the time, split.4 0.95
+ * and join.4 0.96, the strided cases and 16 threads level (6 rounds; docs/gpu-results/
+ * cpu-2026-11-26h/ab-unalias.txt).  At most 4032 bytes, which the last way's tail copies.
+ * -DDMLR_STREAM_UNALIAS=0 leaves it out.
+ */
+#ifndef DMLR_STREAM_UNALIAS
+#define DMLR_STREAM_UNALIAS 1
+#endif
+static uint64_t unalias(const unsigned char *d, const unsigned char *s, uint64_t q,
+                        uint64_t ways)
+{
+    if (!DMLR_STREAM_UNALIAS || ways < 2)
+        return 0;
+    return ((uintptr_t)s + q - (uintptr_t)d - 2048) & 4032; /* then s + q - d = 2 KiB + r */
+}
+/*
  * From d's first 64-byte boundary, a line at a time by MOVE64(d, s): the source
  * prefetched `ahead` bytes on (a hint: never faults, even past the run); the
  * bytes before and after by memcpy.  Only whole lines stream: a line streamed in
@@ -201,7 +223,8 @@ static uint64_t stream_ways(uint64_t n)
         uint64_t head = (64 - ((uintptr_t)d & 63)) & 63;                                \
         memcpy(d, s, head);                                                             \
         d += head, s += head, n -= head;                                                \
-        const uint64_t ways = stream_ways(n), q = n / 64 / ways * 64; /* bytes a way */ \
+        const uint64_t ways = stream_ways(n);                                           \
+        const uint64_t q = n / 64 / ways * 64 - unalias(d, s, n / 64 / ways * 64, ways); \
         if (ways > 1) {                                                                 \
             for (uint64_t i = 0; i < q; i += 64)                                        \
                 for (uint64_t w = 0; w < q * ways; w += q) {                            \

@@ -2,7 +2,7 @@
  * ways.c -- one core, two questions, both about how many output streams a copy keeps
  * going at once.  Not part of the build.  From the repository root, after make:
  *   cc -O2 -mavx2 -fopenmp -Iref/include docs/gpu-results/cpu-2026-11-26h/ways.c \
- *      build/lib/libdmlref.a -o ways && OMP_NUM_THREADS=1 taskset -c 5 ./ways
+ *      build/lib/libdmlref.a -o ways && OMP_NUM_THREADS=1 taskset -c 5 ./ways [OFF]
  * 1. scatter.copy's 256 MiB sequential copy (tensors 16 bytes past a line, as malloc
  *    places them): glibc's memcpy, dmlref's SCATTER of 64K updates, and streamed copies
  *    of 1, 2, 4 and 8 ways (a line of each way in turn, each way a part of the run).
@@ -189,11 +189,14 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     in = (unsigned char *)big(BYTES + 64) + 16;
     outa = (unsigned char *)big(BYTES + 64);
-    out = outa + 16;
+    /* the output OFF bytes into its page (argument; default 16, as the input): other
+     * offsets run the sequential copies only */
+    const int off = argc > 1 ? atoi(argv[1]) : 16;
+    out = outa + off;
     ix = (int64_t *)((unsigned char *)big(ROWS * 8 + 64) + 16);
     upix = (int64_t *)((unsigned char *)big(NUP * 8 + 64) + 16);
     upd = (float *)((unsigned char *)big(NUP * 4 + 64) + 16);
@@ -251,7 +254,8 @@ int main(void)
         {"rows shared line buffer", v_rows_shared, 1, 0},
         {"rows shared line masked", v_rows_shared, 1, 1},
     };
-    enum { NV = sizeof v / sizeof v[0] };
+    enum { NV = sizeof v / sizeof v[0], SEQ = 15 };
+    const int nv = off == 16 ? NV : SEQ;
     double t[NV][ROUNDS];
     v_gather();
     for (uint64_t r = 0; r < ROWS; r++)
@@ -260,18 +264,18 @@ int main(void)
             return 1;
         }
     for (int k = 0; k < ROUNDS; k++)
-        for (int i = 0; i < NV; i++) {
+        for (int i = 0; i < nv; i++) {
             ways = v[i].ways ? v[i].ways : 1, zmm = v[i].zmm, ahead = v[i].ahead;
             double t0 = now();
             v[i].f();
             t[i][k] = now() - t0;
         }
-    printf("tensors 16 bytes past a line (the rows' output on lines); %u rows of %u bytes; "
-           "medians of %d\n", ROWS, RB, ROUNDS);
+    printf("input 16 bytes past a line, output %d (the rows' streamed output on lines); %u rows "
+           "of %u bytes; medians of %d\n", off, ROWS, RB, ROUNDS);
     printf("%-24s %9s %9s %12s %9s %9s\n", "variant", "ms", "GB/s", "x seq memcpy", "min ms",
            "max ms");
     double ref = 0;
-    for (int i = 0; i < NV; i++) {
+    for (int i = 0; i < nv; i++) {
         qsort(t[i], ROUNDS, sizeof(double), cmp);
         double m = t[i][ROUNDS / 2];
         if (i == 0)
