@@ -223,8 +223,8 @@ static uint64_t unalias(const unsigned char *d, const unsigned char *s, uint64_t
         uint64_t head = (64 - ((uintptr_t)d & 63)) & 63;                                \
         memcpy(d, s, head);                                                             \
         d += head, s += head, n -= head;                                                \
-        const uint64_t ways = stream_ways(n);                                           \
-        const uint64_t q = n / 64 / ways * 64 - unalias(d, s, n / 64 / ways * 64, ways); \
+        const uint64_t ways = stream_ways(n), even = n / 64 / ways * 64;                \
+        const uint64_t q = even - unalias(d, s, even, ways); /* bytes a way */          \
         if (ways > 1) {                                                                 \
             for (uint64_t i = 0; i < q; i += 64)                                        \
                 for (uint64_t w = 0; w < q * ways; w += q) {                            \
