@@ -363,21 +363,20 @@ void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t 
             memcpy(w->p, s, m);
         } else if (off || n < 64) { /* a line that more than one put fills */
             m = 64 - off < n ? 64 - off : n;
+            if (DMLR_LINE_WRITER_JOIN && w->wide && !off) /* read again when the line is whole */
+                w->tail = s;
 #if defined(__SSE2__) && DMLR_AVX
-            if (DMLR_LINE_WRITER_JOIN && w->wide && (!off || (w->tail && off + m == 64))) {
-                if (off) /* its first bytes from the last put's source, the rest from s */
-                    stream_joined_avx512(w->p - off, w->tail, s, off), w->tail = NULL;
-                else /* the line's first bytes: read again when it is whole */
-                    w->tail = s;
-                w->p += m, s += m, n -= m;
-                continue;
-            }
+            else if (DMLR_LINE_WRITER_JOIN && w->wide && w->tail && off + m == 64)
+                /* its first bytes from the last put's source, the rest from s */
+                stream_joined_avx512(w->p - off, w->tail, s, off), w->tail = NULL;
 #endif
-            if (w->tail) /* a third piece in one line: the bytes so far into `line` */
-                memcpy(w->line, w->tail, off), w->tail = NULL;
-            memcpy(w->line + off, s, m);
-            if (off + m == 64)
-                writer_lines(w, w->p + m - 64, w->line, 64);
+            else {
+                if (w->tail) /* a third piece in one line: the bytes so far into `line` */
+                    memcpy(w->line, w->tail, off), w->tail = NULL;
+                memcpy(w->line + off, s, m);
+                if (off + m == 64)
+                    writer_lines(w, w->p + m - 64, w->line, 64);
+            }
         } else { /* whole lines; the caller prefetched the source */
             m = n & ~(uint64_t)63;
             writer_lines(w, w->p, s, m);
