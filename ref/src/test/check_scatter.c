@@ -197,6 +197,74 @@ START_TEST(scatter_last_update_in_row_major_order_wins_at_any_thread_count)
 }
 END_TEST
 
+/* A large one-line case: dim positions, one update a `per` of them, indices in
+ * [-span, span) (dim when 0) as fill_indices makes them. */
+typedef struct line_case {
+    dmlr_data_type dt, it;
+    uint32_t dim, per, span;
+} line_case;
+
+/*
+ * lc through the library at 1 to `most` threads, the output `off` bytes into its
+ * allocation (off % 64: where its lines start; an odd off puts elements across lines),
+ * the input packed or `in_step` elements apart, against the plain loop written here.
+ */
+static void check_line_case(const line_case *lc, uint32_t in_step, uint32_t off, int most,
+                            uint64_t seed)
+{
+    uint32_t in_sizes[1] = {lc->dim}, ix_sizes[1] = {lc->dim / lc->per + 1};
+    tu_tensor in, ix, up, out;
+    tu_tensor_init(&in, lc->dt, 1, in_sizes, TU_PACKED);
+    if (in_step > 1) { /* the input as a strided view */
+        in.strides[0] = in_step, in.desc.Strides = in.strides;
+        in.bytes = ((uint64_t)(lc->dim - 1) * in_step + 1) * dmlr_data_type_size(lc->dt);
+        in.desc.TotalTensorSizeInBytes = in.bytes;
+        free(in.data);
+        in.data = calloc(1, in.bytes);
+    }
+    tu_tensor_init(&ix, lc->it, 1, ix_sizes, TU_PACKED);
+    tu_tensor_init(&up, lc->dt, 1, ix_sizes, TU_PACKED);
+    tu_tensor_init(&out, lc->dt, 1, in_sizes, TU_PACKED);
+    ck_assert_uint_ge(out.bytes, (uint64_t)8 << 20);
+    tu_fill(&in, seed);
+    tu_fill(&up, seed + 1);
+    fill_indices(&ix, lc->span ? lc->span : lc->dim, seed + 2);
+    const uint32_t es = dmlr_data_type_size(lc->dt);
+    unsigned char *expect = malloc(out.bytes), *whole = malloc(out.bytes + off);
+    void *own = out.data;
+    out.data = whole + off;
+    memset(expect, 0xA5, out.bytes); /* the bytes past the last element stay as they were */
+    for (uint64_t i = 0; i < lc->dim; i++) /* the plain loop, not naive_scatter, */
+        memcpy(expect + i * es, tu_elem(&in, i), es); /* whose dropped updates mark a line */
+    for (uint64_t u = 0; u < tu_count(&ix); u++) {
+        int64_t p = naive_wrap(tu_get_index(&ix, u), lc->dim);
+        if (p >= 0)
+            memcpy(expect + (uint64_t)p * es, tu_elem(&up, u), es);
+    }
+    for (int threads = 1; threads <= most; threads++) {
+#ifdef _OPENMP
+        omp_set_num_threads(threads);
+#endif
+        memset(out.data, 0xA5, out.bytes);
+        dmlr_error err;
+        ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
+        uint64_t at = 0;
+        while (at < out.bytes && expect[at] == ((unsigned char *)out.data)[at])
+            at++;
+        ck_assert_msg(at == out.bytes, "%s, one update a %u, output %u bytes in, %d threads: "
+                      "byte %llu of %llu is 0x%02x, the loop says 0x%02x",
+                      dmlr_data_type_name(lc->dt), lc->per, off, threads, (unsigned long long)at,
+                      (unsigned long long)out.bytes, at < out.bytes ? ((unsigned char *)out.data)[at] : 0,
+                      at < out.bytes ? expect[at] : 0);
+    }
+    out.data = own;
+    free(expect), free(whole);
+    tu_tensor_free(&in);
+    tu_tensor_free(&ix);
+    tu_tensor_free(&up);
+    tu_tensor_free(&out);
+}
+
 START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
 {
     /* One line of updates, one for every 2 to 16 positions of an output of 8 MiB and more,
@@ -207,64 +275,39 @@ START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
      * more updates than its scratch may hold (a quarter of the tensors' bytes), all aimed
      * at 2000 positions, and goes the plain way.  Duplicates, negative and out-of-range
      * indices as fill_indices makes them.  SCATTER-5, SCATTER-6, SCATTER-7. */
-    static const struct {
-        dmlr_data_type dt, it;
-        uint32_t dim, per, span; /* positions, positions an update, indices in [-span, span) */
-    } cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 16, 0},
-                 {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 8, 0},
-                 {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 8, 0},
-                 {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 4, 0},
-                 {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 2, 1000}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        uint32_t in_sizes[1] = {cases[c].dim}, ix_sizes[1] = {cases[c].dim / cases[c].per + 1};
-        tu_tensor in, ix, up, out;
-        tu_tensor_init(&in, cases[c].dt, 1, in_sizes, TU_PACKED);
-        if (c == 2) { /* the FLOAT32 case's input 3 elements apart, as a strided view */
-            in.strides[0] = 3, in.desc.Strides = in.strides;
-            in.bytes = ((uint64_t)(cases[c].dim - 1) * 3 + 1) * 4;
-            in.desc.TotalTensorSizeInBytes = in.bytes;
-            free(in.data);
-            in.data = calloc(1, in.bytes);
-        }
-        tu_tensor_init(&ix, cases[c].it, 1, ix_sizes, TU_PACKED);
-        tu_tensor_init(&up, cases[c].dt, 1, ix_sizes, TU_PACKED);
-        tu_tensor_init(&out, cases[c].dt, 1, in_sizes, TU_PACKED);
-        ck_assert_uint_ge(out.bytes, (uint64_t)8 << 20);
-        tu_fill(&in, 11 + c);
-        tu_fill(&up, 12 + c);
-        fill_indices(&ix, cases[c].span ? cases[c].span : cases[c].dim, 13 + c);
-        const uint32_t es = dmlr_data_type_size(cases[c].dt);
-        unsigned char *expect = malloc(out.bytes);
-        memset(expect, 0xA5, out.bytes); /* the bytes past the last element stay as they were */
-        for (uint64_t i = 0; i < cases[c].dim; i++) /* the plain loop, not naive_scatter, */
-            memcpy(expect + i * es, tu_elem(&in, i), es); /* whose dropped updates mark a line */
-        for (uint64_t u = 0; u < tu_count(&ix); u++) {
-            int64_t p = naive_wrap(tu_get_index(&ix, u), cases[c].dim);
-            if (p >= 0)
-                memcpy(expect + (uint64_t)p * es, tu_elem(&up, u), es);
-        }
-        for (int threads = 1; threads <= 2; threads++) {
-#ifdef _OPENMP
-            omp_set_num_threads(threads);
-#endif
-            memset(out.data, 0xA5, out.bytes);
-            dmlr_error err;
-            ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
-            uint64_t at = 0;
-            while (at < out.bytes && expect[at] == ((unsigned char *)out.data)[at])
-                at++;
-            ck_assert_msg(at == out.bytes, "%s, %d threads: byte %llu of %llu is 0x%02x, the "
-                          "loop says 0x%02x", dmlr_data_type_name(cases[c].dt), threads,
-                          (unsigned long long)at, (unsigned long long)out.bytes,
-                          at < out.bytes ? ((unsigned char *)out.data)[at] : 0,
-                          at < out.bytes ? expect[at] : 0);
-        }
-        free(expect);
-        tu_tensor_free(&in);
-        tu_tensor_free(&ix);
-        tu_tensor_free(&up);
-        tu_tensor_free(&out);
+    static const line_case cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 16, 0},
+                                      {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 8, 0},
+                                      {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 8, 0},
+                                      {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 4, 0},
+                                      {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 2, 1000}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        check_line_case(&cases[c], c == 2 ? 3 : 1, 0, 2, 11 + 3 * c);
+}
+END_TEST
+
+START_TEST(scatter_of_few_updates_beyond_the_caches_matches_the_naive_loop)
+{
+    /* One line of updates, one for every 40 to 300 positions of an output of 8 MiB and
+     * more, in 1-, 2-, 4- and 8-byte elements, at 1 to 3 threads, after the input's
+     * streamed copy by Intel's two ways and AMD's one (DMLREF_CPU).  The output starts on
+     * a line, 16 bytes into one and 3 bytes into one: elements across lines, and across
+     * the copy's pieces and ways, whose bytes around whole lines go by memcpy.  The last
+     * case aims every update at 2000 positions.  Duplicates, negative and out-of-range
+     * indices as fill_indices makes them.  SCATTER-5, SCATTER-6, SCATTER-7. */
+    static const line_case cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 300, 0},
+                                      {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 200, 0},
+                                      {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 70, 0},
+                                      {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 40, 0},
+                                      {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 70, 1000}};
+    static const char *const makers[2] = {"intel", "amd"};
+    static const uint32_t offs[3] = {0, 16, 3};
+    for (int m = 0; m < 2; m++) {
+        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+            for (int o = 0; o < 3; o++)
+                check_line_case(&cases[c], 1, offs[o], 3, 41 + 3 * c);
     }
+    unsetenv("DMLREF_CPU");
 }
 END_TEST
 
@@ -626,6 +669,7 @@ static Suite *scatter_suite(void)
     tcase_add_loop_test(tc, scatter_matches_the_naive_loop_for_every_type_rank_axis_and_layout, 1, 9);
     tcase_add_test(tc, scatter_last_update_in_row_major_order_wins_at_any_thread_count);
     tcase_add_test(tc, scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop);
+    tcase_add_test(tc, scatter_of_few_updates_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, scatter_page_example_1_overwrites_a_vector_and_the_last_duplicate_wins);
     tcase_add_test(tc, scatter_page_example_2_with_its_3_by_3_input);
     tcase_add_test(tc, scatter_duplicates_across_rows_resolve_in_row_major_order);
