@@ -198,10 +198,12 @@ START_TEST(scatter_last_update_in_row_major_order_wins_at_any_thread_count)
 END_TEST
 
 /* A large one-line case: dim positions, one update a `per` of them, indices in
- * [-span, span) (dim when 0) as fill_indices makes them. */
+ * [-span, span) (dim when 0) as fill_indices makes them; with `hits`, only the first
+ * hits-th of the indices so made, repeated in turn, so that each of those positions takes
+ * `hits` updates far apart in index order. */
 typedef struct line_case {
     dmlr_data_type dt, it;
-    uint32_t dim, per, span;
+    uint32_t dim, per, span, hits;
 } line_case;
 
 /*
@@ -229,6 +231,9 @@ static void check_line_case(const line_case *lc, uint32_t in_step, uint32_t off,
     tu_fill(&in, seed);
     tu_fill(&up, seed + 1);
     fill_indices(&ix, lc->span ? lc->span : lc->dim, seed + 2);
+    const uint64_t distinct = lc->hits ? tu_count(&ix) / lc->hits : 0;
+    for (uint64_t u = distinct; distinct && u < tu_count(&ix); u++)
+        tu_set_index(&ix, u, tu_get_index(&ix, u % distinct));
     const uint32_t es = dmlr_data_type_size(lc->dt);
     unsigned char *expect = malloc(out.bytes), *whole = malloc(out.bytes + off);
     void *own = out.data;
@@ -275,11 +280,11 @@ START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
      * more updates than its scratch may hold (a quarter of the tensors' bytes), all aimed
      * at 2000 positions, and goes the plain way.  Duplicates, negative and out-of-range
      * indices as fill_indices makes them.  SCATTER-5, SCATTER-6, SCATTER-7. */
-    static const line_case cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 16, 0},
-                                      {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 8, 0},
-                                      {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 8, 0},
-                                      {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 4, 0},
-                                      {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 2, 1000}};
+    static const line_case cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 16, 0, 0},
+                                      {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 8, 0, 0},
+                                      {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 8, 0, 0},
+                                      {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 4, 0, 0},
+                                      {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 2, 1000, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         check_line_case(&cases[c], c == 2 ? 3 : 1, 0, 2, 11 + 3 * c);
 }
@@ -287,18 +292,20 @@ END_TEST
 
 START_TEST(scatter_of_few_updates_beyond_the_caches_matches_the_naive_loop)
 {
-    /* One line of updates, one for every 40 to 300 positions of an output of 8 MiB and
-     * more, in 1-, 2-, 4- and 8-byte elements, at 1 to 3 threads, after the input's
-     * streamed copy by Intel's two ways and AMD's one (DMLREF_CPU).  The output starts on
-     * a line, 16 bytes into one and 3 bytes into one: elements across lines, and across
-     * the copy's pieces and ways, whose bytes around whole lines go by memcpy.  The last
-     * case aims every update at 2000 positions.  Duplicates, negative and out-of-range
-     * indices as fill_indices makes them.  SCATTER-5, SCATTER-6, SCATTER-7. */
-    static const line_case cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 300, 0},
-                                      {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 200, 0},
-                                      {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 70, 0},
-                                      {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 40, 0},
-                                      {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 70, 1000}};
+    /* One line of updates, one for every 300 to 2500 positions (a quarter of the output's
+     * lines or fewer) of an output of 8 MiB and more, in 1-, 2-, 4- and 8-byte elements,
+     * at 1 to 3 threads, by Intel's two-way streamed copy and AMD's one-way one
+     * (DMLREF_CPU).  The output starts on a line, 16 bytes into one and 3 bytes into one:
+     * elements across lines, and across the copy's pieces and ways, whose bytes around
+     * whole lines go by memcpy.  In two cases each target takes 4 updates far apart in
+     * index order.  The last case aims every update at 2000 positions.  Duplicates,
+     * negative and out-of-range indices as fill_indices makes them.  SCATTER-5,
+     * SCATTER-6, SCATTER-7. */
+    static const line_case cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 2500, 0, 0},
+                                      {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 1500, 0, 4},
+                                      {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 700, 0, 0},
+                                      {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 300, 0, 4},
+                                      {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 700, 1000, 0}};
     static const char *const makers[2] = {"intel", "amd"};
     static const uint32_t offs[3] = {0, 16, 3};
     for (int m = 0; m < 2; m++) {
