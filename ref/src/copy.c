@@ -86,7 +86,17 @@ void dmlr_nest_next(const dmlr_nest *n, uint32_t dims, uint64_t *coord, uint64_t
     }
 }
 
-/* A piece is at most PIECE elements of a run; a parallel chunk holds about CHUNK elements. */
+/*
+ * A piece is at most PIECE elements of a run; a parallel chunk holds about CHUNK elements,
+ * or a WALK_CHUNKS-th of a thread's share where that is more, so that a thread's streams
+ * (indices, input, output) run on for longer before it jumps.  On the 2-core Zen 5,
+ * GATHER_ELEMENTS at 2 threads took 0.80 and 0.78 of the time (5 and 3 rounds), level at 1;
+ * on the Intel host, level at 16 threads for GATHER and GATHER_ELEMENTS (docs/gpu-results/
+ * cpu-2026-11-27/ab-walk-chunks.txt).  -DDMLR_WALK_CHUNKS=0: CHUNK always.
+ */
+#ifndef DMLR_WALK_CHUNKS
+#define DMLR_WALK_CHUNKS 16
+#endif
 enum { PIECE = 1 << 14, CHUNK = 1 << 14 };
 
 void dmlr_nest_walk(const dmlr_nest *n, dmlr_piece_fn fn, void *ctx)
@@ -94,7 +104,9 @@ void dmlr_nest_walk(const dmlr_nest *n, dmlr_piece_fn fn, void *ctx)
     uint32_t last = n->rank - 1;
     uint64_t len = n->size[last], rows = n->count / len;
     uint64_t piece = len < PIECE ? len : PIECE, pieces = (len + piece - 1) / piece;
-    uint64_t per = piece >= CHUNK ? 1 : CHUNK / piece, items = rows * pieces;
+    uint64_t share = DMLR_WALK_CHUNKS ? n->count / dmlr_max_threads() / DMLR_WALK_CHUNKS : 0;
+    uint64_t chunk = share > CHUNK ? share : CHUNK;
+    uint64_t per = piece >= chunk ? 1 : chunk / piece, items = rows * pieces;
     uint64_t chunks = (items + per - 1) / per;
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(n->count) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
