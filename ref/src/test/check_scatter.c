@@ -254,12 +254,13 @@ static void check_line_case(const line_case *lc, uint32_t in_step, uint32_t off,
         dmlr_error err;
         ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
         uint64_t at = 0;
-        while (at < out.bytes && expect[at] == ((unsigned char *)out.data)[at])
+        const unsigned char *got = out.data;
+        while (at < out.bytes && expect[at] == got[at])
             at++;
         ck_assert_msg(at == out.bytes, "%s, one update a %u, output %u bytes in, %d threads: "
                       "byte %llu of %llu is 0x%02x, the loop says 0x%02x",
                       dmlr_data_type_name(lc->dt), lc->per, off, threads, (unsigned long long)at,
-                      (unsigned long long)out.bytes, at < out.bytes ? ((unsigned char *)out.data)[at] : 0,
+                      (unsigned long long)out.bytes, at < out.bytes ? got[at] : 0,
                       at < out.bytes ? expect[at] : 0);
     }
     out.data = own;
