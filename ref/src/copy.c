@@ -88,14 +88,17 @@ void dmlr_nest_next(const dmlr_nest *n, uint32_t dims, uint64_t *coord, uint64_t
 
 /*
  * A piece is at most PIECE elements of a run; a parallel chunk holds about CHUNK elements,
- * or a WALK_CHUNKS-th of a thread's share where that is more, so that a thread's streams
- * (indices, input, output) run on for longer before it jumps.  On the 2-core Zen 5,
- * GATHER_ELEMENTS at 2 threads took 0.80 and 0.78 of the time (5 and 3 rounds), level at 1;
- * on the Intel host, level at 16 threads for GATHER and GATHER_ELEMENTS (docs/gpu-results/
- * cpu-2026-11-27/ab-walk-chunks.txt).  -DDMLR_WALK_CHUNKS=0: CHUNK always.
+ * or a WALK_CHUNKS-th of a thread's share where that is more, so that with few threads a
+ * thread's streams (indices, input, output) run on for longer before it jumps, and with
+ * many the last chunks stay short.  On the 2-core Zen 5, GATHER_ELEMENTS at 2 threads took
+ * 0.76 of the time with 64 chunks a thread (0.70 with 16), level at 1.  On the Intel host 16
+ * chunks a thread put the strided random GATHER at 16 threads at 1.10x the time (8 rounds;
+ * GATHER and GATHER_ELEMENTS level); 64 leave 16M elements at 16 threads in chunks of 16K
+ * as before (docs/gpu-results/cpu-2026-11-27/ab-walk-chunks.txt).  -DDMLR_WALK_CHUNKS=0:
+ * CHUNK always.
  */
 #ifndef DMLR_WALK_CHUNKS
-#define DMLR_WALK_CHUNKS 16
+#define DMLR_WALK_CHUNKS 64
 #endif
 enum { PIECE = 1 << 14, CHUNK = 1 << 14 };
 
