@@ -207,12 +207,14 @@ typedef struct line_case {
 } line_case;
 
 /*
- * lc through the library at 1 to `most` threads, the output `off` bytes into its
- * allocation (off % 64: where its lines start; an odd off puts elements across lines),
- * the input packed or `in_step` elements apart, against the plain loop written here.
+ * lc through the library at 1 to `most` threads, under each of `makers` as DMLREF_CPU
+ * (NULL: the CPU's own), with the output each of offs[0 .. n_offs) bytes (under 64) into
+ * its allocation (where its lines start; an odd one puts elements across lines), the
+ * input packed or `in_step` elements apart, against the plain loop written here: the
+ * tensors and the expected bytes made once for all of them.
  */
-static void check_line_case(const line_case *lc, uint32_t in_step, uint32_t off, int most,
-                            uint64_t seed)
+static void check_line_case(const line_case *lc, uint32_t in_step, const char *const *makers,
+                            const uint32_t *offs, int n_offs, int most, uint64_t seed)
 {
     uint32_t in_sizes[1] = {lc->dim}, ix_sizes[1] = {lc->dim / lc->per + 1};
     tu_tensor in, ix, up, out;
@@ -235,9 +237,8 @@ static void check_line_case(const line_case *lc, uint32_t in_step, uint32_t off,
     for (uint64_t u = distinct; distinct && u < tu_count(&ix); u++)
         tu_set_index(&ix, u, tu_get_index(&ix, u % distinct));
     const uint32_t es = dmlr_data_type_size(lc->dt);
-    unsigned char *expect = malloc(out.bytes), *whole = malloc(out.bytes + off);
+    unsigned char *expect = malloc(out.bytes), *whole = malloc(out.bytes + 64);
     void *own = out.data;
-    out.data = whole + off;
     memset(expect, 0xA5, out.bytes); /* the bytes past the last element stay as they were */
     for (uint64_t i = 0; i < lc->dim; i++) /* the plain loop, not naive_scatter, */
         memcpy(expect + i * es, tu_elem(&in, i), es); /* whose dropped updates mark a line */
@@ -246,23 +247,33 @@ static void check_line_case(const line_case *lc, uint32_t in_step, uint32_t off,
         if (p >= 0)
             memcpy(expect + (uint64_t)p * es, tu_elem(&up, u), es);
     }
-    for (int threads = 1; threads <= most; threads++) {
+    for (int m = 0; m == 0 || (makers && makers[m]); m++) {
+        if (makers)
+            ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
+        for (int o = 0; o < n_offs; o++)
+            for (int threads = 1; threads <= most; threads++) {
 #ifdef _OPENMP
-        omp_set_num_threads(threads);
+                omp_set_num_threads(threads);
 #endif
-        memset(out.data, 0xA5, out.bytes);
-        dmlr_error err;
-        ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
-        uint64_t at = 0;
-        const unsigned char *got = out.data;
-        while (at < out.bytes && expect[at] == got[at])
-            at++;
-        ck_assert_msg(at == out.bytes, "%s, one update a %u, output %u bytes in, %d threads: "
-                      "byte %llu of %llu is 0x%02x, the loop says 0x%02x",
-                      dmlr_data_type_name(lc->dt), lc->per, off, threads, (unsigned long long)at,
-                      (unsigned long long)out.bytes, at < out.bytes ? got[at] : 0,
-                      at < out.bytes ? expect[at] : 0);
+                out.data = whole + offs[o];
+                memset(out.data, 0xA5, out.bytes);
+                dmlr_error err;
+                ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err),
+                                 0);
+                uint64_t at = 0;
+                const unsigned char *got = out.data;
+                while (at < out.bytes && expect[at] == got[at])
+                    at++;
+                ck_assert_msg(at == out.bytes, "%s, one update a %u, DMLREF_CPU %s, output %u "
+                              "bytes in, %d threads: byte %llu of %llu is 0x%02x, the loop says "
+                              "0x%02x", dmlr_data_type_name(lc->dt), lc->per,
+                              makers ? makers[m] : "unset", offs[o], threads,
+                              (unsigned long long)at, (unsigned long long)out.bytes,
+                              at < out.bytes ? got[at] : 0, at < out.bytes ? expect[at] : 0);
+            }
     }
+    if (makers)
+        unsetenv("DMLREF_CPU");
     out.data = own;
     free(expect), free(whole);
     tu_tensor_free(&in);
@@ -287,7 +298,7 @@ START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
                                       {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 4, 0, 0},
                                       {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 2, 1000, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        check_line_case(&cases[c], c == 2 ? 3 : 1, 0, 2, 11 + 3 * c);
+        check_line_case(&cases[c], c == 2 ? 3 : 1, NULL, (const uint32_t[]){0}, 1, 2, 11 + 3 * c);
 }
 END_TEST
 
@@ -307,15 +318,10 @@ START_TEST(scatter_of_few_updates_beyond_the_caches_matches_the_naive_loop)
                                       {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 700, 0, 0},
                                       {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 300, 0, 4},
                                       {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 700, 1000, 0}};
-    static const char *const makers[2] = {"intel", "amd"};
+    static const char *const makers[3] = {"intel", "amd", NULL};
     static const uint32_t offs[3] = {0, 16, 3};
-    for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
-        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-            for (int o = 0; o < 3; o++)
-                check_line_case(&cases[c], 1, offs[o], 3, 41 + 3 * c);
-    }
-    unsetenv("DMLREF_CPU");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        check_line_case(&cases[c], 1, makers, offs, 3, 3, 41 + 3 * c);
 }
 END_TEST
 
