@@ -428,16 +428,25 @@ static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
 }
 
 /*
- * A copy that is one streamed run (a packed tensor: SCATTER's copy) goes in pieces of
- * about 1/PIECES of a thread's share, at least 64 KiB, split on the output's lines, with
- * a fence a piece.  Against the nest walk's 64 KiB pieces, scatter.copy took 0.88 of the
- * time at 2 threads on the 2-core Zen 5 (level at 1), 0.96 at 1 thread and 0.95 at 16 on
- * the Intel host (medians of 6 and 8 rounds; fencing once a thread instead of once a
- * piece changed nothing; docs/gpu-results/cpu-2026-11-26e/ab-copy-pieces.txt).
+ * A copy whose runs are contiguous on both sides and stream goes in pieces of about
+ * 1/PIECES of a thread's share, at least MIN_PIECE, split on the output's lines, with a
+ * fence a piece, where it is one run (a packed tensor: SCATTER's copy) or its runs are
+ * MIN_PIECE or longer (a part of a SPLIT or JOIN whose rows are too long for parts.c's
+ * rows).  Against the nest walk's 64 KiB pieces, scatter.copy took 0.88 of the time at 2
+ * threads on the 2-core Zen 5 (level at 1), 0.96 at 1 thread and 0.95 at 16 on the Intel
+ * host (medians of 6 and 8 rounds; fencing once a thread instead of once a piece changed
+ * nothing; docs/gpu-results/cpu-2026-11-26e/ab-copy-pieces.txt).  The walk's pieces are
+ * 16K elements, of one byte in the 5 GiB split of UINT8 (5 rows of 1 GiB into rows of 896
+ * and 128 MiB): each 16 KiB fenced, and two ways of 8 KiB.  Its runs in pieces like one
+ * run's, it took 0.82 of the time at 1 thread on the Intel host, level at 16 (4 rounds;
+ * docs/gpu-results/cpu-2026-11-27b/ab-copy-runs.txt).  -DDMLR_COPY_RUNS=0: one run only.
  * -DDMLR_COPY_PIECES=0 walks the nest instead.
  */
 #ifndef DMLR_COPY_PIECES
 #define DMLR_COPY_PIECES 64
+#endif
+#ifndef DMLR_COPY_RUNS
+#define DMLR_COPY_RUNS 1
 #endif
 enum { MIN_PIECE = 1 << 16 };
 
@@ -449,16 +458,26 @@ static uint64_t line_split(uint64_t bytes, uint64_t skew, uint64_t t, uint64_t p
     return t == 0 ? 0 : t == pieces ? bytes : b > skew ? b - skew : 0;
 }
 
-static void copy_streamed_run(unsigned char *d, const unsigned char *s, uint64_t bytes)
+/* Each run (the nest's innermost dimension, `bytes` long) in pieces, all runs' pieces
+ * shared among the threads. */
+static void copy_streamed_runs(const dmlr_nest *n, unsigned char *d, const unsigned char *s,
+                               uint64_t bytes)
 {
-    uint64_t skew = (uintptr_t)d & 63, per = dmlr_max_threads() * (uint64_t)DMLR_COPY_PIECES;
-    uint64_t pieces = bytes / MIN_PIECE < per ? bytes / MIN_PIECE : per;
+    const uint32_t last = n->rank - 1;
+    const uint64_t runs = n->count / n->size[last];
+    const uint64_t per = dmlr_max_threads() * (uint64_t)DMLR_COPY_PIECES;
+    const uint64_t most = (per + runs - 1) / runs; /* pieces a run */
+    uint64_t pieces = bytes / MIN_PIECE < most ? bytes / MIN_PIECE : most;
     pieces = pieces ? pieces : 1;
-    DMLR_PARALLEL_FOR_IF(pieces > 1)
-    for (int64_t t = 0; t < (int64_t)pieces; t++) {
-        uint64_t lo = line_split(bytes, skew, (uint64_t)t, pieces);
-        uint64_t hi = line_split(bytes, skew, (uint64_t)t + 1, pieces);
-        dmlr_stream_copy(d + lo, s + lo, hi - lo);
+    DMLR_PARALLEL_FOR_IF(runs * pieces > 1)
+    for (int64_t i = 0; i < (int64_t)(runs * pieces); i++) {
+        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS], t = (uint64_t)i % pieces;
+        dmlr_nest_seek(n, last, (uint64_t)i / pieces, coord, off);
+        unsigned char *dr = d + off[0];
+        uint64_t skew = (uintptr_t)dr & 63;
+        uint64_t lo = line_split(bytes, skew, t, pieces);
+        uint64_t hi = line_split(bytes, skew, t + 1, pieces);
+        dmlr_stream_copy(dr + lo, s + off[1] + lo, hi - lo);
         dmlr_stream_fence(); /* visible before the piece is done */
     }
 }
@@ -472,8 +491,10 @@ void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const 
     dmlr_nest_coalesce(&n);
     copy_ctx c = {dst, src, n.step[0][n.rank - 1], n.step[1][n.rank - 1], out->esize,
                   dmlr_stream_worth(out->count * out->esize)};
-    if (DMLR_COPY_PIECES && c.stream && n.rank == 1 && c.ds == c.esize && c.ss == c.esize)
-        copy_streamed_run(dst, src, n.count * c.esize);
+    const uint64_t run = n.size[n.rank - 1] * c.esize;
+    if (DMLR_COPY_PIECES && c.stream && c.ds == c.esize && c.ss == c.esize &&
+        (n.rank == 1 || (DMLR_COPY_RUNS && run >= MIN_PIECE)))
+        copy_streamed_runs(&n, dst, src, run);
     else
         dmlr_nest_walk(&n, copy_piece, &c);
 }

@@ -404,6 +404,11 @@ START_TEST(split_is_bit_identical_at_1_2_3_and_8_threads)
         ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
         split_case(m ? "split large, one way" : "split large, two ways", DMLR_UINT16, 2,
                    S(3, 3000001), 1, 2, S(1500000, 1500001), TU_PACKED, TU_PACKED);
+        /* long runs in a nest of three (output 0 padded): copy.c's runs in pieces, each
+         * run's pieces on its own lines */
+        split_case(m ? "split large padded, one way" : "split large padded, two ways",
+                   DMLR_UINT16, 3, S(2, 3, 1500001), 2, 2, S(1400000, 100001), TU_PACKED,
+                   TU_PADDED);
         /* short rows (8 KB) of the whole, all packed: every part's block of a row in turn
          * (parts.c's rows), streamed, blocks starting anywhere in a line */
         split_case(m ? "split large rows, one way" : "split large rows, two ways", DMLR_UINT16,
