@@ -122,6 +122,7 @@ void dmlr_nest_walk(const dmlr_nest *n, dmlr_piece_fn fn, void *ctx)
             if (++p == pieces)
                 p = 0, dmlr_nest_next(n, last, coord, off);
         }
+        dmlr_stream_fence(); /* the chunk's streamed stores, if any, before it is done */
     }
 }
 
@@ -422,7 +423,8 @@ static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
     const unsigned char *s = c->src + off[1] + k0 * c->ss;
     if (c->stream && c->ds == c->esize && c->ss == c->esize) {
         dmlr_stream_copy(d, s, (k1 - k0) * c->esize);
-        dmlr_stream_fence(); /* visible before the piece returns */
+        if (DMLR_PIECE_FENCE)
+            dmlr_stream_fence(); /* visible before the piece returns */
     } else
         dmlr_copy_run(d, c->ds, s, c->ss, k1 - k0, c->esize);
 }

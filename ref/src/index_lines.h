@@ -47,8 +47,8 @@ DMLR_INLINE __m128i dmlr_index_16(const unsigned char *s, uint64_t ss, uint64_t 
 
 /*
  * The run above to an N-byte aligned d: ordinary stores up to d's first 16-byte
- * boundary and after its last whole line, lines streamed between, then a fence
- * (weakly ordered stores, visible before the run returns).  Hints, no effect on
+ * boundary and after its last whole line, lines streamed between (weakly ordered
+ * stores: a piece of dmlr_nest_walk, which fences each chunk).  Hints, no effect on
  * the bytes: next (not 0) prefetches s + next a line per line of output, the row
  * after a packed row (ss 0); ahead prefetches the source of the element
  * DMLR_INDEX_AHEAD on, for sources too far apart for any hardware prefetcher.
@@ -74,7 +74,8 @@ DMLR_INLINE void dmlr_index_lines(unsigned char *d, const unsigned char *s, uint
                              dmlr_index_16(s + q * 16 / N * ss, ss, as, x + q * 16 / N * ib,
                                            ib, it, dim, N));
     }
-    _mm_sfence();
+    if (DMLR_PIECE_FENCE)
+        _mm_sfence();
     for (; k < n; k++, d += N, s += ss, x += ib)
         memcpy(d, s + dmlr_index_clamp(dmlr_read_index(x, it), dim) * as, N);
 }

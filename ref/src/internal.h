@@ -92,6 +92,13 @@ static inline bool dmlr_cpu_amd(void) { return false; }
 static inline void dmlr_cpu_read_env(void) {}
 #endif
 
+/* Streamed (non-temporal) stores are weakly ordered: dmlr_nest_walk fences each chunk's
+ * once it is done, so the pieces it calls need not fence their own (a fence waits for
+ * every line in flight).  -DDMLR_PIECE_FENCE=1: each piece fences too, as before. */
+#ifndef DMLR_PIECE_FENCE
+#define DMLR_PIECE_FENCE 0
+#endif
+
 /* A hint to load p's cache line; no effect on results, nothing where unknown. */
 #if defined(__GNUC__)
 #define DMLR_PREFETCH(p) __builtin_prefetch(p)
