@@ -91,7 +91,8 @@ TESTS      := $(LIB_TESTS) $(CASE_TESTS) $(GEN_TESTS)
 ISA_TESTS  := $(addprefix $(BUILD)/test/,check_cumulative_product check_cumulative_summation \
                 check_gather check_threads)
 # Script tests: test-*.sh beside the room they test, each given the dmlref path.
-SCRIPT_TESTS := $(sort $(wildcard ref/*/test/test-*.sh suite/test/test-*.sh backends/*/test/test-*.sh))
+SCRIPT_TESTS := $(sort $(wildcard ref/*/test/test-*.sh suite/test/test-*.sh backends/*/test/test-*.sh \
+                                   bench/test/test-*.sh))
 
 # dmlcts: suite/*.c plus the reference plugin linked in as --backend ref.
 SUITE_OBJ  := $(call objs,$(wildcard suite/*.c) suite/plugins/ref_plugin.c)

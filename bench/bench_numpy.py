@@ -167,9 +167,10 @@ def report(bench, numpy_note, peer_notes, after_table=()):
     """Prints the table of bench's cases and the verdict on every target; returns the verdicts.
 
     The cases' peer columns (<peer>_ms, x_<peer>, x_best_peer) must be filled already: by
-    fill_peers from one run, or by bench_rounds.py from paired rounds.  x_memcpy and x_roofline
-    are derived here from the cases' GB/s.  after_table: lines printed between the table's
-    notes and the targets."""
+    fill_peers from one run, or by bench_rounds.py from paired rounds.  x_memcpy, x_roofline
+    and x_reads are derived here from one run's GB/s and ms; bench_rounds.py sets them from
+    each round's own (a case with "rounds").  after_table: lines printed between the
+    table's notes and the targets."""
     cases = [c for c in bench["cases"] if "threads" in c]
     maxt = max((c["threads"] for c in cases), default=1)
     by = {(c["name"], c["threads"]): c for c in cases}
@@ -180,9 +181,11 @@ def report(bench, numpy_note, peer_notes, after_table=()):
         "case", "thr", "ms", "GB/s", "x mcpy", "x roof", "x reads", "numpy ms", "x numpy",
         "x torch", "x ort", "x best", "x RSS"))
     for c in cases:
-        c["x_memcpy"] = round(c["gbps"] / c["memcpy_gbps"], 3)
-        c["x_roofline"] = round(c["gbps"] / c["roofline_gbps"], 3) if "roofline_gbps" in c else None
-        c["x_reads"] = round(c["reads_ms"] / c["ms"], 3) if c.get("reads_ms") else None
+        if "rounds" not in c:
+            c["x_memcpy"] = round(c["gbps"] / c["memcpy_gbps"], 3)
+            c["x_roofline"] = (round(c["gbps"] / c["roofline_gbps"], 3)
+                               if "roofline_gbps" in c else None)
+            c["x_reads"] = round(c["reads_ms"] / c["ms"], 3) if c.get("reads_ms") else None
         print("%-24s %3d %9.1f %7.2f %7.2f %7s %7s %9s %8s %8s %8s %8s %6.2f" % (
             c["name"], c["threads"], c["ms"], c["gbps"], c["x_memcpy"], fmt(c["x_roofline"]),
             fmt(c["x_reads"]),

@@ -10,6 +10,10 @@ a ratio of two medians taken at different moments keeps that drift.  So, per cas
 thread count:
   ms           dmlref's median over the rounds; GB/s and Melem/s recomputed from it;
                memcpy, roofline and reads: their medians; peak RSS: the worst round's
+  x_memcpy, x_roofline, x_reads
+               the median over the rounds of that round's own ratio (dmlref's GB/s over
+               the yardstick's, the reads' ms over dmlref's): each yardstick runs in the
+               same child as dmlref, so it is paired as the peers are
   <peer>_ms    the peer's median over the rounds
   x_<peer>     the median over the rounds of that round's peer ms / dmlref ms (paired:
                drift common to both sides of a round cancels)
@@ -68,6 +72,14 @@ def combine(runs, names):
         c["verified"] = all(r.get("verified") for r in runs)
 
     per = {"ms": [r["ms"] for r in runs]}
+    # the yardsticks' ratios, each round's own, as the peers' below
+    for k, ratio in (("x_memcpy", lambda r: r["gbps"] / r["memcpy_gbps"]),
+                     ("x_roofline", lambda r: r["gbps"] / r["roofline_gbps"]
+                      if r.get("roofline_gbps") else None),
+                     ("x_reads", lambda r: r["reads_ms"] / r["ms"] if r.get("reads_ms") else None)):
+        per[k] = [ratio(r) for r in runs]
+        c[k] = r3(median(per[k]))
+        per[k] = [r3(v) for v in per[k]]
     peers = ["numpy"] + names
     for n in peers:
         per[n + "_ms"] = [r.get(n + "_ms") for r in runs]
@@ -115,7 +127,8 @@ def main():
     first = reports[0]
     bench = {"runs": first["runs"], "machine": first["machine"],
              "cases": [combine(runs, names) for runs in timed.values()] + skipped}
-    after = ["%d paired rounds; x columns: median of the per-round ratios" % len(reports),
+    after = ["%d paired rounds; x columns: median of the per-round ratios (x mcpy, x roof and"
+             " x reads too)" % len(reports),
              "(x best: the median of each round's best; ms, GB/s: dmlref's median)"]
     after += unsettled([c for c in bench["cases"] if "threads" in c])
     verdicts = bench_numpy.report(bench, first.get("numpy", "-"), first.get("peers", []), after)

@@ -1,0 +1,58 @@
+#!/bin/sh
+# test-bench-rounds.sh -- bench/bench_rounds.py pairs every x column by round: the
+# peers' ratios and the yardsticks' (x mcpy, x roof, x reads), each the median of the
+# rounds' own ratios, not a ratio of two medians taken in different rounds.  Three
+# made-up rounds of one case, whose ratios of medians differ from the medians of
+# ratios.  Run by `make test`; its argument (the build's dmlref) is not used.
+set -u
+PY=/usr/bin/python3
+T=$(mktemp -d "${TMPDIR:-/tmp}/test-bench-rounds.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+pass=0
+fail=0
+
+# round R MS MEMCPY_GBPS ROOFLINE_GBPS READS_MS NUMPY_MS: round R's report of one case
+round() {
+    $PY - "$T/r$1.json" "$@" <<'PY'
+import json, sys
+out, r, ms, mc, roof, reads, npy = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
+case = {"name": "gather.rows", "threads": 1, "ms": ms, "bytes": 1e9, "elements": 1000,
+        "gbps": 1e3 / ms, "memcpy_ms": 1, "memcpy_gbps": mc, "roofline_ms": 1,
+        "roofline_gbps": roof, "reads_ms": reads, "peak_rss_mib": 1, "tensor_mib": 1,
+        "rss_ratio": 1.0, "verified": True, "numpy_ms": npy}
+json.dump({"runs": 5, "machine": {}, "numpy": "test", "peers": [], "commit": "c" + r,
+           "date": "d" + r, "cases": [case]}, open(out, "w"))
+PY
+}
+# x roof by round 1.25, 0.625, 1.5 (of the medians, ms 11 and roofline 80: 1.136)
+round 1 10 50 80 8 30
+round 2 20 40 80 30 30
+round 3 11 60 60.60606 6.6 33
+if ! (cd bench && $PY bench_rounds.py "$T/out.json" "$T/r1.json" "$T/r2.json" "$T/r3.json") \
+    >"$T/out.txt" 2>&1; then
+    echo "FAIL: bench_rounds.py exited $?:"
+    cat "$T/out.txt"
+    exit 1
+fi
+# want KEY VALUE: the combined case's KEY, to 3 decimals
+want() {
+    got=$($PY -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; print('%.3f' % c[sys.argv[2]])" "$T/out.json" "$1")
+    if [ "$got" = "$2" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $1 is $got, the median of the rounds' own ratios is $2"
+    fi
+}
+want x_roofline 1.250 # not 1.136
+want x_memcpy 1.515   # rounds 2.0, 1.25, 1.515; of the medians 90.9 / 50: 1.818
+want x_reads 0.800    # rounds 0.8, 1.5, 0.6; of the medians 8 / 11: 0.727
+want x_numpy 3.000    # rounds 3.0, 1.5, 3.0
+want ms 11.000
+grep -q "^gather.rows  *1  *11.0 .* 1.51 *1.25 *0.80 " "$T/out.txt" && pass=$((pass + 1)) || {
+    fail=$((fail + 1))
+    echo "FAIL: the printed row does not carry the paired ratios:"
+    grep "^gather.rows" "$T/out.txt"
+}
+echo "test-bench-rounds: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
