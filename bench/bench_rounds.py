@@ -18,7 +18,9 @@ thread count:
   x_<peer>     the median over the rounds of that round's peer ms / dmlref ms (paired:
                drift common to both sides of a round cancels)
   x_best_peer  the median of each round's best (least) x
-and the case keeps "rounds" (each round's ms and ratios) and x_<peer>_min / _max.
+and the case keeps "rounds" (each round's number, ms and ratios) and x_<peer>_min / _max.
+The targets that compare two rows' times (2 threads over 1, strided over packed, the
+scaling of SCATTER) take the median of the rounds' own ratios too (bench_numpy.report).
 The table and the targets are printed by bench_numpy.report, as for one run, then
 the rows whose x best is below 1.0 in some rounds and above it in others are listed
 as unsettled.  OUT_JSON is a report (the same fields as bench_numpy.py writes) with
@@ -41,13 +43,13 @@ def r3(v):
 
 
 def case_rounds(reports):
-    """{(name, threads): [that case in each round that ran it]}, in the order first seen;
-    and the skipped cases of the first round that lists each."""
+    """{(name, threads): [that case in each round that ran it, with "round": its number]},
+    in the order first seen; and the skipped cases of the first round that lists each."""
     timed, skipped = {}, {}
-    for rep in reports:
+    for i, rep in enumerate(reports, 1):
         for c in rep["cases"]:
             if "threads" in c:
-                timed.setdefault((c["name"], c["threads"]), []).append(c)
+                timed.setdefault((c["name"], c["threads"]), []).append(dict(c, round=i))
             else:
                 skipped.setdefault(c["name"], c)
     return timed, list(skipped.values())
@@ -71,7 +73,8 @@ def combine(runs, names):
     if "verified" in c:
         c["verified"] = all(r.get("verified") for r in runs)
 
-    per = {"ms": [r["ms"] for r in runs]}
+    c.pop("round", None)
+    per = {"round": [r["round"] for r in runs], "ms": [r["ms"] for r in runs]}
     # the yardsticks' ratios, each round's own, as the peers' below
     for k, ratio in (("x_memcpy", lambda r: r["gbps"] / r["memcpy_gbps"]),
                      ("x_roofline", lambda r: r["gbps"] / r["roofline_gbps"]

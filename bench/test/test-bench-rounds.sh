@@ -1,9 +1,9 @@
 #!/bin/sh
 # test-bench-rounds.sh -- bench/bench_rounds.py pairs every x column by round: the
 # peers' ratios and the yardsticks' (x mcpy, x roof, x reads), each the median of the
-# rounds' own ratios, not a ratio of two medians taken in different rounds.  Three
-# made-up rounds of one case, whose ratios of medians differ from the medians of
-# ratios.  Run by `make test`; its argument (the build's dmlref) is not used.
+# rounds' own ratios, not a ratio of two medians taken in different rounds; and so are
+# the targets that compare two rows' times (here strided over packed).  Three made-up
+# rounds, whose ratios of medians differ from the medians of ratios.  Run by `make test`; its argument (the build's dmlref) is not used.
 set -u
 PY=/usr/bin/python3
 T=$(mktemp -d "${TMPDIR:-/tmp}/test-bench-rounds.XXXXXX")
@@ -20,8 +20,13 @@ case = {"name": "gather.rows", "threads": 1, "ms": ms, "bytes": 1e9, "elements":
         "gbps": 1e3 / ms, "memcpy_ms": 1, "memcpy_gbps": mc, "roofline_ms": 1,
         "roofline_gbps": roof, "reads_ms": reads, "peak_rss_mib": 1, "tensor_mib": 1,
         "rss_ratio": 1.0, "verified": True, "numpy_ms": npy}
+# a packed row and its strided one: strided over packed 1.5, 1.0 and 2.5 by round, 2.0 of
+# the medians (20 / 10)
+pair = {"1": (10, 15), "2": (20, 20), "3": (10, 25)}[r]
+rows = [dict(case, name=n, ms=m, gbps=1e3 / m, reads_ms=None)
+        for n, m in zip(("gather.random", "gather.random.strided"), pair)]
 json.dump({"runs": 5, "machine": {}, "numpy": "test", "peers": [], "commit": "c" + r,
-           "date": "d" + r, "cases": [case]}, open(out, "w"))
+           "date": "d" + r, "cases": [case] + rows}, open(out, "w"))
 PY
 }
 # x roof by round 1.25, 0.625, 1.5 (of the medians, ms 11 and roofline 80: 1.136)
@@ -49,6 +54,14 @@ want x_memcpy 1.515   # rounds 2.0, 1.25, 1.515; of the medians 90.9 / 50: 1.818
 want x_reads 0.800    # rounds 0.8, 1.5, 0.6; of the medians 8 / 11: 0.727
 want x_numpy 3.000    # rounds 3.0, 1.5, 3.0
 want ms 11.000
+# the strided target: the median of the rounds' own ratios, 1.5, not 2.0
+got=$($PY -c "import json,sys; print(['%.3f' % t['measured'] for t in json.load(open(sys.argv[1]))['targets'] if t['target'].startswith('gather.random at 1 threads: strided')][0])" "$T/out.json")
+if [ "$got" = 1.500 ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: strided over packed is $got, the median of the rounds' own ratios is 1.500"
+fi
 grep -q "^gather.rows  *1  *11.0 .* 1.51 *1.25 *0.80 " "$T/out.txt" && pass=$((pass + 1)) || {
     fail=$((fail + 1))
     echo "FAIL: the printed row does not carry the paired ratios:"
