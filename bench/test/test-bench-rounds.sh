@@ -3,7 +3,8 @@
 # peers' ratios and the yardsticks' (x mcpy, x roof, x reads), each the median of the
 # rounds' own ratios, not a ratio of two medians taken in different rounds; and so are
 # the targets that compare two rows' times (here strided over packed).  Three made-up
-# rounds, whose ratios of medians differ from the medians of ratios.  Run by `make test`; its argument (the build's dmlref) is not used.
+# rounds, whose ratios of medians differ from the medians of ratios.  Run by `make test`;
+# its argument (the build's dmlref) is not used.
 set -u
 PY=/usr/bin/python3
 T=$(mktemp -d "${TMPDIR:-/tmp}/test-bench-rounds.XXXXXX")
@@ -39,29 +40,31 @@ if ! (cd bench && $PY bench_rounds.py "$T/out.json" "$T/r1.json" "$T/r2.json" "$
     cat "$T/out.txt"
     exit 1
 fi
-# want KEY VALUE: the combined case's KEY, to 3 decimals
-want() {
-    got=$($PY -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; print('%.3f' % c[sys.argv[2]])" "$T/out.json" "$1")
-    if [ "$got" = "$2" ]; then
+# check WHAT GOT WANT: one comparison, counted
+check() {
+    if [ "$2" = "$3" ]; then
         pass=$((pass + 1))
     else
         fail=$((fail + 1))
-        echo "FAIL: $1 is $got, the median of the rounds' own ratios is $2"
+        echo "FAIL: $1 is $2, the median of the rounds' own ratios is $3"
     fi
 }
-want x_roofline 1.250 # not 1.136
-want x_memcpy 1.515   # rounds 2.0, 1.25, 1.515; of the medians 90.9 / 50: 1.818
-want x_reads 0.800    # rounds 0.8, 1.5, 0.6; of the medians 8 / 11: 0.727
-want x_numpy 3.000    # rounds 3.0, 1.5, 3.0
-want ms 11.000
-# the strided target: the median of the rounds' own ratios, 1.5, not 2.0
-got=$($PY -c "import json,sys; print(['%.3f' % t['measured'] for t in json.load(open(sys.argv[1]))['targets'] if t['target'].startswith('gather.random at 1 threads: strided')][0])" "$T/out.json")
-if [ "$got" = 1.500 ]; then
-    pass=$((pass + 1))
-else
-    fail=$((fail + 1))
-    echo "FAIL: strided over packed is $got, the median of the rounds' own ratios is 1.500"
-fi
+# field KEY: the combined case's KEY; target PREFIX: the measure of the target so named
+field() {
+    $PY -c 'import json, sys
+print("%.3f" % json.load(open(sys.argv[1]))["cases"][0][sys.argv[2]])' "$T/out.json" "$1"
+}
+target() {
+    $PY -c 'import json, sys
+print(["%.3f" % t["measured"] for t in json.load(open(sys.argv[1]))["targets"]
+       if t["target"].startswith(sys.argv[2])][0])' "$T/out.json" "$1"
+}
+check x_roofline "$(field x_roofline)" 1.250 # not 1.136
+check x_memcpy "$(field x_memcpy)" 1.515     # rounds 2.0, 1.25, 1.515; of the medians 1.818
+check x_reads "$(field x_reads)" 0.800       # rounds 0.8, 1.5, 0.6; of the medians 8 / 11: 0.727
+check x_numpy "$(field x_numpy)" 3.000       # rounds 3.0, 1.5, 3.0
+check ms "$(field ms)" 11.000
+check "strided over packed" "$(target "gather.random at 1 threads: strided")" 1.500 # not 2.0
 grep -q "^gather.rows  *1  *11.0 .* 1.51 *1.25 *0.80 " "$T/out.txt" && pass=$((pass + 1)) || {
     fail=$((fail + 1))
     echo "FAIL: the printed row does not carry the paired ratios:"
