@@ -18,7 +18,8 @@ thread count:
   x_<peer>     the median over the rounds of that round's peer ms / dmlref ms (paired:
                drift common to both sides of a round cancels)
   x_best_peer  the median of each round's best (least) x
-and the case keeps "rounds" (each round's number, ms and ratios) and x_<peer>_min / _max.
+and the case keeps "rounds" (each round's number, ms and ratios) and x_<peer>_min / _max
+(x_memcpy, x_roofline, x_reads too).
 The targets that compare two rows' times (2 threads over 1, strided over packed, the
 scaling of SCATTER) take the median of the rounds' own ratios too (bench_numpy.report).
 The table and the targets are printed by bench_numpy.report, as for one run, then
@@ -81,7 +82,10 @@ def combine(runs, names):
                       if r.get("roofline_gbps") else None),
                      ("x_reads", lambda r: r["reads_ms"] / r["ms"] if r.get("reads_ms") else None)):
         per[k] = [ratio(r) for r in runs]
-        c[k] = r3(median(per[k]))
+        got = [v for v in per[k] if v is not None]
+        c[k] = r3(median(got))
+        c[k + "_min"] = r3(min(got)) if got else None
+        c[k + "_max"] = r3(max(got)) if got else None
         per[k] = [r3(v) for v in per[k]]
     peers = ["numpy"] + names
     for n in peers:
@@ -104,16 +108,30 @@ def combine(runs, names):
 
 def unsettled(cases):
     """Lines naming the rows whose x best is below 1.0 in some rounds and above in others:
-    the rounds do not say which side of the best peer dmlref is on."""
+    the rounds do not say which side of the best peer dmlref is on; then the rows of the
+    roofline target whose x roof falls on both sides of it."""
     rows = [c for c in cases if c["x_best_peer_min"] is not None
             and c["x_best_peer_min"] < 1.0 < c["x_best_peer_max"]]
     if not rows:
-        return ["unsettled: none (every row's x best is on one side of 1.0 in every round)"]
-    out = ["unsettled (x best below 1.0 in some rounds, above in others): median (min-max)"]
-    for c in rows:
-        out.append("  %-24s %3d  %.2f (%.2f-%.2f)" % (
-            c["name"], c["threads"], c["x_best_peer"], c["x_best_peer_min"],
-            c["x_best_peer_max"]))
+        out = ["unsettled: none (every row's x best is on one side of 1.0 in every round)"]
+    else:
+        out = ["unsettled (x best below 1.0 in some rounds, above in others): median (min-max)"]
+        for c in rows:
+            out.append("  %-24s %3d  %.2f (%.2f-%.2f)" % (
+                c["name"], c["threads"], c["x_best_peer"], c["x_best_peer_min"],
+                c["x_best_peer_max"]))
+    # the same for the roofline target's rows
+    goal = bench_numpy.ROOFLINE_TARGET
+    roof = [c for c in cases if c["name"] in bench_numpy.ROOFLINE_ROWS
+            and c.get("x_roofline_min") is not None
+            and c["x_roofline_min"] < goal <= c["x_roofline_max"]]
+    if roof:
+        out.append("unsettled against %.1f x roofline (below in some rounds, not in others): "
+                   "median (min-max)" % goal)
+        for c in roof:
+            out.append("  %-24s %3d  %.2f (%.2f-%.2f)" % (
+                c["name"], c["threads"], c["x_roofline"], c["x_roofline_min"],
+                c["x_roofline_max"]))
     return out
 
 

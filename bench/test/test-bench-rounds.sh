@@ -2,7 +2,8 @@
 # test-bench-rounds.sh -- bench/bench_rounds.py pairs every x column by round: the
 # peers' ratios and the yardsticks' (x mcpy, x roof, x reads), each the median of the
 # rounds' own ratios, not a ratio of two medians taken in different rounds; and so are
-# the targets that compare two rows' times (here strided over packed).  Three made-up
+# the targets that compare two rows' times (here strided over packed); a row whose
+# rounds fall on both sides of the roofline target is listed as unsettled.  Three made-up
 # rounds, whose ratios of medians differ from the medians of ratios.  Run by `make test`;
 # its argument (the build's dmlref) is not used.
 set -u
@@ -64,6 +65,12 @@ check x_memcpy "$(field x_memcpy)" 1.515     # rounds 2.0, 1.25, 1.515; of the m
 check x_reads "$(field x_reads)" 0.800       # rounds 0.8, 1.5, 0.6; of the medians 8 / 11: 0.727
 check x_numpy "$(field x_numpy)" 3.000       # rounds 3.0, 1.5, 3.0
 check ms "$(field ms)" 11.000
+check x_roofline_min "$(field x_roofline_min)" 0.625
+check x_roofline_max "$(field x_roofline_max)" 1.500
+# rounds on both sides of the roofline target: listed as unsettled against it
+sed -n '/^unsettled against 0.8 x roofline/,/^$/p' "$T/out.txt" >"$T/roof.txt"
+check "the row unsettled against the roofline" \
+    "$(grep -c '^  gather.rows  *1  1.25 (0.62-1.50)$' "$T/roof.txt")" 1
 check "strided over packed" "$(target "gather.random at 1 threads: strided")" 1.500 # not 2.0
 grep -q "^gather.rows  *1  *11.0 .* 1.51 *1.25 *0.80 " "$T/out.txt" && pass=$((pass + 1)) || {
     fail=$((fail + 1))
