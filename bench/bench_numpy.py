@@ -170,6 +170,14 @@ ROOFLINE_ROWS = ("gather.random", "gather.rows", "split.4", "scatter.random", "s
 ROOFLINE_TARGET = 0.8
 
 
+def yardstick_ratios(c):
+    """One run's x_memcpy and x_roofline (dmlref's GB/s over the yardstick's) and x_reads
+    (the reads' ms over dmlref's), None where the run has no such yardstick."""
+    return {"x_memcpy": c["gbps"] / c["memcpy_gbps"],
+            "x_roofline": c["gbps"] / c["roofline_gbps"] if c.get("roofline_gbps") else None,
+            "x_reads": c["reads_ms"] / c["ms"] if c.get("reads_ms") else None}
+
+
 def report(bench, numpy_note, peer_notes, after_table=()):
     """Prints the table of bench's cases and the verdict on every target; returns the verdicts.
 
@@ -189,10 +197,8 @@ def report(bench, numpy_note, peer_notes, after_table=()):
         "x torch", "x ort", "x best", "x RSS"))
     for c in cases:
         if "rounds" not in c:
-            c["x_memcpy"] = round(c["gbps"] / c["memcpy_gbps"], 3)
-            c["x_roofline"] = (round(c["gbps"] / c["roofline_gbps"], 3)
-                               if "roofline_gbps" in c else None)
-            c["x_reads"] = round(c["reads_ms"] / c["ms"], 3) if c.get("reads_ms") else None
+            c.update((k, round(v, 3) if v is not None else None)
+                     for k, v in yardstick_ratios(c).items())
         print("%-24s %3d %9.1f %7.2f %7.2f %7s %7s %9s %8s %8s %8s %8s %6.2f" % (
             c["name"], c["threads"], c["ms"], c["gbps"], c["x_memcpy"], fmt(c["x_roofline"]),
             fmt(c["x_reads"]),

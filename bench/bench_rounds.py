@@ -77,11 +77,9 @@ def combine(runs, names):
     c.pop("round", None)
     per = {"round": [r["round"] for r in runs], "ms": [r["ms"] for r in runs]}
     # the yardsticks' ratios, each round's own, as the peers' below
-    for k, ratio in (("x_memcpy", lambda r: r["gbps"] / r["memcpy_gbps"]),
-                     ("x_roofline", lambda r: r["gbps"] / r["roofline_gbps"]
-                      if r.get("roofline_gbps") else None),
-                     ("x_reads", lambda r: r["reads_ms"] / r["ms"] if r.get("reads_ms") else None)):
-        per[k] = [ratio(r) for r in runs]
+    ratios = [bench_numpy.yardstick_ratios(r) for r in runs]
+    for k in ratios[0]:
+        per[k] = [x[k] for x in ratios]
         got = [v for v in per[k] if v is not None]
         c[k] = r3(median(got))
         c[k + "_min"] = r3(min(got)) if got else None
