@@ -81,6 +81,35 @@ static inline uint64_t dmlr_index_clamp(int64_t idx, uint64_t dim)
 #define DMLR_INDEX_AHEAD 32 /* -DDMLR_INDEX_AHEAD=0: no prefetch, for comparison */
 #endif
 
+/* Bytes between an index prefetched and its use, in a run whose indices lie side by side
+ * (0: none).  One stream beside the input's and the output's, yet the hardware's
+ * prefetchers left the loops waiting on its loads (on the Zen 5, a third of the
+ * samples in GATHER_ELEMENTS' loop here fell on the compare after an index load).  Medians of 4 rounds,
+ * 1 / 16 threads on the Intel host, 1 / 2 on the Zen 5, with AVX-512's gathers: random
+ * GATHER 0.88 / 0.80 and 0.90 / 0.95 of the time, GATHER_ELEMENTS 0.85 / 0.80 and 0.94 /
+ * 0.93, the strided random GATHER level; through index_lines.h (the gathers switched
+ * off): GATHER_ELEMENTS 0.76 / 0.80 and 0.75 / 0.81, random GATHER 0.84 / 0.73 and level.
+ * 8 KiB: no better.  SCATTER's count and fill with theirs: 1.05-1.09x on the Zen 5
+ * (docs/gpu-results/cpu-2026-11-27c). */
+#ifndef DMLR_INDEX_XAHEAD
+#define DMLR_INDEX_XAHEAD 4096
+#endif
+
+/* Prefetches the `bytes` (a line's worth or two) `ahead` bytes past p, in a stream that
+ * p walks along: a hint, past the stream's end too. */
+static inline void dmlr_prefetch_ahead(const unsigned char *p, uint64_t ahead, uint32_t bytes)
+{
+    const uintptr_t a = (uintptr_t)p + ahead;
+    for (uint32_t i = 0; i < bytes; i += 64)
+        DMLR_PREFETCH((const void *)(a + i));
+}
+/* The same for the indices a line of output takes (64 or 128 bytes at x). */
+static inline void dmlr_prefetch_indices(const unsigned char *x, uint32_t bytes)
+{
+    if (DMLR_INDEX_XAHEAD)
+        dmlr_prefetch_ahead(x, DMLR_INDEX_XAHEAD, bytes);
+}
+
 /* Starts loading the row at base + pos * step that index element x picks: a hint, no
  * effect on results (a dropped index prefetches nothing). */
 static inline void dmlr_prefetch_row(dmlr_index_policy p, const unsigned char *x,

@@ -54,6 +54,7 @@ static __m512i DMLR_TARGET_AVX512 line_scalar(const unsigned char *s, uint64_t a
                 for (uint32_t j = 0; j < 16; j++)                                       \
                     dmlr_prefetch_row(DMLR_INDEX_WRAP_CLAMP,                            \
                                       x + (DMLR_INDEX_AHEAD + j) * ib, it, dim, s, AS); \
+            dmlr_prefetch_indices(x, 16 * ib);                                          \
             __m512i v;                                                                  \
             if (ib == 8) { /* unsigned: a negative INT64 and a UINT64 past INT64_MAX are out */ \
                 const __m512i i0 = _mm512_loadu_si512((const void *)x);                 \

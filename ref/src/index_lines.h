@@ -65,6 +65,7 @@ DMLR_INLINE void dmlr_index_lines(unsigned char *d, const unsigned char *s, uint
     for (; k + 64 / N <= n; k += 64 / N, d += 64, s += 64 / N * ss, x += 64 / N * ib) {
         if (next) /* s stays at the row's start (ss is 0); past the last row, a hint */
             DMLR_PREFETCH((const void *)((uintptr_t)s + next + k * N));
+        dmlr_prefetch_indices(x, 64 / N * ib);
         if (DMLR_INDEX_AHEAD && ahead && k + 64 / N + DMLR_INDEX_AHEAD <= n)
             for (uint32_t j = 0; j < 64 / N; j++)
                 dmlr_prefetch_row(DMLR_INDEX_WRAP_CLAMP, x + (DMLR_INDEX_AHEAD + j) * ib, it,
