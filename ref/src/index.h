@@ -95,19 +95,16 @@ static inline uint64_t dmlr_index_clamp(int64_t idx, uint64_t dim)
 #define DMLR_INDEX_XAHEAD 4096
 #endif
 
-/* Prefetches the `bytes` (a line's worth or two) `ahead` bytes past p, in a stream that
- * p walks along: a hint, past the stream's end too. */
-static inline void dmlr_prefetch_ahead(const unsigned char *p, uint64_t ahead, uint32_t bytes)
-{
-    const uintptr_t a = (uintptr_t)p + ahead;
-    for (uint32_t i = 0; i < bytes; i += 64)
-        DMLR_PREFETCH((const void *)(a + i));
-}
-/* The same for the indices a line of output takes (64 or 128 bytes at x). */
+/* Prefetches the indices XAHEAD bytes past the `bytes` at x that a line of output takes
+ * (128 at most): a hint, past the last index too. */
 static inline void dmlr_prefetch_indices(const unsigned char *x, uint32_t bytes)
 {
-    if (DMLR_INDEX_XAHEAD)
-        dmlr_prefetch_ahead(x, DMLR_INDEX_XAHEAD, bytes);
+    if (DMLR_INDEX_XAHEAD) {
+        const uintptr_t a = (uintptr_t)x + DMLR_INDEX_XAHEAD;
+        DMLR_PREFETCH((const void *)a);
+        if (bytes > 64)
+            DMLR_PREFETCH((const void *)(a + 64));
+    }
 }
 
 /* Starts loading the row at base + pos * step that index element x picks: a hint, no
