@@ -423,8 +423,7 @@ static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
     const unsigned char *s = c->src + off[1] + k0 * c->ss;
     if (c->stream && c->ds == c->esize && c->ss == c->esize) {
         dmlr_stream_copy(d, s, (k1 - k0) * c->esize);
-        if (DMLR_PIECE_FENCE)
-            dmlr_stream_fence(); /* visible before the piece returns */
+        dmlr_piece_fence();
     } else
         dmlr_copy_run(d, c->ds, s, c->ss, k1 - k0, c->esize);
 }

@@ -82,6 +82,13 @@ void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d);
 void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n);
 void dmlr_line_writer_end(dmlr_line_writer *w);
 void dmlr_stream_fence(void);
+/* The end of a piece that dmlr_nest_walk calls: its streamed stores are fenced with the
+ * chunk's (internal.h, DMLR_PIECE_FENCE), so nothing here unless the build asks. */
+static inline void dmlr_piece_fence(void)
+{
+    if (DMLR_PIECE_FENCE)
+        dmlr_stream_fence();
+}
 /* out = in element for element (equal sizes), in parallel when large. */
 void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const void *src);
 

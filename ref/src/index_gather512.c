@@ -94,8 +94,7 @@ void dmlr_index_gather512(unsigned char *d, const unsigned char *s, uint64_t as,
         one(d, s, as, x, it, dim);
     const uint64_t body = (n - k) / 16 * 16;
     (as == 4 ? lines_4 : lines_8)(d, s, x, ib, it, dim, next, ahead, body);
-    if (DMLR_PIECE_FENCE) /* else dmlr_nest_walk's, once a chunk */
-        _mm_sfence();
+    dmlr_piece_fence();
     d += 4 * body, x += body * ib, k += body;
     for (; k < n; k++, d += 4, x += ib)
         one(d, s, as, x, it, dim);

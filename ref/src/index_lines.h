@@ -18,6 +18,7 @@
 #ifndef DMLREF_INDEX_LINES_H
 #define DMLREF_INDEX_LINES_H
 
+#include "copy.h"
 #include "index.h"
 
 #if defined(__SSE2__) && defined(__x86_64__)
@@ -75,8 +76,7 @@ DMLR_INLINE void dmlr_index_lines(unsigned char *d, const unsigned char *s, uint
                              dmlr_index_16(s + q * 16 / N * ss, ss, as, x + q * 16 / N * ib,
                                            ib, it, dim, N));
     }
-    if (DMLR_PIECE_FENCE)
-        _mm_sfence();
+    dmlr_piece_fence();
     for (; k < n; k++, d += N, s += ss, x += ib)
         memcpy(d, s + dmlr_index_clamp(dmlr_read_index(x, it), dim) * as, N);
 }
