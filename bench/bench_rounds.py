@@ -104,32 +104,31 @@ def combine(runs, names):
     return c
 
 
+def across(cases, key, goal, names=None):
+    """The rows (of names, if given) whose rounds put `key` below goal in some and at or
+    above it in others, each as a line: median (min-max)."""
+    return ["  %-24s %3d  %.2f (%.2f-%.2f)" % (c["name"], c["threads"], c[key], c[key + "_min"],
+                                              c[key + "_max"])
+            for c in cases if (names is None or c["name"] in names)
+            and c.get(key + "_min") is not None and c[key + "_min"] < goal <= c[key + "_max"]]
+
+
 def unsettled(cases):
-    """Lines naming the rows whose x best is below 1.0 in some rounds and above in others:
+    """Lines naming the rows whose x best is below 1.0 in some rounds and not in others:
     the rounds do not say which side of the best peer dmlref is on; then the rows of the
     roofline target whose x roof falls on both sides of it."""
-    rows = [c for c in cases if c["x_best_peer_min"] is not None
-            and c["x_best_peer_min"] < 1.0 < c["x_best_peer_max"]]
+    rows = across(cases, "x_best_peer", 1.0)
     if not rows:
         out = ["unsettled: none (every row's x best is on one side of 1.0 in every round)"]
     else:
         out = ["unsettled (x best below 1.0 in some rounds, above in others): median (min-max)"]
-        for c in rows:
-            out.append("  %-24s %3d  %.2f (%.2f-%.2f)" % (
-                c["name"], c["threads"], c["x_best_peer"], c["x_best_peer_min"],
-                c["x_best_peer_max"]))
-    # the same for the roofline target's rows
+        out += rows
     goal = bench_numpy.ROOFLINE_TARGET
-    roof = [c for c in cases if c["name"] in bench_numpy.ROOFLINE_ROWS
-            and c.get("x_roofline_min") is not None
-            and c["x_roofline_min"] < goal <= c["x_roofline_max"]]
+    roof = across(cases, "x_roofline", goal, bench_numpy.ROOFLINE_ROWS)
     if roof:
         out.append("unsettled against %.1f x roofline (below in some rounds, not in others): "
                    "median (min-max)" % goal)
-        for c in roof:
-            out.append("  %-24s %3d  %.2f (%.2f-%.2f)" % (
-                c["name"], c["threads"], c["x_roofline"], c["x_roofline_min"],
-                c["x_roofline_max"]))
+        out += roof
     return out
 
 
