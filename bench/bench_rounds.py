@@ -23,7 +23,7 @@ and the case keeps "rounds" (each round's number, ms and ratios) and x_<peer>_mi
 The targets that compare two rows' times (2 threads over 1, strided over packed, the
 scaling of SCATTER) take the median of the rounds' own ratios too (bench_numpy.report).
 The table and the targets are printed by bench_numpy.report, as for one run, then
-the rows whose x best is below 1.0 in some rounds and above it in others are listed
+the rows whose x best is below 1.0 in some rounds and not in others are listed
 as unsettled.  OUT_JSON is a report (the same fields as bench_numpy.py writes) with
 a top-level "rounds": each round's report, commit and date.  Standard library only.
 """
