@@ -271,12 +271,16 @@ static uint64_t unalias(const unsigned char *d, const unsigned char *s, uint64_t
 DMLR_TARGET_AVX static void stream_copy_avx(unsigned char *d, const unsigned char *s,
                                             uint64_t n, uint64_t ahead)
 STREAM_LINES(MOVE64_AVX)
-/* n (a multiple of 64) bytes onto d's lines, a line in one 64-byte store. */
+/* n (a multiple of 64) bytes onto d's lines, a line in one 64-byte store; each line's
+ * source prefetched `ahead` bytes on (modulo 2^64; 0: none), as in STREAM_LINES. */
 DMLR_TARGET_AVX512 static void stream_lines_avx512(unsigned char *d, const unsigned char *s,
-                                                   uint64_t n)
+                                                   uint64_t n, uint64_t ahead)
 {
-    for (; n; n -= 64, d += 64, s += 64)
+    for (; n; n -= 64, d += 64, s += 64) {
+        if (ahead)
+            DMLR_PREFETCH((const void *)((uintptr_t)s + ahead));
         _mm512_stream_si512((void *)d, _mm512_loadu_si512((const void *)s));
+    }
 }
 /* The line at d of off (1..63) bytes from t, then 64 - off from s, in one 64-byte store;
  * the masked-off bytes are not read. */
@@ -353,23 +357,28 @@ void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d)
     w->wide = DMLR_LINE_WRITER_WIDE && dmlr_cpu_avx512() && !dmlr_cpu_amd();
 }
 
-/* n bytes, a multiple of 64, from s onto the lines from d on. */
+/* n bytes, a multiple of 64, from s onto the lines from d on, each line's source
+ * prefetched `ahead` bytes on (0: none). */
 static void writer_lines(const dmlr_line_writer *w, unsigned char *d, const unsigned char *s,
-                         uint64_t n)
+                         uint64_t n, uint64_t ahead)
 {
 #if defined(__SSE2__) && DMLR_AVX
     if (w->wide) {
-        stream_lines_avx512(d, s, n);
+        stream_lines_avx512(d, s, n, ahead);
         return;
     }
 #else
     (void)w;
 #endif
-    stream_copy(d, s, n, 0);
+    (void)ahead; /* where stream_copy is memcpy */
+    stream_copy(d, s, n, ahead);
 }
 
-void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n)
+void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n,
+                          const unsigned char *ahead)
 {
+    /* the distance from s to its companion in `ahead`, which the loop keeps (modulo 2^64) */
+    const uint64_t step = ahead ? (uint64_t)((uintptr_t)ahead - (uintptr_t)s) : 0;
     while (n) {
         const uint64_t off = (uintptr_t)w->p & 63;
         uint64_t m;
@@ -391,11 +400,11 @@ void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t 
                     memcpy(w->line, w->tail, off), w->tail = NULL;
                 memcpy(w->line + off, s, m);
                 if (off + m == 64)
-                    writer_lines(w, w->p + m - 64, w->line, 64);
+                    writer_lines(w, w->p + m - 64, w->line, 64, 0);
             }
         } else { /* whole lines; the caller prefetched the source */
             m = n & ~(uint64_t)63;
-            writer_lines(w, w->p, s, m);
+            writer_lines(w, w->p, s, m, step);
         }
         w->p += m, s += m, n -= m;
     }

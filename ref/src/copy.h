@@ -70,6 +70,9 @@ void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n);
  * gather's input, which no output may overlap, TENSOR-11).  The bytes before the first
  * boundary, and those of a last partial line (dmlr_line_writer_end), are shared with
  * whoever writes the neighbouring bytes: memcpy.  Fence as dmlr_stream_copy.
+ * dmlr_line_writer_put's `ahead`, where not NULL, is a later piece's source: as each
+ * whole line of this piece streams, the line at the same offset from `ahead` is
+ * prefetched (a hint; its first and last lines are the caller's to prefetch).
  */
 typedef struct dmlr_line_writer {
     _Alignas(64) unsigned char line[64];
@@ -79,7 +82,8 @@ typedef struct dmlr_line_writer {
     bool wide;                 /* a line in one 64-byte store */
 } dmlr_line_writer;
 void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d);
-void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n);
+void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n,
+                          const unsigned char *ahead);
 void dmlr_line_writer_end(dmlr_line_writer *w);
 void dmlr_stream_fence(void);
 /* The end of a piece that dmlr_nest_walk calls: its streamed stores are fenced with the

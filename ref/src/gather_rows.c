@@ -11,16 +11,23 @@
  * Into an output of 8 MiB and more the rows' whole lines stream, one fence a chunk: on
  * the Intel host 52.9 against 72.7 ms at 1 thread, 5.0 against 6.2 at 16 (a fence a row
  * and parts of lines streamed, as tried before, ran 1.7x as long as memcpy).  Where the
- * output's rows are contiguous (dst_step == bytes) and the CPU is not AMD's, they go
- * through copy.c's line writer: the line a row ends in and the next begins in streams
+ * output's rows are contiguous (dst_step == bytes), they go through copy.c's line
+ * writer: the line a row ends in and the next begins in streams
  * too, put together first (as ordinary stores it was read from memory, each row's
  * stalling the stores behind it, and a malloc'ed tensor's rows start 16 bytes into a
  * line), and nothing is prefetched past a row's end, whose next bytes are not the next
  * row's (dmlr_stream_copy prefetches DMLR_STREAM_AHEAD on).  On the Intel host 0.76 of
  * the time at 1 thread, 0.73 at 16 (6 rounds; without the staged line 0.86 and 1.0). On
- * the Zen 5 the writer took 1.4x the time, and so did streaming at all: AMD's CPUs take
- * memcpy a row with the row 4 on prefetched, 0.70 of the time of dmlr_stream_copy a row
- * at 1 thread and 0.79 at 2 (docs/gpu-results/cpu-2026-11-26f).  The row FAR rows on is
+ * the Zen 5 the writer took 1.4x the time, and so did streaming at all, with the row 4 on
+ * prefetched whole before each row (memcpy a row took 0.70 of the time of
+ * dmlr_stream_copy a row at 1 thread and 0.79 at 2: docs/gpu-results/cpu-2026-11-26f).
+ * There the row near on is now prefetched a line at a time instead, each line as the
+ * same line of this row streams (the writer's `ahead`): on the Zen 5, 8 rows on, 0.65
+ * of the time of memcpy with the burst 4 rows on at 1 thread and 0.67 at 2 (6 rounds;
+ * 4 rows on took 0.86, and the burst 8 rows on was level with 4); on the Intel host, 4 rows
+ * on, level with its burst (0.96 and 1.00 by median; docs/gpu-results/cpu-2026-11-27d),
+ * so only AMD's CPUs take it (DMLR_GATHER_ROWS_SPREAD, _SPREAD_AMD).  Rows under 4
+ * lines or over LINES lines keep the burst.  The row FAR rows on is
  * prefetched too, into the outer caches (prefetcht2), where the near prefetch then
  * finds it: medians at 1 thread 0.87-0.92 of the time on the Intel host (FAR 6, 8 or
  * 12), level at 16 threads.  No better there: AHEAD 1 or 4, prefetcht2 for the near
@@ -44,8 +51,9 @@
 #include "copy.h"
 #include "internal.h"
 
-/* Each CPU maker's best in the A/Bs above: rows prefetched whole AHEAD rows on, FAR rows
- * on into the outer caches (0: none), and whether the rows stream (besides a->stream). */
+/* Each CPU maker's best in the A/Bs above: rows prefetched AHEAD rows on (whole before
+ * the row, or SPREAD a line a line as it goes), FAR rows on into the outer caches (0:
+ * none), and whether the rows stream (besides a->stream). */
 #ifndef DMLR_GATHER_ROWS_AHEAD
 #define DMLR_GATHER_ROWS_AHEAD 4
 #endif
@@ -53,13 +61,19 @@
 #define DMLR_GATHER_ROWS_FAR 8
 #endif
 #ifndef DMLR_GATHER_ROWS_AHEAD_AMD
-#define DMLR_GATHER_ROWS_AHEAD_AMD 4
+#define DMLR_GATHER_ROWS_AHEAD_AMD 8
 #endif
 #ifndef DMLR_GATHER_ROWS_FAR_AMD
 #define DMLR_GATHER_ROWS_FAR_AMD 0
 #endif
+#ifndef DMLR_GATHER_ROWS_SPREAD
+#define DMLR_GATHER_ROWS_SPREAD 0
+#endif
+#ifndef DMLR_GATHER_ROWS_SPREAD_AMD
+#define DMLR_GATHER_ROWS_SPREAD_AMD 1
+#endif
 #ifndef DMLR_GATHER_ROWS_STREAM_AMD
-#define DMLR_GATHER_ROWS_STREAM_AMD 0
+#define DMLR_GATHER_ROWS_STREAM_AMD DMLR_GATHER_ROWS_SPREAD_AMD
 #endif
 #ifndef DMLR_GATHER_ROWS_LINES
 #define DMLR_GATHER_ROWS_LINES 64
@@ -79,6 +93,16 @@ static const unsigned char *row_source(const dmlr_gather_rows_args *a, uint64_t 
     return a->src + r * a->src_step + pos * a->axis_step;
 }
 
+/* The lines of a row of `bytes` at p that the writer's whole lines may leave out: those
+ * its first and last bytes fall in (the writer's lines follow the output's boundaries,
+ * which cut the source's elsewhere). */
+static void prefetch_row_ends(const unsigned char *p, uint64_t bytes)
+{
+    DMLR_PREFETCH(p);
+    DMLR_PREFETCH(p + bytes - 65);
+    DMLR_PREFETCH(p + bytes - 1);
+}
+
 void dmlr_gather_rows(const dmlr_gather_rows_args *a)
 {
     const uint64_t rows = a->rows, bytes = a->bytes, most = DMLR_GATHER_ROWS_LINES * 64;
@@ -91,7 +115,11 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
     const uint64_t chunks = (rows + per - 1) / per;
     const bool amd = dmlr_cpu_amd();
     const bool stream = DMLR_GATHER_STREAM && a->stream && (!amd || DMLR_GATHER_ROWS_STREAM_AMD);
-    const bool lines = stream && DMLR_GATHER_ROWS_WRITER && a->dst_step == bytes && !amd;
+    const bool lines = stream && DMLR_GATHER_ROWS_WRITER && a->dst_step == bytes &&
+                       (!amd || DMLR_GATHER_ROWS_SPREAD_AMD);
+    /* the row near on prefetched a line at a time as this one's lines stream */
+    const bool spread = (amd ? DMLR_GATHER_ROWS_SPREAD_AMD : DMLR_GATHER_ROWS_SPREAD) && lines &&
+                        bytes >= 256 && bytes <= most;
     const uint64_t near = amd ? DMLR_GATHER_ROWS_AHEAD_AMD : DMLR_GATHER_ROWS_AHEAD;
     const uint64_t far = amd ? DMLR_GATHER_ROWS_FAR_AMD : DMLR_GATHER_ROWS_FAR;
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(rows * (bytes / a->esize)) && chunks > 1)
@@ -103,12 +131,18 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
         for (; r < end; r++) {
             if (far && r + far < rows)
                 dmlr_prefetch_lines_l2(row_source(a, r + far), ahead);
-            if (near && r + near < rows)
-                dmlr_prefetch_lines(row_source(a, r + near), ahead);
+            const unsigned char *next = NULL;
+            if (near && r + near < rows) {
+                next = row_source(a, r + near);
+                if (spread)
+                    prefetch_row_ends(next, bytes);
+                else
+                    dmlr_prefetch_lines(next, ahead);
+            }
             unsigned char *d = a->dst + r * a->dst_step; /* GATHER-9 */
             const unsigned char *s = row_source(a, r);
             if (lines)
-                dmlr_line_writer_put(&w, s, bytes);
+                dmlr_line_writer_put(&w, s, bytes, spread ? next : NULL);
             else if (stream)
                 dmlr_stream_copy(d, s, bytes);
             else
