@@ -299,30 +299,36 @@ void bench_setup(bench_case *c, int i)
 /*
  * A gather's reads that no scheme avoids: every index in order, then every 64-byte line
  * of the bytes it picks (one line for each 4-byte element at random).  A plain loop over
- * the threads' shares, 4 bytes loaded a line (the line, not the load, is the cost), each
- * pick's lines prefetched about a memory latency ahead (32 elements or 4 rows), folded
- * into a sum so that the compiler keeps the loads.
+ * the threads' shares, 4 bytes loaded a line (the line, not the load, is the cost), folded
+ * into a sum so that the compiler keeps the loads, with the prefetches that made dmlref's
+ * GATHER fastest: the indices 4 KiB ahead, and a pick's lines one at a time, each as the
+ * same line of the pick about a memory latency on is prefetched (32 elements, or 8 rows:
+ * on the 2-core Zen 5 rows read that way took 0.85-0.91 of the time of a row's lines
+ * prefetched at once, and 8 rows on 0.95 of 4; docs/gpu-results/cpu-2026-11-27d).
  */
 uint64_t bench_reads(const bench_case *c)
 {
     const unsigned char *in = c->in[0].data;
     const int64_t *ix = c->in[1].data;
-    const int64_t n = (int64_t)(c->in[1].size / 8);
-    const uint64_t len = c->pick_bytes, step = c->pick_step, ahead = len >= 64 ? 4 : 32;
+    const int64_t n = (int64_t)(c->in[1].size / 8), xahead = 512; /* 4 KiB of indices */
+    const uint64_t len = c->pick_bytes, step = c->pick_step, ahead = len >= 64 ? 8 : 32;
     uint64_t sum = 0;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) reduction(+ : sum)
 #endif
     for (int64_t k = 0; k < n; k++) {
-        if (k + (int64_t)ahead < n)
-            for (uint64_t b = 0; b < len; b += 64)
-                __builtin_prefetch(in + (uint64_t)ix[k + (int64_t)ahead] * step + b);
+        if (k % 8 == 0 && k + xahead < n) /* a line of indices */
+            __builtin_prefetch(ix + k + xahead);
         const unsigned char *p = in + (uint64_t)ix[k] * step;
+        const unsigned char *q =
+            k + (int64_t)ahead < n ? in + (uint64_t)ix[k + (int64_t)ahead] * step : p;
         uint32_t w;
         for (uint64_t b = 0; b < len; b += 64) { /* 4 bytes a line: the line is the cost */
+            __builtin_prefetch(q + b);
             memcpy(&w, p + b, 4);
             sum += w;
         }
+        __builtin_prefetch(q + len - 1);
         memcpy(&w, p + len - 4, 4); /* the last line, where the pick starts inside one */
         sum += w;
     }
