@@ -124,6 +124,31 @@ __attribute__((target("avx512f"))) static void v_spread_nt_512(void)
     }
     _mm_sfence();
 }
+
+/* W rows side by side, a line of each in turn (glibc's large copies go 4 pages side by side),
+ * 64-byte streamed stores, each line's same line W rows on... D rows on prefetched */
+static int W = 2;
+__attribute__((target("avx512f"))) static void v_ways512(void)
+{
+    for (uint64_t r = 0; r < ROWS; r += W) {
+        const unsigned char *s[8], *p[8];
+        for (int w = 0; w < W; w++) {
+            s[w] = SRC(r + w);
+            p[w] = r + w + D < ROWS ? SRC(r + w + D) : s[w];
+        }
+        unsigned char *d = out + r * RB;
+        for (unsigned k = 0; k < RB; k += 64)
+            for (int w = 0; w < W; w++) {
+                _mm_prefetch((const char *)p[w] + k, _MM_HINT_T0);
+                _mm512_stream_si512((void *)(d + w * RB + k), _mm512_loadu_si512((const void *)(s[w] + k)));
+            }
+        for (int w = 0; w < W; w++)
+            _mm_prefetch((const char *)p[w] + RB - 1, _MM_HINT_T0);
+    }
+    _mm_sfence();
+}
+static void v_ways512_2(void) { W = 2; v_ways512(); }
+static void v_ways512_4(void) { W = 4; v_ways512(); }
 static void v_seq_memcpy(void) { memcpy(out, in, BYTES); }
 typedef struct { const char *name; void (*f)(void); int d; } variant;
 static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
@@ -135,7 +160,7 @@ int main(int argc, char **argv)
     for (uint64_t r = 0; r < ROWS; r++) { s ^= s << 13; s ^= s >> 7; s ^= s << 17; ix[r] = s % ROWS; }
     variant v[] = {{"seq memcpy", v_seq_memcpy, 0}, {"memcpy burst+4", v_memcpy_burst, 4}, {"memcpy burst+8", v_memcpy_burst, 8},
                    {"loop burst+4", v_burst_loop, 4}, {"spread+2", v_spread, 2}, {"spread+4", v_spread, 4}, {"spread+8", v_spread, 8},
-                   {"spread64+4", v_spread64, 4}, {"spread64+6", v_spread64, 6}, {"spread64+8", v_spread64, 8}, {"spread128+4", v_spread128, 4}, {"spread_nt+4", v_spread_nt, 4}, {"spread_nt+8", v_spread_nt, 8}, {"nt_avx+4", v_spread_nt_avx, 4}, {"nt_avx+8", v_spread_nt_avx, 8}, {"nt_512+4", v_spread_nt_512, 4}, {"nt_512+8", v_spread_nt_512, 8},
+                   {"spread64+4", v_spread64, 4}, {"spread64+6", v_spread64, 6}, {"spread64+8", v_spread64, 8}, {"spread128+4", v_spread128, 4}, {"spread_nt+4", v_spread_nt, 4}, {"spread_nt+8", v_spread_nt, 8}, {"nt_avx+4", v_spread_nt_avx, 4}, {"nt_avx+8", v_spread_nt_avx, 8}, {"nt_512+4", v_spread_nt_512, 4}, {"nt_512+8", v_spread_nt_512, 8}, {"nt_ways2+4", v_ways512_2, 4}, {"nt_ways2+8", v_ways512_2, 8}, {"nt_ways4+4", v_ways512_4, 4}, {"nt_ways4+8", v_ways512_4, 8},
                    {"read burst+4", v_read_burst, 4}, {"read spread+4", v_read_spread, 4}, {"read spread+8", v_read_spread, 8}};
     enum { N = sizeof v / sizeof v[0], R = 9 };
     double t[N][R];
