@@ -27,7 +27,7 @@
  * 4 rows on took 0.86, and the burst 8 rows on was level with 4); on the Intel host, 4 rows
  * on, level with its burst (0.96 and 1.00 by median; docs/gpu-results/cpu-2026-11-27d),
  * so only AMD's CPUs take it (DMLR_GATHER_ROWS_SPREAD, _SPREAD_AMD).  Rows under 4
- * lines or over LINES lines keep the burst.  The row FAR rows on is
+ * lines or over LINES lines keep the burst, and there memcpy.  The row FAR rows on is
  * prefetched too, into the outer caches (prefetcht2), where the near prefetch then
  * finds it: medians at 1 thread 0.87-0.92 of the time on the Intel host (FAR 6, 8 or
  * 12), level at 16 threads.  No better there: AHEAD 1 or 4, prefetcht2 for the near
@@ -73,7 +73,7 @@
 #define DMLR_GATHER_ROWS_SPREAD_AMD 1
 #endif
 #ifndef DMLR_GATHER_ROWS_STREAM_AMD
-#define DMLR_GATHER_ROWS_STREAM_AMD DMLR_GATHER_ROWS_SPREAD_AMD
+#define DMLR_GATHER_ROWS_STREAM_AMD 0 /* besides the rows that SPREAD_AMD streams */
 #endif
 #ifndef DMLR_GATHER_ROWS_LINES
 #define DMLR_GATHER_ROWS_LINES 64
@@ -114,12 +114,14 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
     const uint64_t per = bytes >= chunk ? 1 : chunk / bytes; /* rows a chunk */
     const uint64_t chunks = (rows + per - 1) / per;
     const bool amd = dmlr_cpu_amd();
-    const bool stream = DMLR_GATHER_STREAM && a->stream && (!amd || DMLR_GATHER_ROWS_STREAM_AMD);
-    const bool lines = stream && DMLR_GATHER_ROWS_WRITER && a->dst_step == bytes &&
-                       (!amd || DMLR_GATHER_ROWS_SPREAD_AMD);
+    const bool writer = DMLR_GATHER_STREAM && a->stream && DMLR_GATHER_ROWS_WRITER &&
+                        a->dst_step == bytes;
     /* the row near on prefetched a line at a time as this one's lines stream */
-    const bool spread = (amd ? DMLR_GATHER_ROWS_SPREAD_AMD : DMLR_GATHER_ROWS_SPREAD) && lines &&
+    const bool spread = (amd ? DMLR_GATHER_ROWS_SPREAD_AMD : DMLR_GATHER_ROWS_SPREAD) && writer &&
                         bytes >= 256 && bytes <= most;
+    const bool stream = DMLR_GATHER_STREAM && a->stream &&
+                        (!amd || DMLR_GATHER_ROWS_STREAM_AMD || spread);
+    const bool lines = stream && writer;
     const uint64_t near = amd ? DMLR_GATHER_ROWS_AHEAD_AMD : DMLR_GATHER_ROWS_AHEAD;
     const uint64_t far = amd ? DMLR_GATHER_ROWS_FAR_AMD : DMLR_GATHER_ROWS_FAR;
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(rows * (bytes / a->esize)) && chunks > 1)

@@ -184,8 +184,8 @@ START_TEST(gather_of_whole_rows_beyond_the_caches_matches_the_naive_loop)
      * bytes start at four alignments within a line.  As on Intel's CPUs, copy.c's line
      * writer streams every whole line, a line two rows share put together first (in
      * 64-byte stores where the CPU has AVX-512, and in 32-byte ones); as on
-     * AMD's, each row's whole lines stream (dmlr_stream_copy) and the parts of lines
-     * around them are stored as usual.  GATHER-7, GATHER-8, GATHER-9. */
+     * AMD's, rows this long take memcpy (rows of 4 to 64 lines go through the writer
+     * there too: check_threads).  GATHER-7, GATHER-8, GATHER-9. */
     const uint32_t in_sizes[2] = {700, 4100}, ix_sizes[2] = {1, 620};
     uint32_t out_sizes[2];
     ck_assert(naive_output_sizes(2, in_sizes, ix_sizes, 0, 1, out_sizes));
