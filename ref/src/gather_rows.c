@@ -93,9 +93,9 @@ static const unsigned char *row_source(const dmlr_gather_rows_args *a, uint64_t 
     return a->src + r * a->src_step + pos * a->axis_step;
 }
 
-/* The lines of a row of `bytes` at p that the writer's whole lines may leave out: those
- * its first and last bytes fall in (the writer's lines follow the output's boundaries,
- * which cut the source's elsewhere). */
+/* The lines of a row of `bytes` at p that the writer's whole lines may leave out: the
+ * first, and the last two (the writer's lines follow the output's boundaries, which cut
+ * the source's elsewhere, so its last whole line may end up to 126 bytes before p's end). */
 static void prefetch_row_ends(const unsigned char *p, uint64_t bytes)
 {
     DMLR_PREFETCH(p);
@@ -114,13 +114,12 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
     const uint64_t per = bytes >= chunk ? 1 : chunk / bytes; /* rows a chunk */
     const uint64_t chunks = (rows + per - 1) / per;
     const bool amd = dmlr_cpu_amd();
-    const bool writer = DMLR_GATHER_STREAM && a->stream && DMLR_GATHER_ROWS_WRITER &&
-                        a->dst_step == bytes;
+    const bool may = DMLR_GATHER_STREAM && a->stream; /* an output worth streaming */
+    const bool writer = may && DMLR_GATHER_ROWS_WRITER && a->dst_step == bytes;
     /* the row near on prefetched a line at a time as this one's lines stream */
     const bool spread = (amd ? DMLR_GATHER_ROWS_SPREAD_AMD : DMLR_GATHER_ROWS_SPREAD) && writer &&
                         bytes >= 256 && bytes <= most;
-    const bool stream = DMLR_GATHER_STREAM && a->stream &&
-                        (!amd || DMLR_GATHER_ROWS_STREAM_AMD || spread);
+    const bool stream = may && (!amd || DMLR_GATHER_ROWS_STREAM_AMD || spread);
     const bool lines = stream && writer;
     const uint64_t near = amd ? DMLR_GATHER_ROWS_AHEAD_AMD : DMLR_GATHER_ROWS_AHEAD;
     const uint64_t far = amd ? DMLR_GATHER_ROWS_FAR_AMD : DMLR_GATHER_ROWS_FAR;
