@@ -47,7 +47,7 @@
 
 typedef struct result {
     double seconds, memcpy_seconds, roof_seconds, reads_seconds, bytes, elements, tensor_bytes;
-    long peak_rss_kb;
+    long peak_rss_kb, huge_kb; /* huge_kb: AnonHugePages after the case ran, -1 unknown */
     int ok;
 } result;
 
@@ -156,6 +156,20 @@ static void run_roofline(void *arg)
     }
 }
 
+/* How much of this process's memory transparent huge pages back, in KiB (-1: unknown).
+ * With THP on "madvise" the bench asks for them, but a host whose memory is fragmented
+ * may give fewer: the same code's strided scans took 1.4x and 2.4x packed on two hosts
+ * of one model (README, "On a 16-core host"), so every result says what it got. */
+static void read_field(const char *path, const char *key, char *buf, size_t cap);
+static long huge_kb(void)
+{
+    char v[160];
+    read_field("/proc/self/smaps_rollup", "AnonHugePages", v, sizeof v);
+    char *end;
+    long kb = strtol(v, &end, 10);
+    return end == v ? -1 : kb;
+}
+
 static volatile uint64_t reads_sink;
 static void run_reads(void *arg) { reads_sink = bench_reads(arg); }
 
@@ -175,6 +189,7 @@ static void child(int i, int threads, int fd)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     r.peak_rss_kb = ru.ru_maxrss; /* before memcpy, which allocates nothing anyway */
+    r.huge_kb = huge_kb();
     r.memcpy_seconds = median_time(run_memcpy, &c);
     r.roof_seconds = median_time(run_roofline, &c);
     r.reads_seconds = c.pick_bytes ? median_time(run_reads, &c) : 0;
@@ -327,9 +342,9 @@ int main(int argc, char **argv)
     fprintf(js, "{\n  \"runs\": %d,\n", runs);
     machine_json(js, max_threads);
     fprintf(js, "  \"cases\": [");
-    printf("%-24s %3s %9s %7s %8s %8s %6s %8s %6s %7s %8s %8s %5s\n", "case", "thr", "ms",
+    printf("%-24s %3s %9s %7s %8s %8s %6s %8s %6s %7s %8s %8s %5s %8s\n", "case", "thr", "ms",
            "GB/s", "Melem/s", "memcpy", "x mcpy", "roofline", "x roof", "x reads", "RSS MiB",
-           "tensors", "x RSS");
+           "tensors", "x RSS", "THP MiB");
     int first = 1, failed = 0;
     for (int i = 0; bench_case_names[i]; i++) {
         const char *name = bench_case_names[i];
@@ -359,9 +374,13 @@ int main(int argc, char **argv)
             char reads[16] = "-";
             if (r.reads_seconds > 0)
                 snprintf(reads, sizeof reads, "%.2f", r.reads_seconds / r.seconds);
-            printf("%-24s %3d %9.1f %7.2f %8.1f %8.2f %6.2f %8.2f %6.2f %7s %8.0f %8.0f %5.2f\n",
+            char huge[16] = "?";
+            if (r.huge_kb >= 0)
+                snprintf(huge, sizeof huge, "%.0f", r.huge_kb / 1024.0);
+            printf("%-24s %3d %9.1f %7.2f %8.1f %8.2f %6.2f %8.2f %6.2f %7s %8.0f %8.0f %5.2f %8s\n",
                    name, t, r.seconds * 1e3, gbs, r.elements / r.seconds / 1e6, mgbs, gbs / mgbs,
-                   roof, gbs / roof, reads, rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio);
+                   roof, gbs / roof, reads, rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio,
+                   huge);
             fprintf(js, "%s\n    {\"name\": \"%s\", \"threads\": %d, \"ms\": %.3f, \"gbps\": %.3f, "
                     "\"melem_per_s\": %.1f, \"bytes\": %.0f, \"elements\": %.0f, "
                     "\"memcpy_ms\": %.3f, \"memcpy_gbps\": %.3f, \"roofline_ms\": %.3f, "
@@ -370,6 +389,8 @@ int main(int argc, char **argv)
                     first ? "" : ",", name, t, r.seconds * 1e3, gbs, r.elements / r.seconds / 1e6,
                     r.bytes, r.elements, r.memcpy_seconds * 1e3, mgbs, r.roof_seconds * 1e3, roof,
                     rss / (1u << 20), r.tensor_bytes / (1u << 20), ratio);
+            if (r.huge_kb >= 0)
+                fprintf(js, ", \"huge_mib\": %.1f", r.huge_kb / 1024.0);
             if (r.reads_seconds > 0)
                 fprintf(js, ", \"reads_ms\": %.3f}", r.reads_seconds * 1e3);
             else
