@@ -41,11 +41,22 @@
  * registers (copy.c), the near prefetch 4 rows on rather than 2: medians 0.85 and 0.98 of
  * the time at 1 thread, 0.91 and 0.95 at 16 (6 and 8 rounds; 6 rows on level;
  * docs/gpu-results/cpu-2026-11-26h/ab-join.txt).
+ * Where the input lies on pages of 4 KiB rather than 2 MiB (transparent huge pages not
+ * given: a malloc'ed tensor on most hosts), each row is a miss in the TLB too, and the
+ * far burst of 16 lines into a page not yet walked cost more than it saved: on the Intel
+ * host gather.rows took 1.7x its time on 2 MiB pages (dmlref-bench --no-hugepages).
+ * Touching the row PAGE rows on first (one prefetcht2) starts its page walk before the
+ * bursts: medians of 7 rounds 0.65 of the time at 1 thread and 0.83 at 16 on 4 KiB
+ * pages, 0.90 and 0.97 on 2 MiB pages (16 rows on; 24 alike, 32 less good; the far burst
+ * cut to 1 or 4 lines instead: 0.72-0.75 on 4 KiB pages but 1.12-1.29x on 2 MiB).  On
+ * the Zen 5 it took 1.14x and 1.24x the time at 1 thread (4 KiB / 2 MiB), so AMD's CPUs
+ * do without (docs/gpu-results/cpu-2026-11-27e).
  *  -DDMLR_GATHER_ROWS_AHEAD=0 prefetches nothing, -DDMLR_GATHER_ROWS_FAR=0 nothing far
- * (the _AMD switches set AMD's CPUs' own), -DDMLR_GATHER_ROWS_CHUNK sets the chunks'
- * most bytes, -DDMLR_GATHER_ROWS_WRITER=0 takes dmlr_stream_copy a row,
- * -DDMLR_GATHER_STREAM=0 copies with memcpy (and gather.c's -DDMLR_GATHER_ROWS=0 walks
- * the nest instead).  SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
+ * (the _AMD switches set AMD's CPUs' own), -DDMLR_GATHER_ROWS_PAGE=0 no page walk
+ * ahead, -DDMLR_GATHER_ROWS_CHUNK sets the chunks' most bytes,
+ * -DDMLR_GATHER_ROWS_WRITER=0 takes dmlr_stream_copy a row, -DDMLR_GATHER_STREAM=0
+ * copies with memcpy (and gather.c's -DDMLR_GATHER_ROWS=0 walks the nest instead).
+ * SPEC_NOTES.md: GATHER-7, GATHER-8, GATHER-9.
  */
 #include "gather_rows.h"
 #include "copy.h"
@@ -53,7 +64,8 @@
 
 /* Each CPU maker's best in the A/Bs above: rows prefetched AHEAD rows on (whole before
  * the row, or SPREAD a line a line as it goes), FAR rows on into the outer caches (0:
- * none), and whether the rows stream (besides a->stream). */
+ * none), PAGE rows on one line (its page walk; 0: none), and whether the rows stream
+ * (besides a->stream). */
 #ifndef DMLR_GATHER_ROWS_AHEAD
 #define DMLR_GATHER_ROWS_AHEAD 4
 #endif
@@ -77,6 +89,12 @@
 #endif
 #ifndef DMLR_GATHER_ROWS_LINES
 #define DMLR_GATHER_ROWS_LINES 64
+#endif
+#ifndef DMLR_GATHER_ROWS_PAGE
+#define DMLR_GATHER_ROWS_PAGE 16
+#endif
+#ifndef DMLR_GATHER_ROWS_PAGE_AMD
+#define DMLR_GATHER_ROWS_PAGE_AMD 0
 #endif
 #ifndef DMLR_GATHER_ROWS_CHUNK
 #define DMLR_GATHER_ROWS_CHUNK (1u << 20)
@@ -123,6 +141,7 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
     const bool lines = stream && writer;
     const uint64_t near = amd ? DMLR_GATHER_ROWS_AHEAD_AMD : DMLR_GATHER_ROWS_AHEAD;
     const uint64_t far = amd ? DMLR_GATHER_ROWS_FAR_AMD : DMLR_GATHER_ROWS_FAR;
+    const uint64_t page = amd ? DMLR_GATHER_ROWS_PAGE_AMD : DMLR_GATHER_ROWS_PAGE;
     DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(rows * (bytes / a->esize)) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
         uint64_t r = (uint64_t)c * per, end = r + per < rows ? r + per : rows;
@@ -130,6 +149,8 @@ void dmlr_gather_rows(const dmlr_gather_rows_args *a)
         if (lines)
             dmlr_line_writer_start(&w, a->dst + r * a->dst_step);
         for (; r < end; r++) {
+            if (page && r + page < rows)
+                DMLR_PREFETCH_L2(row_source(a, r + page));
             if (far && r + far < rows)
                 dmlr_prefetch_lines_l2(row_source(a, r + far), ahead);
             const unsigned char *next = NULL;
