@@ -91,6 +91,17 @@ enum { DMLR_SCAN_FAR = 16 };
 #ifndef DMLR_SCAN_SSE2_Q
 #define DMLR_SCAN_SSE2_Q 1 /* 0: FLOAT32 steps contiguous in the output staged as the other types */
 #endif
+/* Bytes ahead of each line that the kernels for lanes contiguous in both tensors
+ * prefetch along its row (0: none).  Two rows read side by side, the hardware's
+ * prefetchers left the loads waiting: the benchmark's outer scans at 1 thread took 20 ms
+ * on the Zen 5 against 11 for a copy in the same loop.  4 KiB ahead: medians of 5 rounds
+ * 0.62 of the time at 1 thread and 0.82 at 2 on the Zen 5 (2 KiB 0.67); 0.91-0.93 at 1
+ * thread and 0.86-0.93 at 16 on the Intel host (4 rounds; 2 KiB and 8 KiB less good:
+ * docs/bench-2core-2026-11-27e, docs/gpu-results/cpu-2026-11-27e).  Along the inner
+ * axis (_r) 1 KiB ahead was level and 4 KiB 1.16x. */
+#ifndef DMLR_SCAN_AHEAD
+#define DMLR_SCAN_AHEAD 4096
+#endif
 #ifndef DMLR_SCAN_ROWS
 #define DMLR_SCAN_ROWS 2 /* rows per pass over the accumulators (1, 2, 4: 44, 28, 36 ms here) */
 #endif
