@@ -156,11 +156,30 @@ static void run_roofline(void *arg)
     }
 }
 
+/* One line of a text file that starts with `key`, after its ": " (or the whole line). */
+static void read_field(const char *path, const char *key, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    snprintf(buf, cap, "?");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, strlen(key)))
+            continue;
+        char *v = strstr(line, ": ");
+        v = v ? v + 2 : line;
+        v[strcspn(v, "\n")] = '\0';
+        snprintf(buf, cap, "%.150s", v);
+        break;
+    }
+    fclose(f);
+}
+
 /* How much of this process's memory transparent huge pages back, in KiB (-1: unknown).
  * With THP on "madvise" the bench asks for them, but a host whose memory is fragmented
- * may give fewer: the same code's strided scans took 1.4x and 2.4x packed on two hosts
- * of one model (README, "On a 16-core host"), so every result says what it got. */
-static void read_field(const char *path, const char *key, char *buf, size_t cap);
+ * may give fewer, and random picks slow down on 4 KiB pages (random GATHER 2.6-2.9x on
+ * the Intel host: README, "Huge pages"), so every result says what it got. */
 static long huge_kb(void)
 {
     char v[160];
@@ -216,26 +235,6 @@ static int measure(int i, int threads, result *r)
     int status = 0;
     waitpid(pid, &status, 0);
     return n == (ssize_t)sizeof *r && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-/* One line of a text file that starts with `key`, after its ": " (or the whole line). */
-static void read_field(const char *path, const char *key, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    char line[512];
-    snprintf(buf, cap, "?");
-    if (!f)
-        return;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, key, strlen(key)))
-            continue;
-        char *v = strstr(line, ": ");
-        v = v ? v + 2 : line;
-        v[strcspn(v, "\n")] = '\0';
-        snprintf(buf, cap, "%.150s", v);
-        break;
-    }
-    fclose(f);
 }
 
 static void machine_json(FILE *js, int max_threads)
