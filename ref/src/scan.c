@@ -228,7 +228,7 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
         return dmlr_cpu_amd() ? (*tile = DMLR_SCAN_TW_LANES, BEST(_tw))
                               : (*tile = DMLR_SCAN_T_LANES, BEST(_t)); /* scan.h: shapes */
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_step == esize)
-        return FN(sse2, _r); /* tiles of at most DMLR_SCAN_NARROW lanes, as tile_dim says */
+        return BEST(_r); /* tiles of at most DMLR_SCAN_NARROW lanes, as tile_dim says */
     if (DMLR_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_lane == esize)
         return *tile = DMLR_SCAN_M_LANES, BEST(_m);
 #undef BEST

@@ -129,11 +129,12 @@ DMLR_SCAN_DECLARE(sse2, _r)
 DMLR_SCAN_DECLARE(sse2, _m)
 #if DMLR_AVX
 /* The same on CPUs with AVX (scan.c asks dmlr_cpu_avx): lanes contiguous in both tensors
- * (scan_avx.c), _t, _tw and _m (scan_sse2_cross.c). */
+ * and _r (scan_avx.c), _t, _tw and _m (scan_sse2_cross.c). */
 DMLR_SCAN_DECLARE(avx, )
 DMLR_SCAN_DECLARE(avx, _t)
 DMLR_SCAN_DECLARE(avx, _tw)
 DMLR_SCAN_DECLARE(avx, _m)
+DMLR_SCAN_DECLARE(avx, _r)
 #endif
 #endif
 

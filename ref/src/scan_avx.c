@@ -1,7 +1,7 @@
 /*
- * scan_avx.c -- the FLOAT32 scans of lanes contiguous in both tensors on CPUs
- * with AVX (scan.c picks them at run time: dmlr_cpu_avx; the build stays
- * baseline x86-64).
+ * scan_avx.c -- the FLOAT32 scans of lanes contiguous in both tensors, and (_r, at
+ * the end) of steps contiguous in both, on CPUs with AVX (scan.c picks them at run
+ * time: dmlr_cpu_avx; the build stays baseline x86-64).
  *
  *   per 4 lanes: 4 floats -> 4 doubles (exact), acc = acc (op) x,
  *   out = 4 x (float)(exclusive ? acc before : acc), one rounding each
@@ -80,4 +80,10 @@
     DMLR_SCAN_ROWS_KERNEL(dmlr_scan_avx_##NAME, DMLR_TARGET_AVX, ROW4, ID, OPS, OPQ,    \
                           EXCLS, EXCLQ)
 DMLR_SCAN_SSE2_OPS(AVX_KERNEL)
+
+/* _r (scan_sse2.h), the accumulators of the 4 lanes in one register. */
+#define R_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
+    R_BODY(dmlr_scan_avx_##NAME##_r, DMLR_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
+           OPQ, EXCLQ)
+DMLR_SCAN_SSE2_OPS(R_KERNEL)
 #endif

@@ -92,27 +92,8 @@
     DMLR_SCAN_ROWS_KERNEL(dmlr_scan_sse2_##NAME, , ROW, ID, OPS, OPP, EXCLS, EXCLP)
 DMLR_SCAN_SSE2_OPS(SSE2_KERNEL)
 
-/*
- * _r: steps contiguous in both tensors (the scan along the innermost axis),
- * lanes far apart: in 4x4 blocks (scan_sse2.h), four lanes walk their whole
- * length before the next four, so only their own lines are live.
- */
+/* _r (scan_sse2.h), the accumulators in two pairs. */
 #define R_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    void dmlr_scan_sse2_##NAME##_r(const byte *src, byte *dst, const dmlr_scan_geom *g, \
-                                   uint64_t width)                                      \
-    {                                                                                   \
-        const dmlr_scan_geom x = *g;                                                    \
-        uint64_t quads = width / 4 * 4, len4 = x.len / 4 * 4;                           \
-        double acc[DMLR_SCAN_NARROW];                                                   \
-        for (uint64_t w = 0; w < width; w++)                                            \
-            acc[w] = ID;                                                                \
-        for (uint64_t w = 0; w < quads; w += 4)                                         \
-            for (uint64_t k = 0; k < len4; k += 4) {                                    \
-                uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */   \
-                Q_BLOCK(OPP, EXCLP, 1, 1, lo, w)                                        \
-            }                                                                           \
-        T_REST(OPS, EXCLS, 0, quads, len4, x.len) /* the last steps of the quads */     \
-        T_REST(OPS, EXCLS, quads, width, 0, x.len) /* the lanes after them */           \
-    }
+    R_BODY(dmlr_scan_sse2_##NAME##_r, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
 DMLR_SCAN_SSE2_OPS(R_KERNEL)
 #endif

@@ -138,6 +138,61 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
             _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_i: lane W + i's 4 steps */          \
         Q_STORE(q, r0), Q_STORE(q + qi, r1), Q_STORE(q + 2 * qi, r2), Q_STORE(q + 3 * qi, r3); \
     }
+/* Four lanes' accumulators: two pairs (SSE2), or one quadruple (AVX: half the
+ * conversions and operations, one register). */
+#define ACC2_LOAD(w) __m128d a0 = _mm_loadu_pd(acc + (w)), a1 = _mm_loadu_pd(acc + (w) + 2);
+#define ACC2_STORE(w) _mm_storeu_pd(acc + (w), a0), _mm_storeu_pd(acc + (w) + 2, a1);
+#define ACC2_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_STEPS(OPP, EXCLP, R)
+#if DMLR_AVX
+#define ACC4_LOAD(w) __m256d a4 = _mm256_loadu_pd(acc + (w));
+#define ACC4_STORE(w) _mm256_storeu_pd(acc + (w), a4);
+/* One step of the 4 lanes in R (4 floats, replaced by their outputs). */
+#define Q_STEP4(OPQ, EXCLQ, R)                                                          \
+    {                                                                                   \
+        __m256d n4 = OPQ(a4, _mm256_cvtps_pd(R));                                       \
+        R = _mm256_cvtpd_ps(x.exclusive ? EXCLQ(a4) : n4);                              \
+        a4 = n4;                                                                        \
+    }
+#define ACC4_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_IN_ORDER(Q_STEP4, OPQ, EXCLQ, R)
+#endif
+/*
+ * _r: steps contiguous in both tensors (the scan along the innermost axis), lanes far
+ * apart: in 4x4 blocks, four lanes walk their whole length before the next four, so
+ * only their own lines are live, and their accumulators stay in registers all the way
+ * (ACC: ACC2 or ACC4): loaded and stored once a block, they had put a store and a load
+ * into each lane's chain of operations.  With AVX's one register for the 4 (scan_avx.c)
+ * against SSE2's accumulators in memory, medians of 4 rounds: on the Intel host 0.66 and
+ * 0.68 of the time at 1 thread (product, summation), 0.90 and 0.80 at 16; on the Zen 5
+ * 0.96 and 0.84 at 1 thread, 0.98 at 2 (docs/gpu-results/cpu-2026-11-27e/
+ * ab-scan-r-intel.txt, docs/bench-2core-2026-11-27e/ab-scan-r-zen5.txt).
+ */
+#define R_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
+    ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
+    {                                                                                   \
+        const dmlr_scan_geom x = *g;                                                    \
+        uint64_t quads = width / 4 * 4, len4 = x.len / 4 * 4;                           \
+        double acc[DMLR_SCAN_NARROW];                                                   \
+        for (uint64_t w = 0; w < width; w++)                                            \
+            acc[w] = ID;                                                                \
+        for (uint64_t w = 0; w < quads; w += 4) {                                       \
+            ACC##_LOAD(w)                                                               \
+            for (uint64_t k = 0; k < len4; k += 4) {                                    \
+                uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */   \
+                const byte *p = src + lo * x.in_step + w * x.in_lane;                   \
+                byte *q = dst + lo * x.out_step + w * x.out_lane;                       \
+                __m128 r0 = Q_LOAD(p), r1 = Q_LOAD(p + x.in_lane);                      \
+                __m128 r2 = Q_LOAD(p + 2 * x.in_lane), r3 = Q_LOAD(p + 3 * x.in_lane);  \
+                _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_t: step lo + t of the 4 lanes */ \
+                ACC##_STEPS(OPP, EXCLP, OPQ, EXCLQ, r)                                  \
+                _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_i: lane w + i's 4 steps */      \
+                Q_STORE(q, r0), Q_STORE(q + x.out_lane, r1);                            \
+                Q_STORE(q + 2 * x.out_lane, r2), Q_STORE(q + 3 * x.out_lane, r3);       \
+            }                                                                           \
+            ACC##_STORE(w)                                                              \
+        }                                                                               \
+        T_REST(OPS, EXCLS, 0, quads, len4, x.len) /* the last steps of the quads */     \
+        T_REST(OPS, EXCLS, quads, width, 0, x.len) /* the lanes after them */           \
+    }
 /* Lanes W0 .. W1 - 1 of steps K0 .. K1 - 1, one by one, exactly as scan.c's kernels. */
 #define T_REST(OPS, EXCLS, W0, W1, K0, K1)                                              \
     for (uint64_t k = (K0); k < (K1); k++) {                                            \

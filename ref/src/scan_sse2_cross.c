@@ -142,27 +142,12 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
         }                                                                               \
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 0, 1, lenb)                                      \
     }
-/* Four lanes' accumulators: two pairs (SSE2), or one quadruple (AVX: half the
- * conversions and operations, one register). */
-#define ACC2_LOAD(w) __m128d a0 = _mm_loadu_pd(acc + (w)), a1 = _mm_loadu_pd(acc + (w) + 2);
-#define ACC2_STORE(w) _mm_storeu_pd(acc + (w), a0), _mm_storeu_pd(acc + (w) + 2, a1);
-#define ACC2_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_STEPS(OPP, EXCLP, R)
 #define KERNELS2(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
     T_BODY(dmlr_scan_sse2_##NAME##_t, , ACC2, T, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
     T_BODY(dmlr_scan_sse2_##NAME##_tw, , ACC2, TW, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
     M_BODY(dmlr_scan_sse2_##NAME##_m, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
 DMLR_SCAN_SSE2_OPS(KERNELS2)
 #if DMLR_AVX
-#define ACC4_LOAD(w) __m256d a4 = _mm256_loadu_pd(acc + (w));
-#define ACC4_STORE(w) _mm256_storeu_pd(acc + (w), a4);
-/* One step of the 4 lanes in R (4 floats, replaced by their outputs). */
-#define Q_STEP4(OPQ, EXCLQ, R)                                                          \
-    {                                                                                   \
-        __m256d n4 = OPQ(a4, _mm256_cvtps_pd(R));                                       \
-        R = _mm256_cvtpd_ps(x.exclusive ? EXCLQ(a4) : n4);                              \
-        a4 = n4;                                                                        \
-    }
-#define ACC4_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_IN_ORDER(Q_STEP4, OPQ, EXCLQ, R)
 #define KERNELS4(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
     T_BODY(dmlr_scan_avx_##NAME##_t, DMLR_TARGET_AVX, ACC4, T, ID, OPS, OPP, EXCLS,     \
            EXCLP, OPQ, EXCLQ)                                                           \
