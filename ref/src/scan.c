@@ -233,6 +233,8 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
         return *tile = DMLR_SCAN_M_LANES, BEST(_m);
 #undef BEST
 #undef FN
+#else
+    (void)g, (void)tile; /* the portable kernels take every tile that tile_dim gives */
 #endif
     return packed ? blocked[op][dtype] : staged[op][dtype];
 }
