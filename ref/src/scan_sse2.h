@@ -111,7 +111,7 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
         a0 = n0, a1 = n1;                                                               \
     }
 /* The 4 steps R##0 .. R##3 (lowest position first) in AxisDirection order, each by
- * STEP(OP, EXCL, R##i): Q_STEP here, the AVX kernels' own in scan_sse2_cross.c. */
+ * STEP(OP, EXCL, R##i): Q_STEP here, Q_STEP4 (AVX) below. */
 #define Q_IN_ORDER(STEP, OP, EXCL, R)                                                   \
     if (x.decreasing) {                                                                 \
         STEP(OP, EXCL, R##3) STEP(OP, EXCL, R##2) STEP(OP, EXCL, R##1) STEP(OP, EXCL, R##0) \
@@ -121,8 +121,9 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 #define Q_STEPS(OPP, EXCLP, R) Q_IN_ORDER(Q_STEP, OPP, EXCLP, R)
 #define Q_LOAD(p) _mm_loadu_ps((const float *)(const void *)(p))
 #define Q_STORE(q, r) _mm_storeu_ps((float *)(void *)(q), r)
-/* Lanes W .. W + 3 of steps LO .. LO + 3; IN_STEPS / OUT_STEPS: that tensor's vectors run along steps. */
-#define Q_BLOCK(OPP, EXCLP, IN_STEPS, OUT_STEPS, LO, W)                                 \
+/* Lanes W .. W + 3 of steps LO .. LO + 3, their accumulators in registers (ACC: ACC2 or
+ * ACC4, below); IN_STEPS / OUT_STEPS: that tensor's vectors run along steps. */
+#define Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, IN_STEPS, OUT_STEPS, LO, W)             \
     {                                                                                   \
         const byte *p = src + (LO) * x.in_step + (W) * x.in_lane;                       \
         byte *q = dst + (LO) * x.out_step + (W) * x.out_lane;                           \
@@ -131,12 +132,17 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
         __m128 r0 = Q_LOAD(p), r1 = Q_LOAD(p + pi), r2 = Q_LOAD(p + 2 * pi), r3 = Q_LOAD(p + 3 * pi); \
         if (IN_STEPS)                                                                   \
             _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_t: step LO + t of the 4 lanes */    \
-        __m128d a0 = _mm_loadu_pd(acc + (W)), a1 = _mm_loadu_pd(acc + (W) + 2);         \
-        Q_STEPS(OPP, EXCLP, r)                                                          \
-        _mm_storeu_pd(acc + (W), a0), _mm_storeu_pd(acc + (W) + 2, a1);                 \
+        ACC##_STEPS(OPP, EXCLP, OPQ, EXCLQ, r)                                          \
         if (OUT_STEPS)                                                                  \
             _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_i: lane W + i's 4 steps */          \
         Q_STORE(q, r0), Q_STORE(q + qi, r1), Q_STORE(q + 2 * qi, r2), Q_STORE(q + 3 * qi, r3); \
+    }
+/* The same with the accumulators of acc, loaded and stored around the block (SSE2). */
+#define Q_BLOCK(OPP, EXCLP, IN_STEPS, OUT_STEPS, LO, W)                                 \
+    {                                                                                   \
+        ACC2_LOAD(W)                                                                    \
+        Q_BLOCK_REG(ACC2, OPP, EXCLP, OPP, EXCLP, IN_STEPS, OUT_STEPS, LO, W)           \
+        ACC2_STORE(W)                                                                   \
     }
 /* Four lanes' accumulators: two pairs (SSE2), or one quadruple (AVX: half the
  * conversions and operations, one register). */
@@ -178,15 +184,7 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
             ACC##_LOAD(w)                                                               \
             for (uint64_t k = 0; k < len4; k += 4) {                                    \
                 uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */   \
-                const byte *p = src + lo * x.in_step + w * x.in_lane;                   \
-                byte *q = dst + lo * x.out_step + w * x.out_lane;                       \
-                __m128 r0 = Q_LOAD(p), r1 = Q_LOAD(p + x.in_lane);                      \
-                __m128 r2 = Q_LOAD(p + 2 * x.in_lane), r3 = Q_LOAD(p + 3 * x.in_lane);  \
-                _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_t: step lo + t of the 4 lanes */ \
-                ACC##_STEPS(OPP, EXCLP, OPQ, EXCLQ, r)                                  \
-                _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_i: lane w + i's 4 steps */      \
-                Q_STORE(q, r0), Q_STORE(q + x.out_lane, r1);                            \
-                Q_STORE(q + 2 * x.out_lane, r2), Q_STORE(q + 3 * x.out_lane, r3);       \
+                Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, 1, 1, lo, w)                   \
             }                                                                           \
             ACC##_STORE(w)                                                              \
         }                                                                               \
