@@ -280,12 +280,15 @@ void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
     }
     uint64_t t = n.size[td];
     n.size[td] = n.size[last], n.size[last] = t;
+    uint64_t threads = dmlr_max_threads();
+    bool stream = DMLR_SCAN_STREAM && dmlr_stream_worth(in->count * in->esize);
     dmlr_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
                         out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
-                        decreasing, exclusive,
-                        DMLR_SCAN_STREAM && dmlr_stream_worth(in->count * in->esize)};
+                        decreasing, exclusive, stream,
+                        stream && threads >= (dmlr_cpu_amd() ? DMLR_SCAN_R_STREAM_THREADS_AMD
+                                                             : DMLR_SCAN_R_STREAM_THREADS)};
     const tile_fn fn = kernel(op, in->dtype, &g, in->esize, &tile);
-    uint64_t wide = n.size[last], rows = n.count / wide, threads = dmlr_max_threads();
+    uint64_t wide = n.size[last], rows = n.count / wide;
     tile = tile < wide ? tile : wide;
     if (tile > DMLR_SCAN_NARROW && rows * ((wide + tile - 1) / tile) < threads) {
         uint64_t split = (threads + rows - 1) / rows; /* wide rows: share them out */

@@ -17,6 +17,7 @@ typedef struct dmlr_scan_geom {
     uint64_t len, in_step, out_step, in_lane, out_lane;
     bool decreasing, exclusive;
     bool stream; /* non-temporal stores where a kernel has them: the tensor is beyond the caches */
+    bool stream_r; /* the same for _r, whose lines take 4 blocks each (DMLR_SCAN_R_STREAM_THREADS) */
 } dmlr_scan_geom;
 
 /* The widest tile: lanes contiguous in both tensors (in_lane == out_lane == element size).
@@ -101,6 +102,19 @@ enum { DMLR_SCAN_FAR = 16 };
  * axis (_r) 1 KiB ahead was level and 4 KiB 1.16x. */
 #ifndef DMLR_SCAN_AHEAD
 #define DMLR_SCAN_AHEAD 4096
+#endif
+/* _r streams its output (where stream says) from this many threads on, on Intel's CPUs and
+ * on AMD's (a huge count: never).  Streamed against not, medians of 5 to 9 rounds of the
+ * benchmark's inner product and summation: on the Intel host 1.07-1.11x the time at 1
+ * thread, 0.89-1.11 at 2, 0.99-1.03 at 4, 0.94-0.96 at 8, 0.77-0.86 at 16; on the Zen 5
+ * 0.73-0.77 at 1 thread, 0.77-0.79 at 2 (docs/gpu-results/cpu-2026-11-27f,
+ * docs/bench-2core-2026-11-27f).  A line of _r's output takes 4 blocks, and at one thread
+ * the Intel host's loads may wait on the fill buffers its 4 half-written lines hold. */
+#ifndef DMLR_SCAN_R_STREAM_THREADS
+#define DMLR_SCAN_R_STREAM_THREADS 8
+#endif
+#ifndef DMLR_SCAN_R_STREAM_THREADS_AMD
+#define DMLR_SCAN_R_STREAM_THREADS_AMD 1
 #endif
 #ifndef DMLR_SCAN_ROWS
 #define DMLR_SCAN_ROWS 2 /* rows per pass over the accumulators (1, 2, 4: 44, 28, 36 ms here) */

@@ -121,9 +121,10 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 #define Q_STEPS(OPP, EXCLP, R) Q_IN_ORDER(Q_STEP, OPP, EXCLP, R)
 #define Q_LOAD(p) _mm_loadu_ps((const float *)(const void *)(p))
 #define Q_STORE(q, r) _mm_storeu_ps((float *)(void *)(q), r)
+#define Q_STREAM(q, r) _mm_stream_ps((float *)(void *)(q), r) /* q on 16 bytes */
 /* Lanes W .. W + 3 of steps LO .. LO + 3, their accumulators in registers (ACC: ACC2 or
  * ACC4, below); IN_STEPS / OUT_STEPS: that tensor's vectors run along steps. */
-#define Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, IN_STEPS, OUT_STEPS, LO, W)             \
+#define Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, IN_STEPS, OUT_STEPS, LO, W, ST)         \
     {                                                                                   \
         const byte *p = src + (LO) * x.in_step + (W) * x.in_lane;                       \
         byte *q = dst + (LO) * x.out_step + (W) * x.out_lane;                           \
@@ -135,13 +136,13 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
         ACC##_STEPS(OPP, EXCLP, OPQ, EXCLQ, r)                                          \
         if (OUT_STEPS)                                                                  \
             _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_i: lane W + i's 4 steps */          \
-        Q_STORE(q, r0), Q_STORE(q + qi, r1), Q_STORE(q + 2 * qi, r2), Q_STORE(q + 3 * qi, r3); \
+        ST(q, r0), ST(q + qi, r1), ST(q + 2 * qi, r2), ST(q + 3 * qi, r3);             \
     }
 /* The same with the accumulators of acc, loaded and stored around the block (SSE2). */
 #define Q_BLOCK(OPP, EXCLP, IN_STEPS, OUT_STEPS, LO, W)                                 \
     {                                                                                   \
         ACC2_LOAD(W)                                                                    \
-        Q_BLOCK_REG(ACC2, OPP, EXCLP, OPP, EXCLP, IN_STEPS, OUT_STEPS, LO, W)           \
+        Q_BLOCK_REG(ACC2, OPP, EXCLP, OPP, EXCLP, IN_STEPS, OUT_STEPS, LO, W, Q_STORE)  \
         ACC2_STORE(W)                                                                   \
     }
 /* Four lanes' accumulators: two pairs (SSE2), or one quadruple (AVX: half the
@@ -170,7 +171,8 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
  * against SSE2's accumulators in memory, medians of 4 rounds: on the Intel host 0.66 and
  * 0.68 of the time at 1 thread (product, summation), 0.90 and 0.80 at 16; on the Zen 5
  * 0.96 and 0.84 at 1 thread, 0.98 at 2 (docs/gpu-results/cpu-2026-11-27e/
- * ab-scan-r-intel.txt, docs/bench-2core-2026-11-27e/ab-scan-r-zen5.txt).
+ * ab-scan-r-intel.txt, docs/bench-2core-2026-11-27e/ab-scan-r-zen5.txt).  Into a tensor
+ * beyond the caches the output streams, from the thread counts scan.h says.
  */
 #define R_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
     ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
@@ -180,14 +182,27 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
         double acc[DMLR_SCAN_NARROW];                                                   \
         for (uint64_t w = 0; w < width; w++)                                            \
             acc[w] = ID;                                                                \
+        /* streamed where every block's 4 rows start on 16 bytes, and not in place: a   \
+         * line takes 4 blocks, and each block's loads would wait for the last's */     \
+        const uint64_t first = x.decreasing ? x.len - len4 : 0; /* lo of every block, mod 4 */ \
+        const bool stream = x.stream_r && src != dst &&                                 \
+                            x.out_lane % 16 == 0 && ((uintptr_t)(dst + first * 4) & 15) == 0; \
         for (uint64_t w = 0; w < quads; w += 4) {                                       \
             ACC##_LOAD(w)                                                               \
-            for (uint64_t k = 0; k < len4; k += 4) {                                    \
-                uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */   \
-                Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, 1, 1, lo, w)                   \
-            }                                                                           \
+            if (stream)                                                                 \
+                for (uint64_t k = 0; k < len4; k += 4) {                                \
+                    uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of 4 */   \
+                    Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, 1, 1, lo, w, Q_STREAM)     \
+                }                                                                       \
+            else                                                                        \
+                for (uint64_t k = 0; k < len4; k += 4) {                                \
+                    uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of 4 */   \
+                    Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, 1, 1, lo, w, Q_STORE)      \
+                }                                                                       \
             ACC##_STORE(w)                                                              \
         }                                                                               \
+        if (stream)                                                                     \
+            _mm_sfence(); /* weakly ordered: visible before the tile returns */         \
         T_REST(OPS, EXCLS, 0, quads, len4, x.len) /* the last steps of the quads */     \
         T_REST(OPS, EXCLS, quads, width, 0, x.len) /* the lanes after them */           \
     }

@@ -271,6 +271,49 @@ START_TEST(cumulative_summation_of_a_float32_tensor_beyond_the_caches_matches_th
 }
 END_TEST
 
+START_TEST(cumulative_summation_along_the_innermost_axis_beyond_the_caches_matches_the_naive_loop)
+{
+    /* 8 MiB and more along Axis 1 (scan_sse2.h's _r): lanes of 2052 steps, every
+     * block's rows on 16 bytes, streamed in both directions as AMD's CPUs do at any
+     * thread count (Intel's from 8: stored as usual here); 2051 steps decreasing
+     * (blocks off 16 bytes) and padded rows, stored as usual; every 61st element */
+    static const char *const makers[2] = {"amd", "intel"};
+    for (int m = 0; m < 2; m++) {
+        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
+        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 0, false, TU_PACKED, TU_PACKED, 2052, 1030, 9, 61));
+        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, true, TU_PACKED, TU_PACKED, 2052, 1030, 10, 61));
+        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, false, TU_PACKED, TU_PACKED, 2051, 1030, 11, 61));
+        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 0, true, TU_PADDED, TU_PADDED, 2051, 1030, 12, 61));
+    }
+    unsetenv("DMLREF_CPU");
+}
+END_TEST
+
+START_TEST(cumulative_summation_in_place_beyond_the_caches_equals_out_of_place)
+{
+    /* CUMULATIVE_SUMMATION-7 where the output would stream: in place, _r stores as
+     * usual (a line streamed in parts would be read back before it is whole) */
+    uint32_t sizes[2] = {1030, 2052};
+    ck_assert_int_eq(setenv("DMLREF_CPU", "amd", 1), 0); /* _r streams at any thread count */
+    for (int axis = 0; axis < 2; axis++) {
+        tu_tensor in, out, inplace;
+        dmlr_error err;
+        tu_tensor_init(&in, DMLR_FLOAT32, 2, sizes, TU_PACKED);
+        tu_tensor_init(&out, DMLR_FLOAT32, 2, sizes, TU_PACKED);
+        tu_tensor_init(&inplace, DMLR_FLOAT32, 2, sizes, TU_PACKED);
+        fill_values(&in, 13 + (uint64_t)axis);
+        memcpy(inplace.data, in.data, in.bytes);
+        ck_assert_int_eq(run_tensors(&in, &out, (uint32_t)axis, 0, false, &err), 0);
+        ck_assert_int_eq(run_tensors(&inplace, &inplace, (uint32_t)axis, 0, false, &err), 0);
+        ck_assert_mem_eq(out.data, inplace.data, out.bytes);
+        tu_tensor_free(&in);
+        tu_tensor_free(&out);
+        tu_tensor_free(&inplace);
+    }
+    unsetenv("DMLREF_CPU");
+}
+END_TEST
+
 START_TEST(cumulative_summation_is_bit_identical_at_any_thread_count)
 {
     /* CUMULATIVE_SUMMATION-6: tiles of lanes in parallel, never a walk; both tilings */
@@ -588,6 +631,8 @@ static Suite *cumulative_summation_suite(void)
     tcase_add_test(tc, cumulative_summation_with_float32_steps_contiguous_in_the_output_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_summation_across_layouts_walks_blocks_of_a_cache_line_of_steps_like_the_naive_loop);
     tcase_add_test(tc, cumulative_summation_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop);
+    tcase_add_test(tc, cumulative_summation_along_the_innermost_axis_beyond_the_caches_matches_the_naive_loop);
+    tcase_add_test(tc, cumulative_summation_in_place_beyond_the_caches_equals_out_of_place);
     tcase_add_test(tc, cumulative_summation_is_bit_identical_at_any_thread_count);
     tcase_add_test(tc, cumulative_summation_in_place_equals_out_of_place);
     tcase_add_test(tc, cumulative_summation_integers_wrap_modulo_2_to_the_bits);
