@@ -174,6 +174,12 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
  * ab-scan-r-intel.txt, docs/bench-2core-2026-11-27e/ab-scan-r-zen5.txt).  Into a tensor
  * beyond the caches the output streams, from the thread counts scan.h says.
  */
+/* _r's 4 lanes from w down their whole length, each block stored by ST. */
+#define R_LANES(ACC, OPP, EXCLP, OPQ, EXCLQ, ST)                                        \
+    for (uint64_t k = 0; k < len4; k += 4) {                                            \
+        uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */           \
+        Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, 1, 1, lo, w, ST)                       \
+    }
 #define R_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
     ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
     {                                                                                   \
@@ -190,15 +196,9 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
         for (uint64_t w = 0; w < quads; w += 4) {                                       \
             ACC##_LOAD(w)                                                               \
             if (stream)                                                                 \
-                for (uint64_t k = 0; k < len4; k += 4) {                                \
-                    uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of 4 */   \
-                    Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, 1, 1, lo, w, Q_STREAM)     \
-                }                                                                       \
+                R_LANES(ACC, OPP, EXCLP, OPQ, EXCLQ, Q_STREAM)                          \
             else                                                                        \
-                for (uint64_t k = 0; k < len4; k += 4) {                                \
-                    uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of 4 */   \
-                    Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, 1, 1, lo, w, Q_STORE)      \
-                }                                                                       \
+                R_LANES(ACC, OPP, EXCLP, OPQ, EXCLQ, Q_STORE)                           \
             ACC##_STORE(w)                                                              \
         }                                                                               \
         if (stream)                                                                     \
