@@ -286,7 +286,8 @@ void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
                         out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
                         decreasing, exclusive, stream,
                         stream && threads >= (dmlr_cpu_amd() ? DMLR_SCAN_R_STREAM_THREADS_AMD
-                                                             : DMLR_SCAN_R_STREAM_THREADS)};
+                                                             : DMLR_SCAN_R_STREAM_THREADS),
+                        DMLR_SCAN_AHEAD_WRAP == 2 || (DMLR_SCAN_AHEAD_WRAP == 1 && dmlr_cpu_amd())};
     const tile_fn fn = kernel(op, in->dtype, &g, in->esize, &tile);
     uint64_t wide = n.size[last], rows = n.count / wide;
     tile = tile < wide ? tile : wide;

@@ -18,6 +18,7 @@ typedef struct dmlr_scan_geom {
     bool decreasing, exclusive;
     bool stream; /* non-temporal stores where a kernel has them: the tensor is beyond the caches */
     bool stream_r; /* the same for _r, whose lines take 4 blocks each (DMLR_SCAN_R_STREAM_THREADS) */
+    bool ahead_wrap; /* the rows' prefetch runs on into the next rows' part (DMLR_SCAN_AHEAD_WRAP) */
 } dmlr_scan_geom;
 
 /* The widest tile: lanes contiguous in both tensors (in_lane == out_lane == element size).
@@ -110,6 +111,16 @@ enum { DMLR_SCAN_FAR = 16 };
  * 0.73-0.77 at 1 thread, 0.77-0.79 at 2 (docs/gpu-results/cpu-2026-11-27f,
  * docs/bench-2core-2026-11-27f).  A line of _r's output takes 4 blocks, and at one thread
  * the Intel host's loads may wait on the fill buffers its 4 half-written lines hold. */
+/* The packed scans' prefetch DMLR_SCAN_AHEAD along the rows runs on into the tile's part
+ * of the rows it reads next, not past the part's end (scan_sse2.h: ROWS_AHEAD): 1 on AMD's
+ * CPUs, 2 on every CPU, 0 never.  The benchmark's outer scans on the Zen 5, medians of 7
+ * and 5 rounds: 0.89-0.91 of the time at 1 thread; at 2 threads, where each thread's tile
+ * is half of each row, 0.57-0.58 while the machine ran 2 threads well and 0.93-0.94 while
+ * it ran them slowly (docs/bench-2core-2026-11-27f/ab-scan-ahead-wrap*-zen5.txt).  Not
+ * measured on Intel's CPUs: the session's time on the Intel host was spent. */
+#ifndef DMLR_SCAN_AHEAD_WRAP
+#define DMLR_SCAN_AHEAD_WRAP 1
+#endif
 #ifndef DMLR_SCAN_R_STREAM_THREADS
 #define DMLR_SCAN_R_STREAM_THREADS 8
 #endif

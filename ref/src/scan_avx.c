@@ -44,9 +44,7 @@
         for (uint64_t i = 0; i < r; i++) {                                              \
             __m128 o0, o1, o2, o3;                                                      \
             float *q = (float *)(void *)(d[i] + w * 4);                                 \
-            if (DMLR_SCAN_AHEAD) /* a hint: past the row's end too */                   \
-                DMLR_PREFETCH((const void *)((uintptr_t)(s[i] + w * 4) +                \
-                                             DMLR_SCAN_AHEAD));                         \
+            ROWS_AHEAD(i)                                                               \
             STEP4(OPQ, EXCLQ, EXCL, a0, LOAD4(i, 0), o0)                                \
             STEP4(OPQ, EXCLQ, EXCL, a1, LOAD4(i, 4), o1)                                \
             STEP4(OPQ, EXCLQ, EXCL, a2, LOAD4(i, 8), o2)                                \

@@ -56,9 +56,7 @@
         __m128d a4 = _mm_loadu_pd(a + w + 8), a5 = _mm_loadu_pd(a + w + 10);            \
         __m128d a6 = _mm_loadu_pd(a + w + 12), a7 = _mm_loadu_pd(a + w + 14);           \
         for (uint64_t i = 0; i < r; i++) {                                              \
-            if (DMLR_SCAN_AHEAD) /* a hint: past the row's end too */                   \
-                DMLR_PREFETCH((const void *)((uintptr_t)(s[i] + w * 4) +                \
-                                             DMLR_SCAN_AHEAD));                         \
+            ROWS_AHEAD(i)                                                               \
             FOUR(OPP, EXCLP, EXCL, STORE, a0, a1, 0)                                    \
             FOUR(OPP, EXCLP, EXCL, STORE, a2, a3, 4)                                    \
             FOUR(OPP, EXCLP, EXCL, STORE, a4, a5, 8)                                    \

@@ -52,6 +52,9 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
     ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
     {                                                                                   \
         const dmlr_scan_geom x = *g;                                                    \
+        /* the tile's part of a row, in bytes, and DMLR_SCAN_AHEAD in parts and bytes */ \
+        const uint64_t wb = width * 4, a_rows = DMLR_SCAN_AHEAD / wb;                   \
+        const uint64_t a_rem = DMLR_SCAN_AHEAD % wb;                                    \
         double acc[DMLR_SCAN_WIDE];                                                     \
         for (uint64_t w = 0; w < width; w++)                                            \
             acc[w] = ID;                                                                \
@@ -77,6 +80,23 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
         }                                                                               \
         if (x.stream)                                                                   \
             _mm_sfence(); /* weakly ordered: visible before the tile returns */         \
+    }
+/* A hint for the line DMLR_SCAN_AHEAD bytes on from lane w of the group's row i: along
+ * the tile's part of the row, then, where x.ahead_wrap says, on into its part of the row
+ * r rows on, the one this slot reads next; else past the part's end, into the next tile's
+ * part, or where the tile is the whole row, into the next row, which the group is already
+ * reading. */
+#define ROWS_AHEAD(i)                                                                   \
+    if (DMLR_SCAN_AHEAD) {                                                              \
+        uint64_t o_ = w * 4 + DMLR_SCAN_AHEAD, q_ = k + (i); /* q_: in AxisDirection order */ \
+        if (x.ahead_wrap) {                                                             \
+            o_ = w * 4 + a_rem, q_ += a_rows * r;                                       \
+            if (o_ >= wb)                                                               \
+                o_ -= wb, q_ += r;                                                      \
+        }                                                                               \
+        if (q_ < x.len)                                                                 \
+            DMLR_PREFETCH((const void *)((uintptr_t)src + o_ +                          \
+                                         (x.decreasing ? x.len - 1 - q_ : q_) * x.in_step)); \
     }
 /* One lane down the group's r rows, exactly as scan.c's kernels do it. */
 #define LANE(OPS, EXCLS, EXCL)                                                          \
