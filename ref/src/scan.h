@@ -115,8 +115,9 @@ enum { DMLR_SCAN_FAR = 16 };
  * of the rows it reads next, not past the part's end (scan_sse2.h: ROWS_AHEAD): 1 on AMD's
  * CPUs, 2 on every CPU, 0 never.  The benchmark's outer scans on the Zen 5, medians of 7
  * and 5 rounds: 0.89-0.91 of the time at 1 thread; at 2 threads, where each thread's tile
- * is half of each row, 0.57-0.58 while the machine ran 2 threads well and 0.93-0.94 while
- * it ran them slowly (docs/bench-2core-2026-11-27f/ab-scan-ahead-wrap*-zen5.txt).  Not
+ * is half of each row, 0.57-0.58 in the A/B whose rounds mostly ran 2 threads well (its
+ * least rounds 0.65-0.66), 0.93-0.94 in the one whose rounds all ran them slowly
+ * (docs/bench-2core-2026-11-27f/ab-scan-ahead-wrap*-zen5.txt).  Not
  * measured on Intel's CPUs: the session's time on the Intel host was spent. */
 #ifndef DMLR_SCAN_AHEAD_WRAP
 #define DMLR_SCAN_AHEAD_WRAP 1
