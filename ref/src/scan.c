@@ -281,13 +281,14 @@ void dmlr_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
     uint64_t t = n.size[td];
     n.size[td] = n.size[last], n.size[last] = t;
     uint64_t threads = dmlr_max_threads();
+    const bool amd = dmlr_cpu_amd(); /* scan.h: the choices measured per maker */
     bool stream = DMLR_SCAN_STREAM && dmlr_stream_worth(in->count * in->esize);
     dmlr_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
                         out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
                         decreasing, exclusive, stream,
-                        stream && threads >= (dmlr_cpu_amd() ? DMLR_SCAN_R_STREAM_THREADS_AMD
-                                                             : DMLR_SCAN_R_STREAM_THREADS),
-                        DMLR_SCAN_AHEAD_WRAP == 2 || (DMLR_SCAN_AHEAD_WRAP == 1 && dmlr_cpu_amd())};
+                        stream && threads >= (amd ? DMLR_SCAN_R_STREAM_THREADS_AMD
+                                                  : DMLR_SCAN_R_STREAM_THREADS),
+                        DMLR_SCAN_AHEAD_WRAP == 2 || (DMLR_SCAN_AHEAD_WRAP == 1 && amd)};
     const tile_fn fn = kernel(op, in->dtype, &g, in->esize, &tile);
     uint64_t wide = n.size[last], rows = n.count / wide;
     tile = tile < wide ? tile : wide;

@@ -88,12 +88,10 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
  * reading. */
 #define ROWS_AHEAD(i)                                                                   \
     if (DMLR_SCAN_AHEAD) {                                                              \
-        uint64_t o_ = w * 4 + DMLR_SCAN_AHEAD, q_ = k + (i); /* q_: in AxisDirection order */ \
-        if (x.ahead_wrap) {                                                             \
-            o_ = w * 4 + a_rem, q_ += a_rows * r;                                       \
-            if (o_ >= wb)                                                               \
-                o_ -= wb, q_ += r;                                                      \
-        }                                                                               \
+        uint64_t o_ = w * 4 + (x.ahead_wrap ? a_rem : DMLR_SCAN_AHEAD);                 \
+        uint64_t q_ = k + (i) + (x.ahead_wrap ? a_rows * r : 0); /* in AxisDirection order */ \
+        if (x.ahead_wrap && o_ >= wb)                                                   \
+            o_ -= wb, q_ += r;                                                          \
         if (q_ < x.len)                                                                 \
             DMLR_PREFETCH((const void *)((uintptr_t)src + o_ +                          \
                                          (x.decreasing ? x.len - 1 - q_ : q_) * x.in_step)); \
