@@ -37,8 +37,8 @@ enum { DMLR_SCAN_FAR = 16 };
  * The FLOAT32 kernels with steps contiguous on one side and lanes on the
  * other (scan_sse2_cross.c) walk blocks of STEPS steps x up to LANES lanes:
  * _t (a transposed input) writes each step's LANES lanes, _m each lane's
- * STEPS steps (1 KiB), each run from a 64-byte line where the output allows
- * (scan.c starts _t's tiles on one).  _t's shape was measured per maker, the
+ * STEPS steps (512 bytes), each run from a 64-byte line where the output allows
+ * (scan.c starts _t's tiles on one, _m its blocks after a head of steps).  _t's shape was measured per maker, the
  * runs on lines (docs/gpu-results/cpu-2026-11-26b; packed: 35-38 ms on the
  * Intel host, 23 on the Zen 5), and scan.c picks by dmlr_cpu_amd():
  *   T    the Intel host's: 52 ms at 64 x 64, 53 at 64 x 16, 60 at 128 x 64, 80
@@ -50,6 +50,14 @@ enum { DMLR_SCAN_FAR = 16 };
  * Before the runs were on lines the Intel host seemed to want 512 lanes: the
  * benchmark's output starts 16 bytes off a line, so every run streamed parts of
  * lines, and 64-lane tiles ran 4x as long.  Same bits at any shape.
+ *   M    128 x 128, once its runs started on lines (DMLR_SCAN_M_ALIGN: 0 to
+ *        compare): against 64 x 256 with runs 16 bytes off a line, medians of
+ *        4 rounds on the Intel host 0.80 of the time at 1 thread, 0.76-0.88 at
+ *        16; 3 rounds on the Zen 5 0.83-0.84 at 1, 0.75-0.84 at 2.  64 x 256 on
+ *        lines 0.82-0.89 and 0.82-0.85 (Intel), 0.96-0.98 (Zen 5); 128 x 64
+ *        0.82-0.83 and 0.88-0.89 (Intel), 0.85 (Zen 5); 32 steps 1.14-1.35
+ *        (Zen 5).  Off lines, 128 x 64 took 1.19-1.29 (Zen 5): every run of 256
+ *        bytes streamed in parts (docs/gpu-results/cpu-2026-11-27g/).
  */
 #ifndef DMLR_SCAN_T_LANES
 #define DMLR_SCAN_T_LANES 64
@@ -64,10 +72,14 @@ enum { DMLR_SCAN_FAR = 16 };
 #define DMLR_SCAN_TW_STEPS 64
 #endif
 #ifndef DMLR_SCAN_M_LANES
-#define DMLR_SCAN_M_LANES 64
+#define DMLR_SCAN_M_LANES 128
 #endif
 #ifndef DMLR_SCAN_M_STEPS
-#define DMLR_SCAN_M_STEPS 256
+#define DMLR_SCAN_M_STEPS 128
+#endif
+/* _m's blocks start where each lane's run starts on a 64-byte line (0: at step 0). */
+#ifndef DMLR_SCAN_M_ALIGN
+#define DMLR_SCAN_M_ALIGN 1
 #endif
 
 /*

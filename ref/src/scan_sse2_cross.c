@@ -48,6 +48,19 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
     else
         memcpy(q, b, n * 4);
 }
+/*
+ * _m: the steps before its blocks, so that each lane's runs start on 64-byte lines
+ * (scan.h: DMLR_SCAN_M_*), where the lanes share one alignment and stream.  A run
+ * streamed from a line's middle writes that line in parts, and its ends as usual:
+ * each then read from memory before it is written.
+ */
+static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
+{
+    if (!DMLR_SCAN_M_ALIGN || !x->stream || x->out_lane % 64 || (uintptr_t)dst % 4)
+        return 0;
+    uintptr_t at = (uintptr_t)dst + (x->decreasing ? x->len * 4 : 0);
+    return x->decreasing ? (at & 63) / 4 : ((64 - (at & 63)) & 63) / 4;
+}
 /* The steps after the blocks of STEPS: 4 at a time, then one by one. */
 #define X_TAIL(OPS, OPP, EXCLS, EXCLP, IN_STEPS, OUT_STEPS, FROM)                       \
     for (uint64_t k = (FROM); k < len4; k += 4)                                         \
@@ -60,11 +73,12 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
     if (x.stream)                                                                       \
         _mm_sfence();
 /* Blocks of STEPS steps x up to LANES lanes (scan.h: the tile is at most LANES wide). */
-#define X_PROLOGUE(ID, LANES, STEPS_)                                                   \
+#define X_PROLOGUE(ID, LANES, STEPS_, HEAD)                                             \
     enum { STEPS = STEPS_ };                                                            \
     const dmlr_scan_geom x = *g;                                                        \
-    uint64_t quads = width / 4 * 4, len4 = x.len / 4 * 4;                               \
-    uint64_t lenb = x.len / STEPS * STEPS;                                              \
+    const uint64_t head = (HEAD) < x.len ? (HEAD) : x.len;                              \
+    uint64_t quads = width / 4 * 4, len4 = head + (x.len - head) / 4 * 4;               \
+    uint64_t lenb = head + (x.len - head) / STEPS * STEPS;                              \
     double acc[LANES];                                                                  \
     _Alignas(16) float buf[STEPS][LANES];                                               \
     for (uint64_t w = 0; w < width; w++)                                                \
@@ -75,7 +89,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
 #define T_BODY(FN, ATTR, ACC, SHAPE, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)            \
     ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
     {                                                                                   \
-        X_PROLOGUE(ID, DMLR_SCAN_##SHAPE##_LANES, DMLR_SCAN_##SHAPE##_STEPS)            \
+        X_PROLOGUE(ID, DMLR_SCAN_##SHAPE##_LANES, DMLR_SCAN_##SHAPE##_STEPS, 0)         \
         for (uint64_t k = 0; k < lenb; k += STEPS) {                                    \
             uint64_t lo = X_LO(k);                                                      \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
@@ -106,25 +120,30 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 1, 0, lenb)                                      \
     }
 
+/* _m's block at step k (AxisDirection order) of n steps: its lowest step. */
+#define M_LO(k, n) (x.decreasing ? x.len - (k) - (n) : (k))
 #define M_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
     ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
     {                                                                                   \
-        X_PROLOGUE(ID, DMLR_SCAN_M_LANES, DMLR_SCAN_M_STEPS)                            \
-        for (uint64_t k = 0; k < lenb; k += STEPS) {                                    \
-            uint64_t lo = X_LO(k);                                                      \
-            for (uint64_t t = 0; t < STEPS; t++) {                                      \
-                uint64_t pt = t + PREFETCH, pk = k; /* rows ahead, maybe next block */  \
-                if (pt >= STEPS)                                                        \
-                    pt -= STEPS, pk += STEPS;                                           \
-                if (PREFETCH > 0 && pk < lenb && pt < STEPS && quads)                   \
-                    dmlr_prefetch_lines(src + (X_LO(pk) + pt) * x.in_step, quads * 4);  \
+        X_PROLOGUE(ID, DMLR_SCAN_M_LANES, DMLR_SCAN_M_STEPS, m_head(dst, &x))           \
+        (void)lenb; /* blocks of STEPS, the last one shorter: every run on a line */    \
+        T_REST(OPS, EXCLS, 0, quads, 0, head) /* X_TAIL: the lanes after the quads */   \
+        for (uint64_t k = head, n; k < len4; k += n) {                                  \
+            n = len4 - k < STEPS ? len4 - k : STEPS;                                    \
+            uint64_t lo = M_LO(k, n);                                                   \
+            for (uint64_t t = 0; t < n; t++) {                                          \
+                uint64_t pt = t + PREFETCH, pk = k, pn = n; /* rows ahead, maybe next block */ \
+                if (pt >= n)                                                            \
+                    pt -= n, pk += n, pn = len4 - pk < STEPS ? len4 - pk : STEPS;       \
+                if (PREFETCH > 0 && pk < len4 && pt < pn && quads)                      \
+                    dmlr_prefetch_lines(src + (M_LO(pk, pn) + pt) * x.in_step, quads * 4); \
                 memcpy(buf[t], src + (lo + t) * x.in_step, quads * 4);                  \
             }                                                                           \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
                 _Alignas(16) float run[4][STEPS]; /* lane w + i's steps */              \
                 ACC##_LOAD(w)                                                           \
-                for (uint64_t t0 = 0; t0 < STEPS; t0 += 4) {                            \
-                    uint64_t t = x.decreasing ? STEPS - 4 - t0 : t0;                    \
+                for (uint64_t t0 = 0; t0 < n; t0 += 4) {                                \
+                    uint64_t t = x.decreasing ? n - 4 - t0 : t0;                        \
                     __m128 r0 = _mm_load_ps(&buf[t][w]), r1 = _mm_load_ps(&buf[t + 1][w]); \
                     __m128 r2 = _mm_load_ps(&buf[t + 2][w]), r3 = _mm_load_ps(&buf[t + 3][w]); \
                     ACC##_STEPS(OPP, EXCLP, OPQ, EXCLQ, r)                              \
@@ -136,11 +155,11 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
                 /* each lane's lines whole, one lane after the other (streamed stores   \
                  * interleaved across lanes defeat write-combining) */                  \
                 for (uint64_t i = 0; i < 4; i++)                                        \
-                    put_run(dst + lo * x.out_step + (w + i) * x.out_lane, run[i],       \
-                            STEPS, x.stream);                                           \
+                    put_run(dst + lo * x.out_step + (w + i) * x.out_lane, run[i], n,    \
+                            x.stream);                                                  \
             }                                                                           \
         }                                                                               \
-        X_TAIL(OPS, OPP, EXCLS, EXCLP, 0, 1, lenb)                                      \
+        X_TAIL(OPS, OPP, EXCLS, EXCLP, 0, 1, len4)                                      \
     }
 #define KERNELS2(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
     T_BODY(dmlr_scan_sse2_##NAME##_t, , ACC2, T, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \

@@ -134,11 +134,12 @@ static void fill_values(tu_tensor *t, uint64_t seed)
     }
 }
 
-/* One case of the matrix, every sample-th output element checked (1: all);
- * returns false (and prints why) on a mismatch. */
-static bool sampled_case(uint32_t D, uint32_t axis, dmlr_data_type dt, int dir, bool excl,
-                         tu_layout lin, tu_layout lout, uint32_t len, uint32_t other,
-                         uint64_t seed, uint64_t sample)
+/* One case of the matrix, every sample-th output element checked (1: all), the
+ * output out_at bytes past a 64-byte line (-1: where calloc puts it); returns false
+ * (and prints why) on a mismatch. */
+static bool placed_case(uint32_t D, uint32_t axis, dmlr_data_type dt, int dir, bool excl,
+                        tu_layout lin, tu_layout lout, uint32_t len, uint32_t other,
+                        uint64_t seed, uint64_t sample, int out_at)
 {
     uint32_t sizes[DMLR_MAX_RANK];
     for (uint32_t d = 0; d < D; d++)
@@ -146,6 +147,8 @@ static bool sampled_case(uint32_t D, uint32_t axis, dmlr_data_type dt, int dir, 
     tu_tensor in, out;
     tu_tensor_init(&in, dt, D, sizes, lin);
     tu_tensor_init(&out, dt, D, sizes, lout);
+    if (out_at >= 0)
+        tu_tensor_place(&out, (unsigned)out_at);
     fill_values(&in, seed);
     memset(out.data, 0xA5, out.bytes);
     unsigned char *expect = malloc(out.bytes);
@@ -162,6 +165,14 @@ static bool sampled_case(uint32_t D, uint32_t axis, dmlr_data_type dt, int dir, 
     tu_tensor_free(&in);
     tu_tensor_free(&out);
     return ok;
+}
+
+/* The same, the output where the allocator puts it. */
+static bool sampled_case(uint32_t D, uint32_t axis, dmlr_data_type dt, int dir, bool excl,
+                         tu_layout lin, tu_layout lout, uint32_t len, uint32_t other,
+                         uint64_t seed, uint64_t sample)
+{
+    return placed_case(D, axis, dt, dir, excl, lin, lout, len, other, seed, sample, -1);
 }
 
 static bool matrix_case(uint32_t D, uint32_t axis, dmlr_data_type dt, int dir, bool excl,
@@ -258,6 +269,21 @@ START_TEST(cumulative_summation_across_layouts_walks_blocks_of_a_cache_line_of_s
                                12, 11));
     }
     unsetenv("DMLREF_CPU");
+}
+END_TEST
+
+START_TEST(cumulative_summation_of_a_transposed_input_starts_its_blocks_where_the_output_lines_do)
+{
+    /* _m (scan_sse2_cross.c) into lanes of whole 64-byte lines (1040 steps), 8 MiB and
+     * more so that they stream: its blocks start where the runs start on a line, after
+     * a head of 0 to 15 steps that depends on where the output starts and on the
+     * direction (0, 15 and 6 steps increasing; 0, 1 and 10 decreasing), end in a
+     * shorter block and 0 to 3 steps one by one; every 13th element */
+    static const int at[3] = {0, 4, 40};
+    for (int a = 0; a < 3; a++)
+        for (int dir = 0; dir < 2; dir++)
+            ck_assert(placed_case(2, 1, DMLR_FLOAT32, dir, (a + dir) % 2, TU_PERMUTED, TU_PACKED,
+                                  1040, 2049, (uint64_t)(20 + a * 2 + dir), 13, at[a]));
 }
 END_TEST
 
@@ -630,6 +656,7 @@ static Suite *cumulative_summation_suite(void)
     tcase_add_test(tc, cumulative_summation_of_a_transposed_float32_input_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_summation_with_float32_steps_contiguous_in_the_output_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_summation_across_layouts_walks_blocks_of_a_cache_line_of_steps_like_the_naive_loop);
+    tcase_add_test(tc, cumulative_summation_of_a_transposed_input_starts_its_blocks_where_the_output_lines_do);
     tcase_add_test(tc, cumulative_summation_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_summation_along_the_innermost_axis_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_summation_in_place_beyond_the_caches_equals_out_of_place);

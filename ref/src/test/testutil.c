@@ -56,10 +56,18 @@ void tu_tensor_init(tu_tensor *t, dmlr_data_type dt, uint32_t rank, const uint32
     t->data = calloc(1, t->bytes);
 }
 
+void tu_tensor_place(tu_tensor *t, unsigned at)
+{
+    free(t->block ? t->block : t->data);
+    t->block = calloc(1, t->bytes + 64 + at);
+    uintptr_t line = ((uintptr_t)t->block + 63) / 64 * 64;
+    t->data = (unsigned char *)t->block + (line - (uintptr_t)t->block) + at;
+}
+
 void tu_tensor_free(tu_tensor *t)
 {
-    free(t->data);
-    t->data = NULL;
+    free(t->block ? t->block : t->data);
+    t->data = t->block = NULL;
 }
 
 uint64_t tu_count(const tu_tensor *t)

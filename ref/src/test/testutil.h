@@ -55,11 +55,15 @@ typedef struct tu_tensor {
     uint32_t strides[DMLR_MAX_RANK];
     void *data;          /* TotalTensorSizeInBytes bytes (calloc) */
     uint64_t bytes;
+    void *block;         /* where tu_tensor_place put data: the allocation */
 } tu_tensor;
 
 /* Sets desc pointers into t itself: do not copy a tu_tensor by value after this. */
 void tu_tensor_init(tu_tensor *t, dmlr_data_type dt, uint32_t rank, const uint32_t *sizes,
                     tu_layout layout);
+/* Moves t's data (zeroed) to `at` bytes past a 64-byte line: kernels that pick their
+ * path by the address see the one asked for, not the allocator's. */
+void tu_tensor_place(tu_tensor *t, unsigned at);
 void tu_tensor_free(tu_tensor *t);
 /* Element size, count, and byte offset of a row-major logical element. */
 uint64_t tu_count(const tu_tensor *t);
