@@ -77,7 +77,8 @@ enum { DMLR_SCAN_FAR = 16 };
 #ifndef DMLR_SCAN_M_STEPS
 #define DMLR_SCAN_M_STEPS 128
 #endif
-/* _m's blocks start where each lane's run starts on a 64-byte line (0: at step 0). */
+/* _m's blocks start where each lane's output run starts on a 64-byte line (0: at step
+ * 0).  _t's input runs on lines were tried: docs/performance.md. */
 #ifndef DMLR_SCAN_M_ALIGN
 #define DMLR_SCAN_M_ALIGN 1
 #endif
