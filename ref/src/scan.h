@@ -38,9 +38,10 @@ enum { DMLR_SCAN_FAR = 16 };
  * other (scan_sse2_cross.c) walk blocks of STEPS steps x up to LANES lanes:
  * _t (a transposed input) writes each step's LANES lanes, _m each lane's
  * STEPS steps (512 bytes), each run from a 64-byte line where the output allows
- * (scan.c starts _t's tiles on one, _m its blocks after a head of steps).  _t's shape was measured per maker, the
- * runs on lines (docs/gpu-results/cpu-2026-11-26b; packed: 35-38 ms on the
- * Intel host, 23 on the Zen 5), and scan.c picks by dmlr_cpu_amd():
+ * (scan.c starts _t's tiles on one, _m its blocks after a head of steps).
+ * _t's shape was measured per maker, the runs on lines
+ * (docs/gpu-results/cpu-2026-11-26b; packed: 35-38 ms on the Intel host, 23 on
+ * the Zen 5), and scan.c picks by dmlr_cpu_amd():
  *   T    the Intel host's: 52 ms at 64 x 64, 53 at 64 x 16, 60 at 128 x 64, 80
  *        at 256 x 32, 92 at 512 x 16 (1 thread); the Zen 5 47 ms at 64 x 64;
  *   TW   the 2-core Zen 5's: 35-36 ms at 256 x 32, 41-50 at 512 x 16; later, 128 x 64

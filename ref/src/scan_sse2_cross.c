@@ -72,13 +72,13 @@ static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
     T_REST(OPS, EXCLS, quads, width, 0, x.len)                                          \
     if (x.stream)                                                                       \
         _mm_sfence();
-/* Blocks of STEPS steps x up to LANES lanes (scan.h: the tile is at most LANES wide). */
+/* Blocks of STEPS steps x up to LANES lanes (scan.h: the tile is at most LANES wide), after
+ * HEAD steps (the caller goes through them one by one). */
 #define X_PROLOGUE(ID, LANES, STEPS_, HEAD)                                             \
     enum { STEPS = STEPS_ };                                                            \
     const dmlr_scan_geom x = *g;                                                        \
     const uint64_t head = (HEAD) < x.len ? (HEAD) : x.len;                              \
     uint64_t quads = width / 4 * 4, len4 = head + (x.len - head) / 4 * 4;               \
-    uint64_t lenb = head + (x.len - head) / STEPS * STEPS;                              \
     double acc[LANES];                                                                  \
     _Alignas(16) float buf[STEPS][LANES];                                               \
     for (uint64_t w = 0; w < width; w++)                                                \
@@ -90,6 +90,7 @@ static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
     ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
     {                                                                                   \
         X_PROLOGUE(ID, DMLR_SCAN_##SHAPE##_LANES, DMLR_SCAN_##SHAPE##_STEPS, 0)         \
+        const uint64_t lenb = x.len / STEPS * STEPS; /* whole blocks (docs/performance.md) */ \
         for (uint64_t k = 0; k < lenb; k += STEPS) {                                    \
             uint64_t lo = X_LO(k);                                                      \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
@@ -126,8 +127,8 @@ static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
     ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
     {                                                                                   \
         X_PROLOGUE(ID, DMLR_SCAN_M_LANES, DMLR_SCAN_M_STEPS, m_head(dst, &x))           \
-        (void)lenb; /* blocks of STEPS, the last one shorter: every run on a line */    \
         T_REST(OPS, EXCLS, 0, quads, 0, head) /* X_TAIL: the lanes after the quads */   \
+        /* blocks of STEPS, the last one shorter, so that every run starts on a line */ \
         for (uint64_t k = head, n; k < len4; k += n) {                                  \
             n = len4 - k < STEPS ? len4 - k : STEPS;                                    \
             uint64_t lo = M_LO(k, n);                                                   \

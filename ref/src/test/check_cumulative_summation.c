@@ -171,7 +171,7 @@ static bool placed_case(uint32_t D, uint32_t axis, dmlr_data_type dt, int dir, b
     return ok;
 }
 
-/* The same, the output where the allocator puts it. */
+/* The same, input and output where calloc puts them. */
 static bool sampled_case(uint32_t D, uint32_t axis, dmlr_data_type dt, int dir, bool excl,
                          tu_layout lin, tu_layout lout, uint32_t len, uint32_t other,
                          uint64_t seed, uint64_t sample)
