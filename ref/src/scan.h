@@ -54,11 +54,12 @@ enum { DMLR_SCAN_FAR = 16 };
  *   M    128 x 128, once its runs started on lines (DMLR_SCAN_M_ALIGN: 0 to
  *        compare): against 64 x 256 with runs 16 bytes off a line, medians of
  *        4 rounds on the Intel host 0.80 of the time at 1 thread, 0.76-0.88 at
- *        16; 3 rounds on the Zen 5 0.83-0.84 at 1, 0.75-0.84 at 2.  64 x 256 on
- *        lines 0.82-0.89 and 0.82-0.85 (Intel), 0.96-0.98 (Zen 5); 128 x 64
- *        0.82-0.83 and 0.88-0.89 (Intel), 0.85 (Zen 5); 32 steps 1.14-1.35
- *        (Zen 5).  Off lines, 128 x 64 took 1.19-1.29 (Zen 5): every run of 256
- *        bytes streamed in parts (docs/gpu-results/cpu-2026-11-27g/).
+ *        16; two A/Bs of 3 rounds on the Zen 5 0.83-0.86 at 1, 0.75-0.84 at 2.
+ *        64 x 256 on lines: 0.82-0.89 and 0.82-0.85 (Intel), 0.96-0.98 and
+ *        1.02-1.05 (Zen 5); 128 x 64 on lines: 0.82-0.83 and 0.88-0.89
+ *        (Intel), 0.85 and 0.81-0.84 (Zen 5); 32 steps 1.14-1.46 (Zen 5).  Off
+ *        lines, 128 x 64 took 1.13-1.29 (Zen 5): every run of 256 bytes
+ *        streamed in parts (docs/gpu-results/cpu-2026-11-27g/).
  */
 #ifndef DMLR_SCAN_T_LANES
 #define DMLR_SCAN_T_LANES 64
