@@ -132,8 +132,9 @@ enum { DMLR_SCAN_FAR = 16 };
  * and 5 rounds: 0.89-0.91 of the time at 1 thread; at 2 threads, where each thread's tile
  * is half of each row, 0.57-0.58 in the A/B whose rounds mostly ran 2 threads well (its
  * least rounds 0.65-0.66), 0.93-0.94 in the one whose rounds all ran them slowly
- * (docs/bench-2core-2026-11-27f/ab-scan-ahead-wrap*-zen5.txt).  Not
- * measured on Intel's CPUs: the session's time on the Intel host was spent. */
+ * (docs/bench-2core-2026-11-27f/ab-scan-ahead-wrap*-zen5.txt).  On the Intel host, two
+ * A/Bs of 5 and 7 rounds settled nothing: 0.89-1.21x at 1 thread, 0.88-1.06x at 16, every
+ * variant's rounds in two groups 1.3x apart (docs/gpu-results/cpu-2026-11-27g). */
 #ifndef DMLR_SCAN_AHEAD_WRAP
 #define DMLR_SCAN_AHEAD_WRAP 1
 #endif
