@@ -249,7 +249,6 @@ START_TEST(cumulative_product_across_layouts_walks_blocks_of_a_cache_line_of_ste
      * output streams, every 11th element checked. */
     static const char *const makers[2] = {"intel", "amd"};
     for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
         static const uint32_t lens[2] = {71, 301};
         for (int axis = 0; axis < 2; axis++) /* 0: a transposed input (_t); 1: _m */
             for (int n = 0; n < 2; n++)
@@ -266,7 +265,6 @@ START_TEST(cumulative_product_across_layouts_walks_blocks_of_a_cache_line_of_ste
         ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, true, TU_PERMUTED, TU_PACKED, 260, 8068,
                                12, 11));
     }
-    unsetenv("DMLREF_CPU");
 }
 END_TEST
 
@@ -293,12 +291,10 @@ START_TEST(cumulative_product_down_long_column_major_lanes_that_stream_matches_t
      * directions; every 13th element */
     static const char *const makers[2] = {"intel", "amd"};
     for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
         for (int dir = 0; dir < 2; dir++)
             ck_assert(sampled_case(2, 0, DMLR_FLOAT32, dir, (dir + m) % 2, TU_PERMUTED,
                                    TU_PACKED, 1038, 2060, (uint64_t)(30 + m * 2 + dir), 13));
     }
-    unsetenv("DMLREF_CPU");
 }
 END_TEST
 
@@ -320,13 +316,11 @@ START_TEST(cumulative_product_along_the_innermost_axis_beyond_the_caches_matches
      * (blocks off 16 bytes) and padded rows, stored as usual; every 61st element */
     static const char *const makers[2] = {"amd", "intel"};
     for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
         ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 0, false, TU_PACKED, TU_PACKED, 2052, 1030, 9, 61));
         ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, true, TU_PACKED, TU_PACKED, 2052, 1030, 10, 61));
         ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, false, TU_PACKED, TU_PACKED, 2051, 1030, 11, 61));
         ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 0, true, TU_PADDED, TU_PADDED, 2051, 1030, 12, 61));
     }
-    unsetenv("DMLREF_CPU");
 }
 END_TEST
 
@@ -335,7 +329,6 @@ START_TEST(cumulative_product_in_place_beyond_the_caches_equals_out_of_place)
     /* CUMULATIVE_PRODUCT-7 where the output would stream: in place, _r stores as
      * usual (a line streamed in parts would be read back before it is whole) */
     uint32_t sizes[2] = {1030, 2052};
-    ck_assert_int_eq(setenv("DMLREF_CPU", "amd", 1), 0); /* _r streams at any thread count */
     for (int axis = 0; axis < 2; axis++) {
         tu_tensor in, out, inplace;
         dmlr_error err;
@@ -351,7 +344,6 @@ START_TEST(cumulative_product_in_place_beyond_the_caches_equals_out_of_place)
         tu_tensor_free(&out);
         tu_tensor_free(&inplace);
     }
-    unsetenv("DMLREF_CPU");
 }
 END_TEST
 
