@@ -47,8 +47,10 @@ static const char validate_help[] =
     "and expect_error, no values): the desc is validated all the same.\n"
     "\n"
     "  --dml-limits  also apply DirectML's own cap, which the reference does not:\n"
-    "                at most 4294967295 elements per tensor (SPEC_NOTES LIMITS-1;\n"
-    "                such cases are tagged beyond-dml-limits)\n"
+    "                at most 4294967295 elements per tensor (SPEC_NOTES LIMITS-1),\n"
+    "                in its buffer's strided span dot(Sizes - 1, Strides) + 1 and\n"
+    "                in its TotalTensorSizeInBytes (LIMITS-4); such cases are\n"
+    "                tagged beyond-dml-limits\n"
     "%s"
     "\n";
 
@@ -255,7 +257,7 @@ int cli_validate(int argc, char **argv)
         return rc;
     }
     dmlr_status st = dmlc_case_validate(c, level ? level : c->feature_level, &err);
-    if (st == DMLR_STATUS_OK && dml_limits && dmlr_beyond_dml_limits(&c->op, &err)) /* LIMITS-1 */
+    if (st == DMLR_STATUS_OK && dml_limits && dmlc_beyond_dml_limits(&c->op, &err)) /* LIMITS-1, -4 */
         st = err.status;
     if (st == DMLR_STATUS_OK)
         printf("valid\n");

@@ -145,6 +145,12 @@ expect 2 "validate --dml-limits beyond the cap" "$B" validate --dml-limits "$T/c
 has "$T/err" "beyond.json: INVALID_ARGUMENT: GATHER: InputTensor has 8589934590 elements; DirectML caps a tensor at 4294967295 (LIMITS-1)" \
     "validate --dml-limits beyond the cap"
 one_line "validate --dml-limits beyond the cap"
+# LIMITS-4: few elements, but a span of 4294967297 elements of the buffer (a row stride of 2^32 - 1).
+sed 's/"Sizes": \[2, 4294967295\], "Strides": \[0, 0\]/"Sizes": [2, 3], "Strides": [4294967295, 1]/; s/"Sizes": \[2, 5\] }/"Sizes": [2, 5] }/; s|t/beyond|t/span|' \
+    "$T/cases/beyond.json" >"$T/cases/span.json"
+expect 0 "validate a long span" "$B" validate "$T/cases/span.json"
+expect 2 "validate --dml-limits a long span" "$B" validate --dml-limits "$T/cases/span.json"
+has "$T/err" "span.json: INVALID_ARGUMENT: GATHER: InputTensor spans 4294967298 elements" "validate --dml-limits a long span"
 expect 2 "validate malformed" "$B" validate "$T/cases/malformed.json"
 has "$T/err" "malformed JSON" "validate malformed"
 one_line "validate malformed"
