@@ -423,6 +423,7 @@ size_t dmlcts_apply_baseline(const dmlcts_options *o, dmlcts_result *res, size_t
 const char *dmlcts_baseline_note(const dmlcts_options *o, const dmlcts_result *r);
 /* argv as one shell-quoted line (malloc), for reports. */
 char *dmlcts_command_line(int argc, char **argv);
+#define DMLCTS_CSV_HEADER "CASE,STATUS,DURATION" /* --results-csv's first line */
 bool dmlcts_write_results_csv(const char *path, const dmlcts_result *res, size_t n);
 /* A status from a name, case and '_' ignored ("Fail", "NotSupported"); false if none. */
 bool dmlcts_status_from_name(const char *s, dmlcts_status *out);
