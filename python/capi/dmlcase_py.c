@@ -143,7 +143,9 @@ const char *dmlpy_tensor_text(const dmlc_case *c, uint32_t t, int what)
 }
 
 /* 0 is_output, 1 in_place, 2 DataType, 3 count, 4 bytes (the buffer), 5 legal_count,
- * 6 sample_count, 7 member_index (-1 as 2^64 - 1), 8 element size. */
+ * 6 sample_count, 7 member_index (-1 as 2^64 - 1), 8 element size; the desc as written:
+ * 9 Flags, 10 TotalTensorSizeInBytes, 11 GuaranteedBaseOffsetAlignment, 12 whether
+ * Strides are given. */
 uint64_t dmlpy_tensor_number(const dmlc_case *c, uint32_t t, int what)
 {
     const dmlc_case_tensor *x = tensor(c, t);
@@ -159,6 +161,10 @@ uint64_t dmlpy_tensor_number(const dmlc_case *c, uint32_t t, int what)
     case 6: return x->sample_count;
     case 7: return (uint64_t)(int64_t)x->member_index;
     case 8: return x->esize;
+    case 9: return (uint64_t)x->desc->Flags;
+    case 10: return x->desc->TotalTensorSizeInBytes;
+    case 11: return x->desc->GuaranteedBaseOffsetAlignment;
+    case 12: return x->desc->Strides != NULL;
     default: return 0;
     }
 }

@@ -22,6 +22,13 @@ class Error(ValueError):
 Error.__module__ = "dmlref"
 
 
+class NotSupported(Exception):
+    """Raised by a backend that cannot express a case: the pytest plugin skips it."""
+
+
+NotSupported.__module__ = "dmlref"
+
+
 def _data_types():
     by_value, by_dtype = {}, {}
     for v in range(1, 64):

@@ -87,14 +87,19 @@ class Tensor:
         rank = _lib.case.dmlpy_tensor_shape(h, t, sizes, strides)
         self.shape, self.strides = tuple(sizes[:rank]), tuple(strides[:rank])  # elements
         self.bytes = int(_lib.case.dmlpy_tensor_number(h, t, 4))
+        # The rest of the desc as the case writes it (0: none, or computed).
+        self.flags = int(_lib.case.dmlpy_tensor_number(h, t, 9))
+        self.total_tensor_size_in_bytes = int(_lib.case.dmlpy_tensor_number(h, t, 10))
+        self.guaranteed_base_offset_alignment = int(_lib.case.dmlpy_tensor_number(h, t, 11))
+        self.strides_given = bool(_lib.case.dmlpy_tensor_number(h, t, 12))
         self.check = _lib.text(_lib.case.dmlpy_tensor_text(h, t, 2))
         self.sha256 = _lib.text(_lib.case.dmlpy_tensor_text(h, t, 3))
         self.generated = _lib.text(_lib.case.dmlpy_tensor_text(h, t, 4))
         self._h, self._t = h, t
 
-    def _array(self, ptr, nbytes, shape, strides):
+    def _array(self, ptr, nbytes, shape, strides, dtype=None):
         raw = np.frombuffer(ctypes.string_at(ptr, nbytes), np.uint8).copy()
-        a = np.ndarray(shape, self.dtype, buffer=raw, strides=strides)
+        a = np.ndarray(shape, dtype or self.dtype, buffer=raw, strides=strides)
         a.flags.writeable = False
         return a
 
@@ -105,7 +110,8 @@ class Tensor:
 
     @property
     def count(self):
-        return int(np.prod(self.shape, dtype=np.uint64))
+        """Elements (0 in a negative case, whose desc may break every rule)."""
+        return int(_lib.case.dmlpy_tensor_number(self._h, self._t, 3))
 
     def __repr__(self):
         return "<%s %s %s strides %s>" % (self.name, self.data_type, list(self.shape),
@@ -123,7 +129,7 @@ class Output(Tensor):
         self.expected = None if not ptr else self._array(ptr, n * isz, self.shape, None)
         marks = _lib.case.dmlpy_tensor_pointer(h, t, 1)
         self.implementation_defined = None if not marks else \
-            self._array(marks, n, self.shape, None).view(np.bool_)
+            self._array(marks, n, self.shape, None, np.bool_)
         self.legal_values = {}  # coordinates -> the values any of which is right
         el, cnt, vals = ctypes.c_uint64(), ctypes.c_uint32(), ctypes.c_void_p()
         i = 0
