@@ -169,9 +169,9 @@ uint64_t dmlpy_tensor_number(const dmlc_case *c, uint32_t t, int what)
     }
 }
 
-/* The desc's rank, Sizes and Strides (elements; packed ones when absent) into
- * DMLR_MAX_RANK entries each.  A negative case's tensor may break every rule,
- * so its desc is read as written, Strides NULL giving packed ones. */
+/* The desc's DimensionCount; its Sizes and Strides (elements; packed ones when
+ * absent) into DMLR_MAX_RANK entries each, the first DimensionCount of them.  A
+ * negative case's tensor may break every rule, so its desc is read as written. */
 uint32_t dmlpy_tensor_shape(const dmlc_case *c, uint32_t t, uint64_t *sizes, uint64_t *strides)
 {
     const dmlc_case_tensor *x = tensor(c, t);
@@ -187,7 +187,7 @@ uint32_t dmlpy_tensor_shape(const dmlc_case *c, uint32_t t, uint64_t *sizes, uin
         strides[i] = d->Strides ? d->Strides[i] : n;
         n *= sizes[i];
     }
-    return rank;
+    return d->DimensionCount;
 }
 
 /* 0 data (an input's buffer, `bytes` long; an output's expected elements, packed;

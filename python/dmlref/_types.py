@@ -14,9 +14,14 @@ class Error(ValueError):
     message's form names one (None otherwise)."""
 
     def __init__(self, status, message, rule=None):
-        self.status, self.message = status, message
-        self.rule = rule if rule is not None else rule_of(message)
+        self.status, self.message, self._rule = status, message, rule
         super().__init__("%s: %s" % (status, message))
+
+    @property
+    def rule(self):
+        if self._rule is None:
+            self._rule = rule_of(self.message)
+        return self._rule
 
 
 Error.__module__ = "dmlref"
@@ -48,8 +53,8 @@ def data_type_of(dtype, what):
     """The DML_TENSOR_DATA_TYPE value of a numpy dtype (little-endian); Error if none."""
     dt = _BY_DTYPE.get(np.dtype(dtype))
     if dt is None:
-        raise Error("INVALID_ARGUMENT", "%s: numpy dtype %s is none of the DirectML data types "
-                    "(%s, little-endian)" % (what, np.dtype(dtype).str,
+        raise Error("INVALID_ARGUMENT", "%s: numpy dtype %s (%s) is none of the DirectML data "
+                    "types (%s, little-endian)" % (what, np.dtype(dtype), np.dtype(dtype).str,
                                              ", ".join(str(d) for _, d in DATA_TYPES.values())))
     return dt
 

@@ -84,8 +84,10 @@ class Tensor:
         self._dt = int(_lib.case.dmlpy_tensor_number(h, t, 2))
         self.dtype = dtype_of(self._dt)  # None for UINT4 / INT4 (negative cases only)
         sizes, strides = (ctypes.c_uint64 * _lib.MAX_RANK)(), (ctypes.c_uint64 * _lib.MAX_RANK)()
-        rank = _lib.case.dmlpy_tensor_shape(h, t, sizes, strides)
-        self.shape, self.strides = tuple(sizes[:rank]), tuple(strides[:rank])  # elements
+        # DimensionCount, and Sizes and Strides (elements) up to DMLR_MAX_RANK of them
+        self.rank = _lib.case.dmlpy_tensor_shape(h, t, sizes, strides)
+        rank = min(self.rank, _lib.MAX_RANK)
+        self.shape, self.strides = tuple(sizes[:rank]), tuple(strides[:rank])
         self.bytes = int(_lib.case.dmlpy_tensor_number(h, t, 4))
         # The rest of the desc as the case writes it (0: none, or computed).
         self.flags = int(_lib.case.dmlpy_tensor_number(h, t, 9))

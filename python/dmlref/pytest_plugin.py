@@ -143,12 +143,15 @@ class CaseItem(pytest.Item):
     def _report(self, case, v):
         lines = [str(v)]
         spec = self.config._dmlref["spec"]
+        path = os.path.relpath(str(self.path), str(self.config.invocation_params.dir))
+        if path.startswith(os.pardir):
+            path = str(self.path)
         lines.append("  reproduce: pytest -p dmlref.pytest_plugin --dmlref-backend=%s %s" % (
-            shlex.quote(spec), shlex.quote(self.nodeid)))
+            shlex.quote(spec), shlex.quote(path)))
         first = next((m for m in v.mismatches if not m.digest), None)
         if first is not None:
             element = "%s[%s]" % (first.tensor, ",".join(str(c) for c in first.coord))
-            lines.append("  explain:   dmlref explain %s %s" % (shlex.quote(case.file),
+            lines.append("  explain:   dmlref explain %s %s" % (shlex.quote(path),
                                                             shlex.quote(element)))
         return "\n".join(lines)
 
