@@ -13,8 +13,8 @@ $(BUILD)/obj/python/capi/%.o: CFLAGS_ROOM = $(INC_CASE)
 $(CASE_SHLIB): $(CASE_OBJ) $(PY_CAPI_OBJ) $(SHLIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -shared -Wl,-soname,libdmlcase.so.$(DMLREF_SOVERSION) \
-		-Wl,-rpath,'$$ORIGIN' -Wl,--no-undefined -o $@ $(CASE_OBJ) $(PY_CAPI_OBJ) -L$(@D) -l:libdmlref.so.$(DMLREF_SOVERSION) \
-		$(CJSON_LIBS) $(LDLIBS)
+		-Wl,-rpath,'$$ORIGIN' -Wl,--no-undefined -o $@ $(CASE_OBJ) $(PY_CAPI_OBJ) \
+		-L$(@D) -l:libdmlref.so.$(DMLREF_SOVERSION) $(CJSON_LIBS) $(LDLIBS)
 
 all: $(CASE_SHLIB)
 test-build: $(CASE_SHLIB)
