@@ -170,7 +170,8 @@ class FakeSession:
 
     def run(self, _, feeds):
         for n, v in feeds.items():  # ONNX Runtime checks each feed against its input's shape
-            if list(v.shape) != self.shapes[n]:
+            if len(v.shape) != len(self.shapes[n]) or \
+                    any(w and w != u for u, w in zip(v.shape, self.shapes[n])):
                 raise RuntimeError("Got invalid dimensions for input: %s: %s, expected %s"
                                    % (n, list(v.shape), self.shapes[n]))
         vals = [feeds[n] if n in feeds else self.consts[n] for n in self.node.input]
