@@ -253,8 +253,7 @@ START_TEST(cumulative_summation_across_layouts_walks_blocks_of_a_cache_line_of_s
      * steps one by one: 71 and 301 steps leave blocks of 4 and 3 or 1 steps after
      * the whole blocks, in both directions.  Then tensors of 8 MiB and more, whose
      * output streams, every 11th element checked. */
-    static const char *const makers[2] = {"intel", "amd"};
-    for (int m = 0; m < 2; m++) {
+    for (int m = 0; m < 2; m++) { /* two seeds (the engine's makers: check_engine) */
         static const uint32_t lens[2] = {71, 301};
         for (int axis = 0; axis < 2; axis++) /* 0: a transposed input (_t); 1: _m */
             for (int n = 0; n < 2; n++)
@@ -295,8 +294,7 @@ START_TEST(cumulative_summation_down_long_column_major_lanes_that_stream_matches
      * DMLREF_CPU) down lanes of 1038 steps, 8 MiB and more so that the output
      * streams: blocks of 64, then 3 blocks of 4 steps and 2 steps one by one, in both
      * directions; every 13th element */
-    static const char *const makers[2] = {"intel", "amd"};
-    for (int m = 0; m < 2; m++) {
+    for (int m = 0; m < 2; m++) { /* two seeds (the engine's makers: check_engine) */
         for (int dir = 0; dir < 2; dir++)
             ck_assert(sampled_case(2, 0, DMLR_FLOAT32, dir, (dir + m) % 2, TU_PERMUTED,
                                    TU_PACKED, 1038, 2060, (uint64_t)(30 + m * 2 + dir), 13));
@@ -320,8 +318,7 @@ START_TEST(cumulative_summation_along_the_innermost_axis_beyond_the_caches_match
      * block's rows on 16 bytes, streamed in both directions as AMD's CPUs do at any
      * thread count (Intel's from 8: stored as usual here); 2051 steps decreasing
      * (blocks off 16 bytes) and padded rows, stored as usual; every 61st element */
-    static const char *const makers[2] = {"amd", "intel"};
-    for (int m = 0; m < 2; m++) {
+    for (int m = 0; m < 2; m++) { /* two seeds (the engine's makers: check_engine) */
         ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 0, false, TU_PACKED, TU_PACKED, 2052, 1030, 9, 61));
         ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, true, TU_PACKED, TU_PACKED, 2052, 1030, 10, 61));
         ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, false, TU_PACKED, TU_PACKED, 2051, 1030, 11, 61));
