@@ -524,6 +524,24 @@ START_TEST(cumulative_product_is_bit_identical_at_1_2_3_and_8_threads)
                  TU_PADDED, TU_PADDED);
     cumprod_case("cumprod broadcast", DMLR_INT32, 3, S(40, 70, 33), 2, false, false,
                  TU_BROADCAST, TU_PERMUTED);
+    /* 8 MiB and more, so that the output streams: the FLOAT32 kernels of each layout
+     * (scan_kernels.h): lanes packed in both (rows in groups and a remainder, padded rows
+     * at every 16-byte alignment), steps packed in both (_r: 2052 steps, blocks on 16
+     * bytes; 2051 off them), steps in the input and lanes in the output (_t / _tw: 1038
+     * steps, blocks of 64 then of 4 then single steps), lanes in the input and steps in
+     * the output (_m: lanes of 1040 steps, whole 64-byte lines) */
+    cumprod_case("cumprod outer, 10 MB", DMLR_FLOAT32, 2, S(5, 524299), 0, false, false,
+                 TU_PACKED, TU_PACKED);
+    cumprod_case("cumprod outer padded, 8.6 MB", DMLR_FLOAT32, 2, S(5, 430000), 0, true, true,
+                 TU_PADDED, TU_PADDED);
+    cumprod_case("cumprod inner, 8.5 MB", DMLR_FLOAT32, 2, S(1030, 2052), 1, false, false,
+                 TU_PACKED, TU_PACKED);
+    cumprod_case("cumprod inner padded, 8.5 MB", DMLR_FLOAT32, 2, S(1030, 2051), 1, true, true,
+                 TU_PADDED, TU_PADDED);
+    cumprod_case("cumprod transposed in, 8.6 MB", DMLR_FLOAT32, 2, S(1038, 2060), 0, true, false,
+                 TU_PERMUTED, TU_PACKED);
+    cumprod_case("cumprod transposed out, 8.5 MB", DMLR_FLOAT32, 2, S(2049, 1040), 1, false,
+                 true, TU_PERMUTED, TU_PACKED);
 }
 END_TEST
 
@@ -732,7 +750,56 @@ START_TEST(cumulative_summation_is_bit_identical_at_1_2_3_and_8_threads)
                 TU_PERMUTED);
     cumsum_case("cumsum broadcast", DMLR_UINT32, 3, S(40, 70, 33), 2, true, false, TU_BROADCAST,
                 TU_PADDED);
+    /* 8 MiB and more: the layouts of cumulative_product's (above), other directions */
+    cumsum_case("cumsum outer, 10 MB", DMLR_FLOAT32, 2, S(5, 524299), 0, true, true, TU_PACKED,
+                TU_PACKED);
+    cumsum_case("cumsum inner, 8.5 MB", DMLR_FLOAT32, 2, S(1030, 2052), 1, true, false,
+                TU_PACKED, TU_PACKED);
+    cumsum_case("cumsum transposed in, 8.6 MB", DMLR_FLOAT32, 2, S(1038, 2060), 0, false, true,
+                TU_PERMUTED, TU_PADDED);
+    cumsum_case("cumsum transposed out, 8.5 MB", DMLR_FLOAT32, 2, S(2049, 1040), 1, true,
+                false, TU_PERMUTED, TU_PACKED);
 }
+
+/* CUMULATIVE_PRODUCT-7, CUMULATIVE_SUMMATION-7 where the output would stream: the engine
+ * in place (its kernels read each line before a streamed store could leave it half
+ * written) gives the oracle's out-of-place bytes, under every configuration. */
+START_TEST(scans_in_place_beyond_the_caches_give_the_oracles_bytes)
+{
+    uint32_t sizes[2] = {1030, 2052};
+    for (int k = 0; k < 4; k++) {
+        tu_tensor in, out, inplace;
+        dmlr_error err;
+        uint32_t axis = (uint32_t)(k & 1);
+        tu_tensor_init(&in, DMLR_FLOAT32, 2, sizes, TU_PACKED);
+        tu_tensor_init(&out, DMLR_FLOAT32, 2, sizes, TU_PACKED);
+        tu_tensor_init(&inplace, DMLR_FLOAT32, 2, sizes, TU_PACKED);
+        fill_factors(&in, 13 + (uint64_t)k);
+        dmlr_cumulative_summation_operator_desc cs = {&in.desc, &out.desc, axis,
+                                                      DMLR_AXIS_DIRECTION_INCREASING, false};
+        dmlr_cumulative_product_operator_desc cp = {&in.desc, &out.desc, axis,
+                                                    DMLR_AXIS_DIRECTION_INCREASING, false};
+        dmlr_operator_desc op = {k < 2 ? DMLR_OPERATOR_CUMULATIVE_PRODUCT
+                                       : DMLR_OPERATOR_CUMULATIVE_SUMMATION,
+                                 k < 2 ? (const void *)&cp : (const void *)&cs};
+        dmlr_buffer ib = tu_buffer(&in), ob = tu_buffer(&out), pb = tu_buffer(&inplace);
+        ck_assert_int_eq(dmlr_execute(&op, &ib, 1, DMLR_FEATURE_LEVEL_MAX, &ob, 1, &err), 0);
+        for (int c = 0; dmlf_config_name(c); c++) {
+            if (!dmlf_use(dmlf_config_name(c)))
+                continue;
+            memcpy(inplace.data, in.data, in.bytes);
+            ck_assert_int_eq(dmlf_execute(&op, &pb, 1, DMLR_FEATURE_LEVEL_MAX, &pb, 1, &err), 0);
+            ck_assert_msg(memcmp(inplace.data, out.data, out.bytes) == 0, "%s in place, axis "
+                          "%u, engine %s: not the oracle's bytes", k < 2 ? "cumprod" : "cumsum",
+                          axis, dmlf_config_name(c));
+        }
+        dmlf_use("auto");
+        tu_tensor_free(&in);
+        tu_tensor_free(&out);
+        tu_tensor_free(&inplace);
+    }
+}
+END_TEST
 END_TEST
 
 /* ---- specials: NaN payloads and signs, zeros, infinities ---------------- */
@@ -840,6 +907,7 @@ static Suite *threads_suite(void)
     tcase_add_test(tc, gather_nd_and_nd1_are_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, join_is_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, cumulative_summation_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, scans_in_place_beyond_the_caches_give_the_oracles_bytes);
     tcase_add_test(tc, scans_keep_the_oracles_nan_payloads_and_signs_zeros_and_infinities);
     tcase_add_test(tc, validation_reports_the_same_first_bad_element_at_any_thread_count);
     suite_add_tcase(s, tc);
