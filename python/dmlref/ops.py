@@ -183,6 +183,9 @@ class Operator:
         self.plan = [(ctypes.pointer(f), f.kind, _lib.text(f.name), f.offset in counts)
                      for f in self.fields]
         self.keywords = [snake(_lib.text(f.name)) for f in self.scalars]
+        self.scalar_plan = [(f, k, _lib.text(f.name)) for f, k in zip(self.scalars, self.keywords)]
+        # SPLIT: a list of outputs (an array member), returned as a list
+        self.many_outputs = any(f.kind == _lib.FIELD_OUTPUT_ARRAY for f in self.fields)
         self.__name__ = self.name.lower()
         self.__doc__ = "%s(%s, %s, out=None, feature_level=None): DML_OPERATOR_%s" % (
             self.__name__, ", ".join(snake(_lib.text(f.name)) for f in self.fields
@@ -194,6 +197,14 @@ class Operator:
         return "<dmlref operator %s>" % self.__doc__
 
     def __call__(self, *arrays, out=None, feature_level=None, **kwargs):
+        inputs, outs, attrs = self._arguments(arrays, out, kwargs)
+        self._execute(inputs, outs, attrs, _level(feature_level))
+        if out is not None:
+            return out
+        return outs if self.many_outputs else outs[0]
+
+    def _arguments(self, arrays, out, kwargs):
+        """(the inputs by member, the output arrays, the scalars by DirectML name)."""
         ins, inputs, pos = [], [], list(arrays)
         for f in self.fields:  # the inputs in member order
             if f.kind in (_lib.FIELD_INPUT, _lib.FIELD_INDICES, _lib.FIELD_INPUT_ARRAY):
@@ -209,8 +220,7 @@ class Operator:
             raise TypeError("%s takes %d input(s), got %d" % (self.__name__, len(inputs),
                                                                len(arrays)))
         attrs = {}
-        for f, key in zip(self.scalars, self.keywords):
-            name = _lib.text(f.name)
+        for f, key, name in self.scalar_plan:
             if key in kwargs:
                 attrs[name] = _scalar(f, kwargs.pop(key), ins)
             elif f.kind != _lib.FIELD_UINT:
@@ -219,11 +229,7 @@ class Operator:
                 attrs[name] = _DEFAULTS[name](ins)
             else:
                 raise TypeError("%s: missing the keyword %s=" % (self.__name__, key))
-        outs = self._outputs(out, ins, attrs, kwargs)
-        self._execute(inputs, outs, attrs, _level(feature_level))
-        if out is not None:
-            return out
-        return outs if self.name == "SPLIT" else outs[0]
+        return inputs, self._outputs(out, ins, attrs, kwargs), attrs
 
     def _outputs(self, out, ins, attrs, extra):
         if out is not None:
@@ -236,13 +242,48 @@ class Operator:
             shape = _SHAPES.get(self.name)
             if shape is None:
                 raise TypeError("%s: give out= (no output shape rule here)" % self.__name__)
-            outs = [_new_output(s, ins[0].dtype) for s in shape(ins, attrs, extra)]
+            if not ins:
+                raise TypeError("%s: no input arrays" % self.__name__)
+            try:
+                shapes = shape(ins, attrs, extra)
+            except IndexError:  # an Axis past the rank: the library's message says so
+                shapes = [ins[0].shape]
+            outs = [_new_output(s, ins[0].dtype) for s in shapes]
         if extra:
             raise TypeError("%s: unexpected keyword(s) %s; takes %s" % (
                 self.__name__, ", ".join(sorted(extra)), ", ".join(self.keywords)))
         return outs
 
     def _execute(self, inputs, outs, attrs, level):
+        op, in_b, out_b, ib, ob, keep = self._bind(inputs, outs, attrs)
+        err = _lib.RefError()
+        st = _execute(ctypes.byref(op), ib, len(in_b), level, ob, len(out_b), ctypes.byref(err))
+        if st != _lib.STATUS_OK:
+            raise Error(status_name(st), _lib.text(err.message))
+        for b in out_b:
+            b.finish()
+
+    def targets(self, *arrays, feature_level=None, **kwargs):
+        """SCATTER and SCATTER_ND: where each update lands (an int64 array shaped like
+        the updates: the row-major flat output element, -1 when dropped) and the
+        output's marks (uint8 bits: 1 written, 2 contested -- each colliding update is
+        a legal value --, 4 maybe: implementation-defined on a device that clamps or
+        wraps out-of-range indices); dmlr_scatter_targets, SCATTER-5/6, SCATTER_ND-7/8."""
+        inputs, outs, attrs = self._arguments(arrays, None, kwargs)
+        op, in_b, out_b, ib, ob, keep = self._bind(inputs, outs, attrs)
+        updates = inputs[-1][1][0]
+        target = np.empty(updates.shape, np.int64)
+        marks = np.empty(outs[0].shape, np.uint8)
+        err = _lib.RefError()
+        st = _lib.ref.dmlr_scatter_targets(ctypes.byref(op), ib, len(in_b), _level(feature_level),
+                                           target.ctypes.data, target.size, marks.ctypes.data,
+                                           marks.size, ctypes.byref(err))
+        if st != _lib.STATUS_OK:
+            raise Error(status_name(st), _lib.text(err.message))
+        return target, marks
+
+    def _bind(self, inputs, outs, attrs):
+        """The desc and the bindings (kept alive by the caller while the library runs)."""
         desc = (ctypes.c_ubyte * self.info.desc_size)()
         keep, in_b, out_b, given = [], [], [], iter(inputs)
         for ref, kind, name, derived in self.plan:
@@ -266,14 +307,9 @@ class Operator:
             keep.append(tensors)
             _set_member(ref, desc, tensors, len(bs), 0)
         op = _lib.OperatorDesc(self.info.type, ctypes.addressof(desc))
-        err = _lib.RefError()
         ib = (_lib.Buffer * (len(in_b) or 1))(*[b.buffer for b in in_b])
         ob = (_lib.Buffer * (len(out_b) or 1))(*[b.buffer for b in out_b])
-        st = _execute(ctypes.byref(op), ib, len(in_b), level, ob, len(out_b), ctypes.byref(err))
-        if st != _lib.STATUS_OK:
-            raise Error(status_name(st), _lib.text(err.message))
-        for b in out_b:
-            b.finish()
+        return op, in_b, out_b, ib, ob, (keep, desc)
 
 
 def _operators():
