@@ -251,10 +251,10 @@ void dmlpy_run_free(dmlc_case_run *run)
     free(run);
 }
 
-/* dmlr_validate of the case's desc at `level` (0: the case's own); the status. */
+/* dmlc_case_validate at `level` (0: the case's own), as dmlref validate (INPUT-7); the status. */
 int dmlpy_case_validate(const dmlc_case *c, uint32_t level, dmlr_error *err)
 {
-    return (int)dmlr_validate(&c->op, level ? (dmlr_feature_level)level : c->feature_level, err);
+    return (int)dmlc_case_validate(c, level ? (dmlr_feature_level)level : c->feature_level, err);
 }
 
 struct dmlpy_verdict {

@@ -131,7 +131,8 @@ STATUS_OK = 0
 
 
 class CaseError(Structure):
-    _fields_ = [("rc", c_int), ("errnum", c_int), ("message", c_char * CASE_MSG_MAX)]
+    _fields_ = [("rc", c_int), ("errnum", c_int), ("message", c_char * CASE_MSG_MAX),
+                ("status", c_int)]  # dmlc_error.status: NOT_SUPPORTED for LIMITS-3
 
 
 class CheckInfo(Structure):

@@ -59,6 +59,24 @@ def test_the_message_is_the_line_the_cli_prints():
         assert p.stderr.strip() == "%s: %s: %s" % (f, status, message)
 
 
+def test_an_in_place_case_laid_out_unlike_its_input_is_refused_as_the_cli_refuses_it(tmp_path):
+    # INPUT-7, TENSOR-12: one validation, whoever asks.
+    with open(os.path.join(ROOT, "goldens", "cumulative_summation", "in_place_float32.json"),
+              encoding="utf-8") as fh:
+        doc = json.load(fh)
+    doc["desc"]["OutputTensor"]["Strides"] = [1, 2]
+    f = str(tmp_path / "in_place_strided.json")
+    with open(f, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    with dmlref.Case.load(f) as c:
+        status, message = c.validate()
+    assert status == "OVERLAP"
+    assert "layouts differ (Strides {1,2} and {3,1})" in message
+    p = subprocess.run([DMLREF, "validate", f], capture_output=True, text=True)
+    assert p.returncode == 2
+    assert p.stderr.strip() == "%s: %s: %s" % (f, status, message)
+
+
 def arrays_of(c):
     """numpy arrays of a negative case's descs (strides as written), or None when the
     desc cannot be an array (a type without a numpy dtype, Flags, a size 0, ...)."""
