@@ -255,6 +255,7 @@ clean:
 # Optional: never a dependency of all or test (backends/cuda/README.md).
 -include backends/cuda/cuda.mk
 include mk/install.mk
+include mk/python.mk
 include mk/directml.mk
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

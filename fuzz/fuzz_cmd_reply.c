@@ -92,12 +92,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     write_part(response, data, json);
     write_part(output, nul ? nul + 1 : data, nul ? size - json - 1 : 0);
     cJSON *root = dmlcts_cmd_read_json(response, msg, sizeof msg);
-    if (root) {
+    if (root && dmlcts_cmd_check_response(root, response, msg, sizeof msg)) {
         dmlcts_result r;
         memset(&r, 0, sizeof r);
         dmlcts_cmd_judge(&opts, dir, &bc, dmlcts_cmd_find(root, "id", bc.id), &r);
         dmlcts_result_free(&r);
-        cJSON_Delete(root);
     }
+    cJSON_Delete(root);
     return 0;
 }

@@ -139,6 +139,8 @@ static bool baseline_line(dmlcts_options *o, const char *path, unsigned no, char
     entry *e;
     if (!b)
         return false;
+    if (no == 1 && status && strcmp(name, "CASE") == 0 && strcmp(status, "STATUS") == 0)
+        return true; /* --results-csv's header (DMLCTS_CSV_HEADER) */
     if (!status || !*name) {
         fprintf(stderr, "dmlcts: --baseline %s:%u: expected CASE,STATUS\n", path, no);
         return false;
@@ -338,6 +340,7 @@ bool dmlcts_write_results_csv(const char *path, const dmlcts_result *res, size_t
     FILE *f = fopen(path, "w");
     if (!f)
         return false;
+    fprintf(f, "%s\n", DMLCTS_CSV_HEADER);
     for (size_t i = 0; i < n; i++) {
         dmlcts_csv_field(f, res[i].name);
         fprintf(f, ",%s,%.6f\n", dmlcts_status_name(res[i].status), res[i].ms / 1000.0);

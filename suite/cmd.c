@@ -233,6 +233,12 @@ static void job_finish(dmlcts_cmd_run *cr, dmlcts_cmd_job *j)
             snprintf(msg + m, sizeof j->msg - m, " (the command exited with status %d)",
                      WIFEXITED(how) ? WEXITSTATUS(how) : -1);
         }
+        /* A reply of the wrong shape is the program's bug, not one case's: no split. */
+        if (resp && !dmlcts_cmd_check_response(resp, "response.json", msg, sizeof j->msg)) {
+            cJSON_Delete(resp);
+            resp = NULL;
+            rn = DMLCTS_RAN_NOT_STARTED;
+        }
     }
     /* 126/127: the shell could not run COMMAND at all; splitting would only repeat that. */
     if (rn == DMLCTS_RAN_EXITED && !resp && WIFEXITED(how) &&

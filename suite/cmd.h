@@ -55,6 +55,14 @@ bool dmlcts_cmd_read_npy(const char *path, uint64_t max, void **data, size_t *le
 void dmlcts_cmd_judge(const dmlcts_options *o, const char *dir, const dmlcts_batch_case *bc,
                       const cJSON *answer, dmlcts_result *r);
 
+/*
+ * response.json (read from file) has the documented shape: an object with
+ * "format" and a "cases" array of {"id", "status", "message"?, "action"?}
+ * objects, ids unique, status and action known words, no other member;
+ * false with one line naming the file, the JSON path, expected and got.
+ */
+bool dmlcts_cmd_check_response(const cJSON *resp, const char *file, char *msg, size_t cap);
+
 /* The entry of root's "cases" whose member key is the string value; NULL if none. */
 const cJSON *dmlcts_cmd_find(const cJSON *root, const char *key, const char *value);
 

@@ -10,6 +10,7 @@
  *   worker_host.c  the harness's side of a worker (worker.h)
  *   pool.c         the run loop: cases to workers, crashes, timeouts
  *   judge.c        guard bands, untouched inputs, the output verdict
+ *   recompute.c    digest outputs that differ: the expected elements recomputed
  *   create.c       CreateOperator's verdicts: negative cases, declared support
  *   dxdispatch.c   export --dxdispatch: DxDispatch models; what dxdispatch left, read back
  *   cmd.c          the cmd: backend (cmd.h: the file protocol), -j N batches
@@ -88,6 +89,7 @@ typedef struct dmlcts_mismatch_info {
     char got[48], got_bits[24];
     bool has_ulp;
     uint64_t ulp;
+    bool digest;    /* a whole output's SHA-256 (no element): coord and values empty */
     char text[256]; /* the whole line, as printed */
 } dmlcts_mismatch_info;
 
@@ -308,6 +310,18 @@ void dmlcts_judge_backend_status(dmlcts_run_status st, const char *msg, dmlcts_r
 void dmlcts_judge_guard_fault(const dmlc_case *c, const dmlcts_slot *slots, int64_t at,
                               dmlcts_result *r);
 
+/* ---- recompute.c ---------------------------------------------------------- */
+/* A case whose digest outputs hold the reference's elements instead (a shallow copy). */
+typedef struct dmlcts_expanded {
+    dmlc_case c;
+    dmlc_case_tensor *tensors;
+    void **packed; /* per binding: the recomputed elements, or NULL */
+} dmlcts_expanded;
+/* c run by the reference at level, each digest output checked against its hash; false: msg. */
+bool dmlcts_expand_digests(const dmlc_case *c, dmlr_feature_level level, dmlcts_expanded *x,
+                           char *msg, size_t cap);
+void dmlcts_expanded_free(dmlcts_expanded *x);
+
 /* ---- create.c ------------------------------------------------------------- */
 /* Case tags the harness acts on (goldens/, SPEC_NOTES "DirectML's limits"). */
 #define DMLCTS_TAG_AMBIGUOUS "page-ambiguous"   /* SCATTER_ND-10 */
@@ -409,6 +423,7 @@ size_t dmlcts_apply_baseline(const dmlcts_options *o, dmlcts_result *res, size_t
 const char *dmlcts_baseline_note(const dmlcts_options *o, const dmlcts_result *r);
 /* argv as one shell-quoted line (malloc), for reports. */
 char *dmlcts_command_line(int argc, char **argv);
+#define DMLCTS_CSV_HEADER "CASE,STATUS,DURATION" /* --results-csv's first line */
 bool dmlcts_write_results_csv(const char *path, const dmlcts_result *res, size_t n);
 /* A status from a name, case and '_' ignored ("Fail", "NotSupported"); false if none. */
 bool dmlcts_status_from_name(const char *s, dmlcts_status *out);

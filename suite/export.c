@@ -97,6 +97,12 @@ int dmlcts_check_results(const dmlcts_options *o, dmlcts_result **res, size_t *c
         cJSON_Delete(cr.request);
         return 2;
     }
+    if (!dmlcts_cmd_check_response(cr.response, path, msg, sizeof msg)) {
+        fprintf(stderr, "dmlcts check: %s\n", msg);
+        cJSON_Delete(cr.request);
+        cJSON_Delete(cr.response);
+        return 2;
+    }
     rc = dmlcts_cmd_walk(&cr, count, check_batch);
     cJSON_Delete(cr.request);
     cJSON_Delete(cr.response);

@@ -41,7 +41,7 @@ static const char usage[] =
     "                           --worker-env 'CUDA_VISIBLE_DEVICES={i}' (repeatable)\n"
     "  --in-process             ref, plugin: run the backend in a thread of dmlcts, not a\n"
     "                           forked worker, for tools that do not follow fork\n"
-    "                           (compute-sanitizer, cuda-gdb); no timeout, -j 1, and a\n"
+    "                           (compute-sanitizer, cuda-gdb); --timeout refused, -j 1, a\n"
     "                           crash in the backend ends dmlcts\n"
     "  --batch N                cmd: cases per batch (default 200)\n"
     "  --work-dir DIR           cmd: where batch directories go (default $TMPDIR or /tmp)\n"
@@ -290,6 +290,10 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
     if (o->in_process && (o->mode != DMLCTS_RUN || o->backend == DMLCTS_CMD))
         return usage_error("--in-process runs a ref or plugin: backend with dmlcts run, "
                            "not --backend %s or export/check/list", o->backend_spec);
+    if (o->in_process && timeout) /* a thread cannot be killed: no silent ignoring */
+        return usage_error("--in-process cannot honour --timeout %s: the backend runs in a "
+                           "thread of dmlcts, which cannot be stopped; drop --timeout, or run "
+                           "without --in-process to have hung cases killed", timeout);
     if (o->in_process && o->jobs > 1)
         return usage_error("--in-process runs one backend instance, so -j must be 1%s", "");
     if (o->mode == DMLCTS_CHECK && !o->dir)

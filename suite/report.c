@@ -224,11 +224,22 @@ static void table(const dmlcts_result *res, size_t n, const char *prefix)
     free(rows);
 }
 
+/* Cases the baseline expects to fail now pass: how to take them out of it. */
+static void refresh_hint(const dmlcts_options *o, size_t fixed, const char *pre)
+{
+    printf("%sdmlcts: %zu case(s) that --baseline %s expects to fail now pass; refresh the "
+           "baseline: ", pre, fixed, o->baseline_file);
+    if (o->results_csv)
+        printf("cp %s %s\n", o->results_csv, o->baseline_file);
+    else
+        printf("rerun with --results-csv NEW.csv and use NEW.csv as --baseline\n");
+}
+
 int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n)
 {
     const char *pre = o->tap ? "# " : "";
     size_t counts[DMLCTS_STATUS_COUNT] = {0}, failing = 0, waived = 0, xpass = 0, bad = 0;
-    size_t deviations = 0;
+    size_t deviations = 0, fixed = 0;
     bool header = false;
     if (n == 0) {
         fprintf(stderr, "dmlcts: no case selected\n");
@@ -242,13 +253,16 @@ int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n)
         waived += r->waived;
         xpass += r->unexpected_pass;
         deviations += r->deviation;
+        fixed += r->deviation && !dmlcts_status_failing(r->status) &&
+                 dmlcts_status_failing(r->baseline);
         if (o->tap || (r->status == DMLCTS_PASS && !r->unexpected_pass && !r->deviation))
             continue;
         if (!o->verbose && !dmlcts_status_failing(r->status) && !r->unexpected_pass &&
             r->status != DMLCTS_FLAKE && !r->deviation)
             continue;
         if (!header)
-            printf("\n== %s ==\n", o->verbose ? "cases that did not pass" : "failures");
+            printf("\n== %s%s ==\n", o->verbose ? "cases that did not pass" : "failures",
+                   o->baseline_file ? " and deviations from the baseline" : "");
         header = true;
         printf("%s %s%s%s%s: %s\n", dmlcts_status_name(r->status), r->name,
                r->waived ? " (waived)" : "", dmlcts_baseline_note(o, r),
@@ -268,7 +282,7 @@ int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n)
         printf("; %zu failing case(s) waived", waived);
     if (xpass)
         printf("; %zu waived case(s) passed", xpass);
-    if (o->baseline)
+    if (o->baseline_file) /* --flakes alone loads the same lists, but no baseline */
         printf("; %zu deviation(s) from the baseline", deviations);
     printf("\n");
     /* The closing line CI parsers read: failed counts every unwaived failing status. */
@@ -276,7 +290,11 @@ int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n)
            counts[DMLCTS_NOT_SUPPORTED] + counts[DMLCTS_SKIPPED] + waived);
     if (counts[DMLCTS_FLAKE])
         printf(", %zu flaky", counts[DMLCTS_FLAKE]);
+    if (o->baseline_file) /* with a baseline, deviations decide the exit status */
+        printf(", %zu deviation(s) from the baseline", deviations);
     printf("\n");
+    if (fixed)
+        refresh_hint(o, fixed, pre);
     if (bad)
         return 2;
     /* With a baseline only deviations count; a case it expects to fail is waived. */

@@ -150,6 +150,12 @@ static cJSON *mismatch(const dmlcts_mismatch_info *m)
 {
     cJSON *j = cJSON_CreateObject(), *coord = cJSON_CreateArray();
     cJSON_AddStringToObject(j, "tensor", m->tensor);
+    if (m->digest) { /* a whole output's hash, not an element: no coordinates to give */
+        cJSON_Delete(coord);
+        cJSON_AddTrueToObject(j, "digest");
+        cJSON_AddStringToObject(j, "text", m->text);
+        return j;
+    }
     for (uint32_t d = 0; d < m->rank; d++)
         cJSON_AddItemToArray(coord, cJSON_CreateNumber(m->coord[d]));
     cJSON_AddItemToObject(j, "coord", coord);

@@ -111,10 +111,11 @@ printf '{"format":"dmlcts-report-1","cases":[{"name":"a","status":"BROKEN"}]}' >
 run cmp_status 2 compare "$T/ref.json" "$T/st.json"
 err_has cmp_status "cases\[0\].status is not a dmlcts status"
 
-# 3. --results-csv: one line per case, CASE,STATUS,DURATION, agreeing with --json.
+# 3. --results-csv: the header CASE,STATUS,DURATION, then one line per case, agreeing with --json.
 $PY - "$T/crash.csv" "$T/crash.json" <<'EOF' && ok || bad "--results-csv disagrees with --json"
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1])))
+assert rows.pop(0) == ["CASE", "STATUS", "DURATION"], "no header"
 j = json.load(open(sys.argv[2]))
 assert len(rows) == len(j["cases"]) == j["totals"]["cases"], (len(rows), len(j["cases"]))
 assert all(len(r) == 3 and float(r[2]) >= 0 for r in rows)
@@ -131,6 +132,14 @@ hasnt base_same "^rerunning"
 run base_fixed 1 --no-progress --baseline "$T/baseline.csv" $SMALL
 has base_fixed "^PASS $VICTIM \(baseline: CRASH\)"
 has base_fixed "; 1 deviation\(s\) from the baseline$"
+# The closing line counts the deviation, and the fixed case says how to refresh the baseline.
+has base_fixed "^dmlcts: [0-9]+ passed, 0 failed, 0 skipped, 1 deviation\(s\) from the baseline$"
+has base_fixed "^dmlcts: 1 case\(s\) that --baseline $T/baseline.csv expects to fail now pass; refresh the baseline: rerun with --results-csv NEW.csv and use NEW.csv as --baseline$"
+run base_fixed_csv 1 --no-progress --baseline "$T/baseline.csv" --results-csv "$T/new.csv" $SMALL
+has base_fixed_csv "refresh the baseline: cp $T/new.csv $T/baseline.csv$"
+run base_refreshed 0 --no-progress --baseline "$T/new.csv" $SMALL
+has base_refreshed "^dmlcts: [0-9]+ passed, 0 failed, 0 skipped, 0 deviation\(s\) from the baseline$"
+hasnt base_same "refresh the baseline"
 # An unlisted failure deviates; statuses are read as deqp-runner writes them;
 # a quoted name is one field; FLAKE in the baseline also accepts PASS.
 printf '# deqp-runner style\n"doc/gather.example1",Pass\n' >"$T/other.csv"
@@ -201,6 +210,7 @@ flaky_case=$(grep -o '^FLAKE [^:]*' "$T/flaky.out" | cut -d' ' -f2)
 printf '# known flaky\n^%s$\n' "$(printf '%s' "$flaky_case" | sed 's/[.]/[.]/g')" >"$T/flakes"
 run known 0 --no-progress --no-rerun --flakes "$T/flakes" --backend "$FLAKY" goldens/doc
 has known "^FLAKE $flaky_case: .*; a known flake \(--flakes\)$"
+hasnt known "baseline"
 printf 'gather(\n' >"$T/badre"
 run badre 2 --no-progress --flakes "$T/badre" goldens/doc
 err_has badre "badre:1: not an extended regular expression"
