@@ -257,5 +257,6 @@ clean:
 -include backends/cuda/cuda.mk
 include mk/install.mk
 include mk/python.mk
+include mk/directml.mk
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
