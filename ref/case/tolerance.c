@@ -352,16 +352,17 @@ bool dmlc_cumsum_accepts(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
  * CUMULATIVE_SUMMATION-16: FLOAT16 sums run at FP32 or wider, where n terms of
  * at most 65504 never overflow; only the one narrowing can, at the midpoint
  * of the largest finite value and the next power of two.  An element is
- * marked where an FP32 sum in any order (within the FP32 bound of the precise
- * sum) may fall on either side of that midpoint; marks do not carry on along
- * the lane (a wide sum comes back into range).
+ * marked where a result within the judge's own bound of its sum may fall on
+ * either side of that midpoint (the error the bound forgives in a finite
+ * result, it forgives across the midpoint); marks do not carry on along the
+ * lane (a wide sum comes back into range).
  */
 static bool near_overflow(int m, double huge, double sum, double magnitudes, uint64_t n)
 {
     int e;
     frexp(huge, &e);
     double at = huge + ldexp(1.0, e - m - 2); /* 65504 + 16: half a unit in the last place */
-    double d = dmlc_cumsum_bound(DMLR_FLOAT32, magnitudes, n);
+    double d = dmlc_cumsum_bound(DMLR_FLOAT16, magnitudes, n);
     return n && fabs(sum) - d < at && fabs(sum) + d >= at;
 }
 

@@ -110,8 +110,8 @@ static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n
     bool fl = float_params(dt, &m, &tiny, &huge);
     g = gamma_n(m, n);
     if (fl && marked && s->sum && dt == DMLR_FLOAT16) /* CUMULATIVE_SUMMATION-16 */
-        printf("  why: the running sum lies so near %.17g, the midpoint of the largest finite and "
-               "2^16,\n  that an FP32 sum in some order may round to either side of it "
+        printf("  why: the running sum lies within the judge's bound of %.17g, the midpoint of the "
+               "largest finite\n  and 2^16: a result the bound allows may round to either side "
                "(CUMULATIVE_SUMMATION-16)\n", huge + 16);
     else if (fl && marked && s->sum) {
         if (2 * (1 + g) * a > huge) /* CUMULATIVE_SUMMATION-13 */

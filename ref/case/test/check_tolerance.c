@@ -426,12 +426,15 @@ START_TEST(tolerance_float16_sums_overflow_only_when_narrowed)
     assert_f16_sum_marks(c, 3, 0, false, (const bool[]){0, 0, 0});
     assert_f16_sum_marks(a, 3, 1, false, (const bool[]){0, 0, 0});
     assert_f16_sum_marks(d, 3, 0, false, (const bool[]){0, 0, 0}); /* +inf in any order */
-    /* 65520 is the midpoint of 65504 and 2^16: a sum on it may round either way */
-    assert_f16_sum_marks(t, 3, 0, false, (const bool[]){0, 1, 0});
-    assert_f16_sum_marks(t, 3, 0, true, (const bool[]){0, 0, 1});
-    assert_f16_sum_marks(u, 3, 0, false, (const bool[]){0, 0, 1});
-    /* Judged, then: element 1 of a is +inf, element 2 is 50000, which an FP16 accumulator
-     * (+inf from element 1 on) misses.  A = 90000, n = 3. */
+    /* 65520 is the midpoint of 65504 and 2^16: a sum within the bound (n = 1: 128) of it may
+     * round either way, 65504 itself included */
+    assert_f16_sum_marks(t, 3, 0, false, (const bool[]){1, 1, 1});
+    assert_f16_sum_marks(t, 3, 0, true, (const bool[]){0, 1, 1});
+    assert_f16_sum_marks(u, 3, 0, false, (const bool[]){1, 1, 1});
+    static const float v[] = {65280, 64, -30000}; /* 65280 + 128 < 65520 <= 65344 + 192 */
+    assert_f16_sum_marks(v, 3, 0, false, (const bool[]){0, 1, 0});
+    /* Judged, then: element 1 of a is +inf, element 2 is 50000 (49984 in FLOAT16), which an
+     * FP16 accumulator (+inf from element 1 on) misses.  A = 90000, n = 3. */
     uint16_t inf = 0x7c00, e2 = dmlr_f32_to_f16(50000), near = dmlr_f32_to_f16(50016);
     uint16_t top = 0x7bff;
     ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &inf, &inf, 2, 70000));
