@@ -20,7 +20,7 @@ import numpy as np
 from . import _lib
 from ._types import Error, data_type_name, dtype_of, feature_level as _level, \
     feature_level_name, status_name
-from .ops import snake
+from .ops import OPERATORS, snake
 
 _DIRECTIONS = ("INCREASING", "DECREASING")
 _RC = {1: "MISMATCH", 2: "BAD_INPUT", 3: "INTERNAL"}
@@ -35,17 +35,10 @@ def judge_modes():
         if not k:
             return modes
         k = k.contents
-        op = None
-        if k.op:
-            op = next((n for n, o in _ops().items() if o.info.type == k.op), None)
+        op = next((o.name for o in OPERATORS.values() if k.op and o.info.type == k.op), None)
         modes.append({"token": _lib.text(k.token), "operator": op, "float_only": k.float_only,
                       "digest": k.digest})
         i += 1
-
-
-def _ops():
-    from .ops import OPERATORS
-    return {o.name: o for o in OPERATORS.values()}
 
 
 def ulp_distance(dtype, expected_bits, got_bits):
@@ -64,7 +57,7 @@ def ulp_distance(dtype, expected_bits, got_bits):
 
 
 def _value(data_type, bits):
-    """'3 (0x40400000)': the library's display and hex of one element's bits."""
+    """("3", "0x40400000"): the library's display and hex of one element's bits."""
     elem = (ctypes.c_ubyte * 8).from_buffer_copy(int(bits).to_bytes(8, "little"))
     disp, hexs = ctypes.create_string_buffer(48), ctypes.create_string_buffer(48)
     _lib.case.dmlc_value_display(data_type, elem, disp, 48)
