@@ -255,5 +255,6 @@ clean:
 # Optional: never a dependency of all or test (backends/cuda/README.md).
 -include backends/cuda/cuda.mk
 include mk/install.mk
+include mk/python.mk
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -13,7 +13,7 @@ DirectML shape rules; every element is computed by CuPy on the device):
   GATHER_ELEMENTS     cupy.take_along_axis(x, indices, axis)
   GATHER_ND, _ND1     x[batch aranges..., tuple columns...] (advanced indexing)
   SCATTER, SCATTER_ND y = x.copy(); y[coordinates] = updates (advanced assignment)
-  SPLIT, JOIN         cupy.split at the outputs' offsets; cupy.concatenate
+  SPLIT, JOIN         slices at the outputs' offsets; cupy.concatenate
   CUMULATIVE_PRODUCT, CUMULATIVE_SUMMATION
                       cupy.cumprod / cupy.cumsum(x, axis, dtype=x.dtype) in the data
                       type itself; DECREASING through cupy.flip; exclusive = the
@@ -43,7 +43,10 @@ from dmlcts_cmd import Unavailable, np
 
 
 class CupyStack:
-    """lowering.py's stack on CuPy."""
+    """lowering.py's stack on CuPy, on the cases' own shapes (CuPy compiles a
+    kernel per dtype, not per shape)."""
+
+    padded = False
 
     def __init__(self, cupy):
         self.cp = cupy
@@ -82,6 +85,21 @@ class CupyStack:
 
     def flip(self, x, axis):
         return self.cp.flip(x, axis=axis)
+
+    def where(self, c, a, b):
+        return self.cp.where(c, a, b)
+
+    def slice(self, x, start, n, axis):
+        sel = [slice(None)] * x.ndim
+        sel[axis] = slice(int(start), int(start) + n)
+        return x[tuple(sel)]
+
+    def place(self, y, x, start, axis):
+        y = y.copy()
+        sel = [slice(None)] * y.ndim
+        sel[axis] = slice(int(start), int(start) + x.shape[axis])
+        y[tuple(sel)] = x
+        return y
 
 
 def setup(opts):

@@ -8,9 +8,11 @@ to judge ONNX's and the provider's semantics against DirectML's.
 
 usage: onnxruntime_backend.py [--ep CPU|CUDA|DML|<name>ExecutionProvider] BATCH_DIR
 
-What it exercises: one model per case (opset 14, built with the onnx
-package), its inputs the DirectML tensors' logical elements, its result
-written to the output buffers:
+What it exercises: a one-node model (opset 14, built with the onnx package)
+with free dimensions, one session per operator, types, ranks and attributes,
+reused by every case that has them; its inputs the DirectML tensors' logical
+elements (Split's sizes and CumSum's axis are inputs too), its result written
+to the output buffers:
 
   GATHER              Gather(data, indices, axis=Axis) on the indices' last
                       IndexDimensions dimensions (GATHER-5)
@@ -90,41 +92,50 @@ def node_for(case):
     raise NotSupported("%s is not implemented here" % case.op)
 
 
-def make_model(onnx, op_type, attrs, inputs, constants, out_descs):
-    """A one-node model: graph inputs in0.., initializers c0.., outputs out0..
+def make_model(onnx, op_type, attrs, inputs, out_descs):
+    """A one-node model: graph inputs in0.. of the inputs' types and ranks, every
+    dimension left free, outputs out0..
 
     Outputs are typed (the runtime refuses an untyped one) and unshaped: the
     shape is ONNX's to infer, and the result is reshaped into the DirectML
-    output's sizes when written."""
+    output's sizes when written.  With free dimensions one session serves every
+    case of a type, rank and attributes (run_case caches them)."""
     h = onnx.helper
-    names = ["in%d" % i for i in range(len(inputs))] + ["c%d" % i for i in range(len(constants))]
+    names = ["in%d" % i for i in range(len(inputs))]
     outs = ["out%d" % i for i in range(len(out_descs))]
     out_types = [ONNX_TYPES[np.dtype(cmd.DTYPES[t["DataType"]]).name] for t in out_descs]
     node = h.make_node(op_type, names, outs, **attrs)
     graph = h.make_graph(
         [node], "dmlcts_" + op_type,
-        [h.make_tensor_value_info(n, ONNX_TYPES[a.dtype.name], list(a.shape))
+        [h.make_tensor_value_info(n, ONNX_TYPES[a.dtype.name], [None] * a.ndim)
          for n, a in zip(names, inputs)],
-        [h.make_tensor_value_info(n, t, None) for n, t in zip(outs, out_types)],
-        [onnx.numpy_helper.from_array(np.ascontiguousarray(c), n)
-         for n, c in zip(names[len(inputs):], constants)])
+        [h.make_tensor_value_info(n, t, None) for n, t in zip(outs, out_types)])
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", OPSET)])
     model.ir_version = 7  # what opset 14 needs; older than any runtime's maximum
     return model
 
 
+SESSIONS = {}  # (op_type, attributes, input types and ranks, output types): a session
+
+
 def run_case(case, onnx, ort, providers):
     op_type, attrs, inputs, constants = node_for(case)
     # np.require, not np.ascontiguousarray: that one makes a 0-d array 1-d, and
-    # SCATTER_ND with IndicesDimensionCount 1 has 0-d updates (one slice).
-    inputs = [np.require(a, requirements="C") for a in inputs]
-    model = make_model(onnx, op_type, attrs, inputs, constants, case.out_descs)
-    try:
-        session = ort.InferenceSession(model.SerializeToString(), providers=providers)
-    except Exception as e:
-        if type(e).__name__ == "NotImplemented":  # no kernel for this type on this provider
-            raise NotSupported(cmd.error_message(e))
-        raise
+    # SCATTER_ND with IndicesDimensionCount 1 has 0-d updates (one slice).  The
+    # constants (Split's sizes, CumSum's axis) are inputs too: read at run time.
+    inputs = [np.require(a, requirements="C") for a in list(inputs) + list(constants)]
+    key = (op_type, tuple(sorted(attrs.items())), tuple((a.dtype.str, a.ndim) for a in inputs),
+           tuple(t["DataType"] for t in case.out_descs))
+    session = SESSIONS.get(key)
+    if session is None:
+        model = make_model(onnx, op_type, attrs, inputs, case.out_descs)
+        try:
+            session = ort.InferenceSession(model.SerializeToString(), providers=providers)
+        except Exception as e:
+            if type(e).__name__ == "NotImplemented":  # no kernel for this type on this provider
+                raise NotSupported(cmd.error_message(e))
+            raise
+        SESSIONS[key] = session
     results = session.run(None, {"in%d" % i: a for i, a in enumerate(inputs)})
     for i, r in enumerate(results):
         case.write(i, r)

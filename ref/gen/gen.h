@@ -128,6 +128,7 @@ typedef struct dmlg_spec {
     const char *variant;
     const char *why;  /* edges: the reason, for the description */
     char stem[160];   /* "f16.i64.r5.permuted.negidx.axmid.id2.special.000" */
+    char corpus[24];  /* "" or, for `dmlref gen --random`, "random/<set>": the name's first words */
 } dmlg_spec;
 
 /* Pair bookkeeping for one operator: which value pairs are excluded, covered. */
@@ -165,7 +166,9 @@ char *dmlg_known_section(const char *dir, dmlc_error *err);
 /*
  * The corpus of a spec, the first word of its case's name: "gen" (goldens/gen),
  * or "huge" for the cases too big for the default corpus (GOLDENS-10:
- * goldens-huge/, written only by `dmlref gen --huge`).
+ * goldens-huge/, written only by `dmlref gen --huge`), or the spec's own
+ * corpus where set: "random/3" names other sizes, values and indices, since a
+ * case's choices are seeded from its name (GOLDENS-4).
  */
 const char *dmlg_corpus(const dmlg_spec *s);
 

@@ -179,6 +179,8 @@ const dmlg_negative *dmlg_negative_at(uint32_t i)
 
 const char *dmlg_corpus(const dmlg_spec *s)
 {
+    if (s->corpus[0])
+        return s->corpus;
     return s->variant && strcmp(s->variant, "huge") == 0 ? "huge" : "gen";
 }
 

@@ -51,6 +51,24 @@ same() {
 [ "$(grep -c '^gen/split/.*\.r8\.' "$T/out")" -eq "$(wc -l <"$T/out")" ] && [ -s "$T/out" ] ||
     fail "gen --list --only lists other names"
 
+# --random N: N more sets of the small positive cases under DIR/K/, named random/K/..., each
+# passing the reference, with other values than goldens/gen's; no negative or large case.
+"$B" gen --out "$T/none" --random 0 >"$T/out" 2>&1
+[ $? -eq 2 ] && [ ! -e "$T/none" ] || fail "gen --random 0 is a usage error"
+"$B" gen --out "$T/rnd" --random 2 --only 'random/*/join/*' >"$T/out" 2>&1 || fail "gen --random 2: $(cat "$T/out")"
+n1=$(find "$T/rnd/1/join" -name '*.json' | wc -l) n2=$(find "$T/rnd/2/join" -name '*.json' | wc -l)
+ng=$(find goldens/gen/join -name '*.json' ! -name '*.large.*' | wc -l)
+[ "$n1" -eq "$ng" ] && [ "$n2" -eq "$ng" ] && [ ! -e "$T/rnd/negative" ] ||
+    fail "gen --random 2 wrote $n1 and $n2 JOIN cases, not $ng each"
+grep -q '"name": "random/2/join/' "$T/rnd/2/join/"*.000.json || fail "gen --random: names"
+"$B" check --quiet "$T/rnd" >"$T/out" 2>&1 || fail "gen --random: the cases fail the reference: $(tail -3 "$T/out")"
+differ=0
+for f in "$T/rnd/1/join/"*.json; do  # all but the format, name and description lines
+    sed 1,3d "goldens/gen/join/${f##*/}" >"$T/g" && sed 1,3d "$f" | cmp -s - "$T/g" ||
+        differ=$((differ + 1))
+done
+[ "$differ" -eq "$ng" ] || fail "gen --random: $((ng - differ)) of $ng JOIN cases equal goldens/gen's"
+
 if [ "${2:-}" = --all ]; then
     gen 1 "$T/one"
     gen 2 "$T/two"

@@ -1,0 +1,284 @@
+"""ops.py -- every operator of libdmlref's list (dmlref.h, DMLR_OPERATORS) as
+a function on numpy arrays, made from the library's own field tables:
+
+    dmlref.gather(x, indices, axis=1, index_dimensions=1)
+    dmlref.scatter(x, indices, updates, axis=0)
+    dmlref.split(x, axis=0, sizes=[2, 1])           -> a list (or output_count=N)
+    dmlref.join([a, b], axis=0)
+    dmlref.cumulative_summation(x, axis=0, axis_direction="DECREASING",
+                                has_exclusive_sum=True, out=x)   # in place
+
+Positional arguments are the desc's input tensors in member order (JOIN's
+InputTensors a sequence); keyword arguments its other members in snake_case.
+Arrays keep their strides: views, transposes and zero-stride broadcasts reach
+the library as DirectML Strides (elements).  DirectML semantics are kept as
+they are: every tensor of an operator has the same rank (no numpy
+broadcasting of ranks), the output's type is the input's.  `out=` (an array,
+SPLIT a list) receives the result through its own strides; without it new C-
+order arrays are returned.  `feature_level="5_0"` validates as that level
+(default the highest).  Whatever the library refuses raises dmlref.Error.
+"""
+import ctypes
+import re
+
+import numpy as np
+
+from . import _lib
+from ._types import Error, data_type_of, feature_level as _level, status_name
+
+_U32_MAX = (1 << 32) - 1
+
+
+def snake(name):
+    """IndexDimensions -> index_dimensions."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class _Binding:
+    """One array bound as a tensor: its desc, and the buffer the library sees.  A
+    buffer whose span is not a multiple of 4 bytes (DMLCalcBufferTensorSize rounds
+    up: TENSOR-6) or that is misaligned is a padded copy with the same strides,
+    copied back into the array after an output is written."""
+
+    def __init__(self, a, op, name, output):
+        self.array, self.copy = a, None
+        name = "%s: %s" % (op, name)
+        dt = data_type_of(a.dtype, name)
+        esize = a.itemsize
+        for s in a.strides:
+            if s < 0 or s % esize:
+                raise Error("INVALID_ARGUMENT", "%s: numpy strides %s (bytes) are not "
+                            "non-negative multiples of the element size %d: DirectML Strides "
+                            "count elements from the lowest address (TENSOR-4); pass "
+                            "numpy.ascontiguousarray(...)" % (name, a.strides, esize), "TENSOR-4")
+        if output and not a.flags.writeable:
+            raise ValueError("%s: the out= array is read-only" % name)
+        strides = [s // esize for s in a.strides]
+        if any(v > _U32_MAX for v in list(a.shape) + strides):
+            raise Error("INVALID_ARGUMENT", "%s: Sizes %s or Strides %s do not fit DirectML's "
+                        "UINT32" % (name, list(a.shape), strides))
+        self.sizes = (ctypes.c_uint32 * max(a.ndim, 1))(*a.shape)
+        self.strides = (ctypes.c_uint32 * max(a.ndim, 1))(*strides)
+        self.desc = _lib.TensorDesc(dt, 0, a.ndim, self.sizes, self.strides, 0, 0)
+        span = 0 if a.size == 0 else sum((n - 1) * s for n, s in zip(a.shape, a.strides)) + esize
+        padded = (span + 3) & ~3
+        if span == padded and a.flags.aligned:
+            self.buffer = _lib.Buffer(a.ctypes.data, span)
+            return
+        raw = np.zeros(padded, np.uint8)
+        self.copy = np.ndarray(a.shape, a.dtype, buffer=raw, strides=a.strides)
+        if not output:
+            self.copy[...] = a
+        self.buffer = _lib.Buffer(raw.ctypes.data, padded)
+        self.raw = raw
+
+    def finish(self):
+        if self.copy is not None:
+            self.array[...] = self.copy
+
+
+def _new_output(shape, dtype):
+    """A C-order array in a buffer of DMLCalcBufferTensorSize bytes (rounded up to 4)."""
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape, dtype=np.uint64)) * dtype.itemsize
+    raw = np.empty((n + 3) & ~3, np.uint8)
+    return np.ndarray(tuple(shape), dtype, buffer=raw)
+
+
+def _right_aligned(parts, rank):
+    """DirectML's right alignment into `rank` dimensions (GATHER-6, GATHER_ND-6):
+    leading 1s added or dropped."""
+    parts = list(parts)
+    return parts[len(parts) - rank:] if len(parts) > rank else [1] * (rank - len(parts)) + parts
+
+
+def _split_shapes(x, a, extra):
+    axis = a["Axis"]
+    sizes = extra.pop("sizes", None)
+    count = extra.pop("output_count", None)
+    if sizes is None:
+        if count is None:
+            raise TypeError("split needs sizes=[...] (each part's size along axis), "
+                            "output_count=N (equal parts) or out=[...]")
+        if count < 1 or axis >= x.ndim or x.shape[axis] % count:
+            raise ValueError("split: output_count=%s does not divide Sizes[%s] of %s into equal "
+                             "parts; give sizes=[...]" % (count, axis, x.shape))
+        sizes = [x.shape[axis] // count] * count
+    return [x.shape[:axis] + (int(n),) + x.shape[axis + 1:] for n in sizes]
+
+
+def _gather_nd_shape(x, idx, a):
+    r = x.ndim
+    i0, q0 = r - a["InputDimensionCount"], r - a["IndicesDimensionCount"]
+    b = a.get("BatchDimensionCount", 0)
+    k = idx.shape[-1] if idx.ndim else 0
+    return _right_aligned(idx.shape[q0:r - 1] + x.shape[i0 + b + k:], r)
+
+
+# The output shapes from the inputs (ins), the desc's scalars (a, DirectML names)
+# and the extra keywords some operators take (SPLIT's sizes): SPEC_NOTES, each op.
+_SHAPES = {
+    "GATHER": lambda ins, a, e: [_right_aligned(
+        ins[0].shape[:a["Axis"]] + ins[1].shape[ins[1].ndim - a["IndexDimensions"]:] +
+        ins[0].shape[a["Axis"] + 1:], ins[0].ndim)],
+    "GATHER_ELEMENTS": lambda ins, a, e: [ins[1].shape],
+    "GATHER_ND": lambda ins, a, e: [_gather_nd_shape(ins[0], ins[1], a)],
+    "GATHER_ND1": lambda ins, a, e: [_gather_nd_shape(ins[0], ins[1], a)],
+    "SCATTER": lambda ins, a, e: [ins[0].shape],
+    "SCATTER_ND": lambda ins, a, e: [ins[0].shape],
+    "SPLIT": lambda ins, a, e: _split_shapes(ins[0], a, e),
+    "JOIN": lambda ins, a, e: [ins[0].shape[:a["Axis"]] +
+                               (sum(t.shape[a["Axis"]] for t in ins),) +
+                               ins[0].shape[a["Axis"] + 1:]],
+    "CUMULATIVE_PRODUCT": lambda ins, a, e: [ins[0].shape],
+    "CUMULATIVE_SUMMATION": lambda ins, a, e: [ins[0].shape],
+}
+
+# Members with a natural value when left out (the ranks of GATHER_ND's family).
+_DEFAULTS = {
+    "InputDimensionCount": lambda ins: ins[0].ndim,
+    "IndicesDimensionCount": lambda ins: ins[1].ndim,
+    "BatchDimensionCount": lambda ins: 0,
+}
+_DIRECTIONS = {"INCREASING": 0, "DECREASING": 1}
+
+
+def _scalar(f, value, ins):
+    name = _lib.text(f.name)
+    if f.kind == _lib.FIELD_BOOL:
+        return int(bool(value))
+    if f.kind == _lib.FIELD_AXIS_DIRECTION:
+        if isinstance(value, str):
+            key = value.upper().replace("DML_AXIS_DIRECTION_", "")
+            if key not in _DIRECTIONS:
+                raise ValueError("%s=%r: expected \"INCREASING\" or \"DECREASING\"" %
+                                 (snake(name), value))
+            return _DIRECTIONS[key]
+        return int(value)
+    value = int(value)
+    if name == "Axis" and value < 0 and ins:  # numpy's negative axis
+        value += ins[0].ndim
+    if not 0 <= value <= _U32_MAX:
+        raise ValueError("%s=%d does not fit DirectML's UINT" % (snake(name), value))
+    return value
+
+
+class Operator:
+    """One operator of the library's list, callable on numpy arrays."""
+
+    def __init__(self, info):
+        self.info = info
+        self.name = _lib.text(info.name)
+        self.fields = [info.fields[i] for i in range(info.field_count)]
+        counts = {f.count_offset for f in self.fields
+                  if f.kind in (_lib.FIELD_OUTPUT_ARRAY, _lib.FIELD_INPUT_ARRAY)}
+        self.scalars = [f for f in self.fields
+                        if f.kind >= _lib.FIELD_UINT and f.offset not in counts]
+        self.counts = counts
+        self.keywords = [snake(_lib.text(f.name)) for f in self.scalars]
+        self.__name__ = self.name.lower()
+        self.__doc__ = "%s(%s, %s, out=None, feature_level=None): DML_OPERATOR_%s" % (
+            self.__name__, ", ".join(snake(_lib.text(f.name)) for f in self.fields
+                                     if f.kind in (_lib.FIELD_INPUT, _lib.FIELD_INDICES,
+                                                   _lib.FIELD_INPUT_ARRAY)),
+            ", ".join(k + "=" for k in self.keywords), self.name)
+
+    def __repr__(self):
+        return "<dmlref operator %s>" % self.__doc__
+
+    def __call__(self, *arrays, out=None, feature_level=None, **kwargs):
+        ins, inputs, pos = [], [], list(arrays)
+        for f in self.fields:  # the inputs in member order
+            if f.kind in (_lib.FIELD_INPUT, _lib.FIELD_INDICES, _lib.FIELD_INPUT_ARRAY):
+                if not pos:
+                    raise TypeError("%s: missing the input %s" % (self.__name__,
+                                                                  _lib.text(f.name)))
+                v = pos.pop(0)
+                group = [np.asarray(t) for t in v] if f.kind == _lib.FIELD_INPUT_ARRAY \
+                    else [np.asarray(v)]
+                inputs.append((f, group))
+                ins += group
+        if pos:
+            raise TypeError("%s takes %d input(s), got %d" % (self.__name__, len(inputs),
+                                                               len(arrays)))
+        attrs = {}
+        for f, key in zip(self.scalars, self.keywords):
+            name = _lib.text(f.name)
+            if key in kwargs:
+                attrs[name] = _scalar(f, kwargs.pop(key), ins)
+            elif f.kind != _lib.FIELD_UINT:
+                attrs[name] = 0
+            elif name in _DEFAULTS and len(ins) > 1:
+                attrs[name] = _DEFAULTS[name](ins)
+            else:
+                raise TypeError("%s: missing the keyword %s=" % (self.__name__, key))
+        outs = self._outputs(out, ins, attrs, kwargs)
+        self._execute(inputs, outs, attrs, _level(feature_level))
+        if out is not None:
+            return out
+        return outs if self.name == "SPLIT" else outs[0]
+
+    def _outputs(self, out, ins, attrs, extra):
+        if out is not None:
+            outs = list(out) if isinstance(out, (list, tuple)) else [out]
+            for o in outs:
+                if not isinstance(o, np.ndarray):
+                    raise TypeError("%s: out= takes numpy arrays" % self.__name__)
+            extra.pop("sizes", None), extra.pop("output_count", None)
+        else:
+            shape = _SHAPES.get(self.name)
+            if shape is None:
+                raise TypeError("%s: give out= (no output shape rule here)" % self.__name__)
+            outs = [_new_output(s, ins[0].dtype) for s in shape(ins, attrs, extra)]
+        if extra:
+            raise TypeError("%s: unexpected keyword(s) %s; takes %s" % (
+                self.__name__, ", ".join(sorted(extra)), ", ".join(self.keywords)))
+        return outs
+
+    def _execute(self, inputs, outs, attrs, level):
+        desc = (ctypes.c_ubyte * self.info.desc_size)()
+        keep, in_b, out_b, given = [], [], [], iter(inputs)
+        for f in self.fields:
+            name = _lib.text(f.name)
+            if f.kind in (_lib.FIELD_INPUT, _lib.FIELD_INDICES, _lib.FIELD_INPUT_ARRAY):
+                _, group = next(given)
+                names = [name] if f.kind != _lib.FIELD_INPUT_ARRAY else \
+                    ["%s[%d]" % (name, i) for i in range(len(group))]
+                bs = [_Binding(t, self.name, n, False) for t, n in zip(group, names)]
+                in_b += bs
+            elif f.kind in (_lib.FIELD_OUTPUT, _lib.FIELD_OUTPUT_ARRAY):
+                group = outs if f.kind == _lib.FIELD_OUTPUT_ARRAY else outs[:1]
+                names = [name] if f.kind == _lib.FIELD_OUTPUT else \
+                    ["%s[%d]" % (name, i) for i in range(len(group))]
+                bs = [_Binding(t, self.name, n, True) for t, n in zip(group, names)]
+                out_b += bs
+            else:
+                if f.offset not in self.counts:
+                    _lib.ref.dmlr_set_member(ctypes.byref(f), desc, None, 0, attrs[name])
+                continue
+            tensors = (_lib.TensorDesc * max(len(bs), 1))(*[b.desc for b in bs])
+            keep.append(tensors)
+            _lib.ref.dmlr_set_member(ctypes.byref(f), desc, tensors, len(bs), 0)
+        op = _lib.OperatorDesc(self.info.type, ctypes.cast(desc, ctypes.c_void_p))
+        err = _lib.RefError()
+        ib = (_lib.Buffer * max(len(in_b), 1))(*[b.buffer for b in in_b])
+        ob = (_lib.Buffer * max(len(out_b), 1))(*[b.buffer for b in out_b])
+        st = _lib.ref.dmlr_execute(ctypes.byref(op), ib, len(in_b), level, ob, len(out_b),
+                                   ctypes.byref(err))
+        if st != _lib.STATUS_OK:
+            raise Error(status_name(st), _lib.text(err.message))
+        for b in out_b:
+            b.finish()
+
+
+def _operators():
+    ops, p = {}, _lib.ref.dmlr_operators()
+    i = 0
+    while p[i]:
+        op = Operator(p[i].contents)
+        ops[op.__name__] = op
+        i += 1
+    return ops
+
+
+OPERATORS = _operators()
