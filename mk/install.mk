@@ -16,9 +16,9 @@
 #   share/doc/dmlref/                    README.md, docs/dmlcts.md, docs/fleet.md, docs/cmd-protocol.md
 #                                        and every file they link to (scripts/doc-links.sh), in
 #                                        the checkout's layout, so no installed link is broken
-# dmlref.pc's Libs carry an rpath to LIBDIR (written out: a sysroot does not move it),
-# so a program built with pkg-config
-# runs without ldconfig; a root install without DESTDIR runs ldconfig as well.
+# dmlref.pc's Libs carry an rpath to LIBDIR (written out: a sysroot does not
+# move it), so a program built with pkg-config runs without ldconfig; a root
+# install without DESTDIR runs ldconfig as well.
 # DESTDIR only stages: the paths inside dmlref.pc name PREFIX.  To build
 # against a staged tree, point pkg-config at it with a sysroot:
 #   PKG_CONFIG_LIBDIR=$DESTDIR$PREFIX/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$DESTDIR pkg-config ...
