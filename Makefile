@@ -177,6 +177,7 @@ bench: $(BENCH)
 	@if [ -x /usr/bin/python3 ]; then \
 		/usr/bin/python3 bench/bench_numpy.py $(BUILD)/bench.json $(BUILD)/bench-report.json; \
 	else echo "bench: /usr/bin/python3 absent: numpy comparison skipped"; fi
+	@[ ! -x /usr/bin/python3 ] || /usr/bin/python3 bench/bench_python.py $(BUILD)
 
 # Check forks a child per test; OpenMP must not start in the parent first, so
 # every test program runs OpenMP only inside the tests (see machine notes).
@@ -256,5 +257,6 @@ clean:
 -include backends/cuda/cuda.mk
 include mk/install.mk
 include mk/python.mk
+include mk/directml.mk
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
