@@ -21,13 +21,14 @@ static UINT heap_size;
 static DMLCreateDevice1_fn create_device;
 static IDMLDevice *dml;
 static DML_FEATURE_LEVEL max_level;
-static int int64_ops, lost;
+static int int64_ops, shader_model, lost;
 
 #define CHECK(call, what) do { HRESULT hr_ = (call); if (FAILED(hr_)) { \
     snprintf(msg, cap, "%s failed: 0x%08lX", what, (unsigned long)hr_); goto fail; } } while (0)
 
 DML_FEATURE_LEVEL dmlrun_gpu_max_level(void) { return max_level; }
 int dmlrun_gpu_int64_ops(void) { return int64_ops; }
+int dmlrun_gpu_shader_model(void) { return shader_model; }
 int dmlrun_gpu_lost(void) { return lost; }
 
 int dmlrun_gpu_init(const wchar_t *dll, char *msg, size_t cap)
@@ -47,6 +48,9 @@ int dmlrun_gpu_init(const wchar_t *dll, char *msg, size_t cap)
     D3D12_FEATURE_DATA_D3D12_OPTIONS1 o1 = {0};
     if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(dev, D3D12_FEATURE_D3D12_OPTIONS1, &o1, sizeof o1)))
         int64_ops = o1.Int64ShaderOps;
+    D3D12_FEATURE_DATA_SHADER_MODEL sm = {D3D_SHADER_MODEL_6_0};
+    shader_model = SUCCEEDED(ID3D12Device_CheckFeatureSupport(dev, D3D12_FEATURE_SHADER_MODEL, &sm, sizeof sm))
+                       ? (int)sm.HighestShaderModel : 0x51;
     CHECK(create_device(dev, DML_CREATE_DEVICE_FLAG_NONE, 0x1000, &dmlrun_iid_device, (void **)&dml), "DMLCreateDevice1(1_0)");
     static const DML_FEATURE_LEVEL levels[] = {0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000,
                                                0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400};
@@ -223,9 +227,11 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
 
     HRESULT hr = dml->v->CompileOperator(dml, w->op, DML_EXECUTION_FLAG_NONE, &dmlrun_iid_compiled, (void **)&w->co);
     if (FAILED(hr)) {
-        if (is_64bit_scan(c) && !int64_ops) {
-            snprintf(msg, cap, "CompileOperator: 0x%08lX %s; this device has no 64-bit integer shader ops "
-                     "(D3D12 Int64ShaderOps = 0: shader model 5.1)", (unsigned long)hr, hr_name(hr));
+        /* DirectML's 64-bit integer scans need DXIL (shader model 6.0); vkd3d under Wine offers 5.1. */
+        if (is_64bit_scan(c) && (shader_model < 0x60 || !int64_ops)) {
+            snprintf(msg, cap, "CompileOperator: 0x%08lX %s; the device offers shader model %d.%d "
+                     "(64-bit integer arithmetic needs 6.0): an environment limit", (unsigned long)hr, hr_name(hr),
+                     shader_model >> 4, shader_model & 15);
             return DMLRUN_NOT_SUPPORTED;
         }
         dmlrun_status s = status_of(hr, "CompileOperator", msg, cap);
