@@ -90,6 +90,13 @@ static bool not_expressible(const dmlc_case *c, char *why, size_t cap)
                  err.message[0] ? ": " : "", err.message);
         return true;
     }
+    if (c->expect_error && c->expect_status == DMLR_STATUS_NOT_SUPPORTED &&
+        dmlr_validate(&c->op, DMLR_FEATURE_LEVEL_MAX, NULL) == DMLR_STATUS_OK) {
+        snprintf(why, cap, "a feature-level pin: the desc is valid at the highest level and refused only "
+                 "at %s; DMLCreateDevice1 takes a minimum feature level, never a maximum, so no DirectML "
+                 "can refuse it (docs/directml.md)", dmlr_feature_level_name(c->feature_level));
+        return true;
+    }
     if (!dmlr_visit_desc(c->info, c->op.Desc, reason_member, &w))
         return true;
     if (listed != c->tensor_count) { /* a count member that disagrees with its array */
