@@ -36,6 +36,9 @@ typedef struct {
 
 typedef enum { DMLRUN_OK, DMLRUN_INVALID_ARGUMENT, DMLRUN_NOT_SUPPORTED, DMLRUN_ERROR } dmlrun_status;
 
+/* The DirectML call in progress, named in a crash report. */
+extern const char *volatile dmlrun_phase;
+
 int dmlrun_gpu_init(const wchar_t *dll, char *msg, size_t cap);
 DML_FEATURE_LEVEL dmlrun_gpu_max_level(void);
 int dmlrun_gpu_int64_ops(void);

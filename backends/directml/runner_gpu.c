@@ -9,6 +9,7 @@
 #include <initguid.h> /* the D3D12 interface ids are defined here: mingw's libdxguid lacks them */
 #include "runner_desc.h"
 
+const char *volatile dmlrun_phase = "start";
 static ID3D12Device *dev;
 static ID3D12CommandQueue *queue;
 static ID3D12CommandAllocator *alloc;
@@ -225,6 +226,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
         if (!w->res[i]) { snprintf(msg, cap, "a buffer of %llu bytes failed", (unsigned long long)w->size[i]); return DMLRUN_ERROR; }
     }
 
+    dmlrun_phase = "CompileOperator";
     HRESULT hr = dml->v->CompileOperator(dml, w->op, DML_EXECUTION_FLAG_NONE, &dmlrun_iid_compiled, (void **)&w->co);
     if (FAILED(hr)) {
         /* DirectML's 64-bit integer scans need DXIL (shader model 6.0); vkd3d under Wine offers 5.1. */
@@ -238,12 +240,14 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
         return s == DMLRUN_INVALID_ARGUMENT ? DMLRUN_ERROR : s; /* the desc was accepted: a failure, not a refusal */
     }
     IDMLCompiledOperator *ops[1] = {w->co};
+    dmlrun_phase = "CreateOperatorInitializer";
     CHECK(dml->v->CreateOperatorInitializer(dml, 1, ops, &dmlrun_iid_initializer, (void **)&w->ini), "CreateOperatorInitializer");
     DML_BINDING_PROPERTIES pi, pe;
     w->ini->v->GetBindingProperties(w->ini, &pi);
     w->co->v->GetBindingProperties(w->co, &pe);
     if (ensure_heap(pi.RequiredDescriptorCount + pe.RequiredDescriptorCount + 2, msg, cap))
         return DMLRUN_ERROR;
+    dmlrun_phase = "CreateBindingTable";
     CHECK(table((IDMLDispatchable *)w->ini, 0, pi.RequiredDescriptorCount, &w->bt_init), "CreateBindingTable(initializer)");
     CHECK(table(w->co, pi.RequiredDescriptorCount + 1, pe.RequiredDescriptorCount, &w->bt_exec), "CreateBindingTable(operator)");
     if (pe.PersistentResourceSize && !(w->persistent = buffer(D3D12_HEAP_TYPE_DEFAULT, pe.PersistentResourceSize, D3D12_RESOURCE_STATE_UNORDERED_ACCESS)))
@@ -284,6 +288,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     DML_BINDING_DESC pe_b = buffer_binding(w, n + 4, w->persistent, pe.PersistentResourceSize);
     if (w->persistent)
         w->bt_exec->v->BindPersistentResource(w->bt_exec, &pe_b);
+    dmlrun_phase = "RecordDispatch";
     CHECK(dml->v->CreateCommandRecorder(dml, &dmlrun_iid_recorder, (void **)&w->rec), "CreateCommandRecorder");
 
     CHECK(ID3D12CommandAllocator_Reset(alloc), "CommandAllocator::Reset");
@@ -308,6 +313,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     }
     CHECK(ID3D12GraphicsCommandList_Close(list), "CommandList::Close");
     ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list};
+    dmlrun_phase = "ExecuteCommandLists";
     ID3D12CommandQueue_ExecuteCommandLists(queue, 1, lists);
     CHECK(ID3D12CommandQueue_Signal(queue, fence, ++fence_value), "Signal");
     if (ID3D12Fence_GetCompletedValue(fence) < fence_value) {
@@ -346,6 +352,7 @@ dmlrun_status dmlrun_gpu_case(dmlrun_case *c, char *msg, size_t cap)
     }
     dmlrun_work w = {0};
     dmlrun_status s;
+    dmlrun_phase = "CreateOperator";
     HRESULT hr = dml->v->CreateOperator(dml, &d.op, &dmlrun_iid_operator, (void **)&w.op);
     if (FAILED(hr))
         s = status_of(hr, "CreateOperator", msg, cap);
@@ -354,7 +361,9 @@ dmlrun_status dmlrun_gpu_case(dmlrun_case *c, char *msg, size_t cap)
         s = DMLRUN_OK;
     } else
         s = run_case(c, &w, msg, cap);
+    dmlrun_phase = "Release";
     work_free(&w);
+    dmlrun_phase = "between cases";
     dmlrun_free_desc(&d);
     return s;
 }

@@ -214,7 +214,15 @@ static dmlrun_status one_case(dmlrun_case *c, char *msg, size_t cap)
  * (which would wait for ever): the wrapper answers the case in flight. */
 static LONG WINAPI on_fault(EXCEPTION_POINTERS *e)
 {
-    printf("@crash 0x%08lX\n", (unsigned long)e->ExceptionRecord->ExceptionCode);
+    HMODULE m = NULL;
+    char name[MAX_PATH] = "?";
+    void *at = e->ExceptionRecord->ExceptionAddress;
+    if (GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                           (LPCSTR)at, &m))
+        GetModuleFileNameA(m, name, sizeof name);
+    const char *base = strrchr(name, '\\') ? strrchr(name, '\\') + 1 : name;
+    printf("@crash 0x%08lX at %s+0x%llX in %s\n", (unsigned long)e->ExceptionRecord->ExceptionCode, base,
+           (unsigned long long)((char *)at - (char *)m), dmlrun_phase);
     fflush(stdout);
     TerminateProcess(GetCurrentProcess(), 5);
     return EXCEPTION_EXECUTE_HANDLER;
