@@ -180,14 +180,16 @@ def main(argv):
     meta = {gid: (cls, what) for gid, cls, what, _ in GROUPS}
     meta["unclassified"] = ("unclassified", "no group takes it")
     order = [g for g, *_ in GROUPS] + ["unclassified"]
-    print("| group | classification | " + " | ".join(labels) + " | example case | what DirectML did |")
-    print("| --- | --- | " + " | ".join("---:" for _ in labels) + " | --- | --- |")
-    for gid in order:
-        if any(table[label].get(gid) for label in labels):
-            print("| `%s` | %s | %s | `%s` | %s |" % (gid, meta[gid][0], " | ".join(str(table[label].get(gid, 0)) for label in labels),
-                                                  examples[gid], meta[gid][1]))
-    print("| PASS | | " + " | ".join(str(totals[label].get("PASS", 0)) for label in labels) + " | | |")
-    print("| cases | | " + " | ".join(str(totals[label]["cases"]) for label in labels) + " | | |")
+    shown = [g for g in order if any(table[label].get(g) for label in labels)]
+    print("| group | classification | " + " | ".join(labels) + " |")
+    print("| --- | --- | " + " | ".join("---:" for _ in labels) + " |")
+    for gid in shown:
+        print("| `%s` | %s | %s |" % (gid, meta[gid][0], " | ".join(str(table[label].get(gid, 0)) for label in labels)))
+    print("| PASS | | " + " | ".join(str(totals[label].get("PASS", 0)) for label in labels) + " |")
+    print("| cases | | " + " | ".join(str(totals[label]["cases"]) for label in labels) + " |")
+    print()
+    for gid in shown:
+        print("- `%s`: %s. Example: `%s`." % (gid, meta[gid][1], examples[gid]))
     status = {label: {r["name"]: r["status"] for r in load(path)["cases"]} for label, path in runs}
     differ = sorted(n for n in status[labels[0]] if len({status[label].get(n) for label in labels}) > 1)
     print("\n%d case(s) whose verdict differs between the columns%s" % (len(differ), ":" if differ else "."))
