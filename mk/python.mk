@@ -18,6 +18,7 @@ $(CASE_SHLIB): $(CASE_OBJ) $(PY_CAPI_OBJ) $(SHLIB)
 
 all: $(CASE_SHLIB)
 test-build: $(CASE_SHLIB)
+bench: $(CASE_SHLIB) # bench/bench_python.py: the package's cost per call
 SCRIPT_TESTS += $(wildcard python/test/test-*.sh)
 
 PYDIR ?= $(PREFIX)/lib/python3/dist-packages

@@ -20,7 +20,7 @@ import numpy as np
 from . import _lib
 from ._types import Error, data_type_name, dtype_of, feature_level as _level, \
     feature_level_name, status_name
-from .ops import snake
+from .ops import OPERATORS, snake
 
 _DIRECTIONS = ("INCREASING", "DECREASING")
 _RC = {1: "MISMATCH", 2: "BAD_INPUT", 3: "INTERNAL"}
@@ -35,17 +35,10 @@ def judge_modes():
         if not k:
             return modes
         k = k.contents
-        op = None
-        if k.op:
-            op = next((n for n, o in _ops().items() if o.info.type == k.op), None)
+        op = next((o.name for o in OPERATORS.values() if k.op and o.info.type == k.op), None)
         modes.append({"token": _lib.text(k.token), "operator": op, "float_only": k.float_only,
                       "digest": k.digest})
         i += 1
-
-
-def _ops():
-    from .ops import OPERATORS
-    return {o.name: o for o in OPERATORS.values()}
 
 
 def ulp_distance(dtype, expected_bits, got_bits):
@@ -64,7 +57,7 @@ def ulp_distance(dtype, expected_bits, got_bits):
 
 
 def _value(data_type, bits):
-    """'3 (0x40400000)': the library's display and hex of one element's bits."""
+    """("3", "0x40400000"): the library's display and hex of one element's bits."""
     elem = (ctypes.c_ubyte * 8).from_buffer_copy(int(bits).to_bytes(8, "little"))
     disp, hexs = ctypes.create_string_buffer(48), ctypes.create_string_buffer(48)
     _lib.case.dmlc_value_display(data_type, elem, disp, 48)
@@ -97,6 +90,7 @@ class Tensor:
         self.check = _lib.text(_lib.case.dmlpy_tensor_text(h, t, 2))
         self.sha256 = _lib.text(_lib.case.dmlpy_tensor_text(h, t, 3))
         self.generated = _lib.text(_lib.case.dmlpy_tensor_text(h, t, 4))
+        self.count = int(_lib.case.dmlpy_tensor_number(h, t, 3))  # 0 in a negative case
         self._h, self._t = h, t
 
     def _array(self, ptr, nbytes, shape, strides, dtype=None):
@@ -109,11 +103,6 @@ class Tensor:
         """The logical elements of a buffer laid out by this tensor's desc (a copy)."""
         isz = self.dtype.itemsize
         return self._array(ptr, self.bytes, self.shape, [s * isz for s in self.strides])
-
-    @property
-    def count(self):
-        """Elements (0 in a negative case, whose desc may break every rule)."""
-        return int(_lib.case.dmlpy_tensor_number(self._h, self._t, 3))
 
     def __repr__(self):
         return "<%s %s %s strides %s>" % (self.name, self.data_type, list(self.shape),
@@ -255,18 +244,25 @@ class Case:
         return "<dmlref.Case %s (%s)>" % (self.name, self.op)
 
     @property
+    def handle(self):
+        """The libdmlcase case; ValueError once closed (what it pointed to is freed)."""
+        if not self._h:
+            raise ValueError("%s: the case is closed" % self.name)
+        return self._h
+
+    @property
     def inputs(self):
         """The inputs as numpy arrays with the case's strides (read-only copies)."""
         if self.expect_error:
             return None
-        return [x.buffer_view(_lib.case.dmlpy_tensor_pointer(self._h, x._t, 0))
+        return [x.buffer_view(_lib.case.dmlpy_tensor_pointer(self.handle, x._t, 0))
                 for x in self.input_tensors]
 
     def run(self, feature_level=None):
         """The reference's outputs (new C-order arrays), as dmlref run gets them."""
         err = _lib.CaseError()
         level = 0 if feature_level is None else _level(feature_level)
-        r = _lib.case.dmlpy_case_execute(self._h, level, ctypes.byref(err))
+        r = _lib.case.dmlpy_case_execute(self.handle, level, ctypes.byref(err))
         if not r:
             raise Error(_RC.get(err.rc, str(err.rc)), _lib.text(err.message))
         try:
@@ -280,7 +276,7 @@ class Case:
         """The reference's answer to the desc (CreateOperator's stand-in): None, or
         (status, message) when it refuses it."""
         err = _lib.RefError()
-        st = _lib.case.dmlpy_case_validate(self._h, 0 if feature_level is None else
+        st = _lib.case.dmlpy_case_validate(self.handle, 0 if feature_level is None else
                                            _level(feature_level), ctypes.byref(err))
         return None if st == _lib.STATUS_OK else (status_name(st), _lib.text(err.message))
 
@@ -290,7 +286,7 @@ class Case:
         names = [status_name(i) for i in range(6)]
         code = 0 if status in (None, "OK") else names.index(status)
         why = _lib.CaseError()
-        ok = _lib.case.dmlc_negative_verdict(self._h, code, (message or "").encode(),
+        ok = _lib.case.dmlc_negative_verdict(self.handle, code, (message or "").encode(),
                                              ctypes.byref(why))
         return Verdict(ok, why=None if ok else _lib.text(why.message), case=self)
 
@@ -318,7 +314,7 @@ class Case:
             raws.append(raw)
         ptrs = (ctypes.c_void_p * max(len(raws), 1))(*[r.ctypes.data for r in raws])
         sizes = (ctypes.c_uint64 * max(len(raws), 1))(*[r.size for r in raws])
-        v = _lib.case.dmlpy_case_compare(self._h, ptrs, sizes, len(raws), show)
+        v = _lib.case.dmlpy_case_compare(self.handle, ptrs, sizes, len(raws), show)
         if not v:
             raise MemoryError("dmlref: out of memory judging %s" % self.name)
         try:

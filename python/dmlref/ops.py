@@ -18,15 +18,21 @@ SPLIT a list) receives the result through its own strides; without it new C-
 order arrays are returned.  `feature_level="5_0"` validates as that level
 (default the highest).  Whatever the library refuses raises dmlref.Error.
 """
+import array
 import ctypes
+import math
 import re
 
 import numpy as np
 
 from . import _lib
-from ._types import Error, data_type_of, feature_level as _level, status_name
+from ._types import _BY_DTYPE, Error, data_type_of, feature_level as _level, status_name
 
 _U32_MAX = (1 << 32) - 1
+_INPUT_KINDS = (_lib.FIELD_INPUT, _lib.FIELD_INDICES, _lib.FIELD_INPUT_ARRAY)
+_OUTPUT_KINDS = (_lib.FIELD_OUTPUT, _lib.FIELD_OUTPUT_ARRAY)
+_execute = _lib.case.dmlpy_execute
+_RANK = 32  # python/capi/execute_py.c's DMLPY_RANK: numpy's most dimensions
 
 
 def snake(name):
@@ -35,52 +41,48 @@ def snake(name):
 
 
 class _Binding:
-    """One array bound as a tensor: its desc, and the buffer the library sees.  A
-    buffer whose span is not a multiple of 4 bytes (DMLCalcBufferTensorSize rounds
-    up: TENSOR-6) or that is misaligned is a padded copy with the same strides,
-    copied back into the array after an output is written."""
+    """One array bound as a tensor: its desc's DataType, Sizes and Strides (elements),
+    and the buffer the library sees.  A buffer whose span is not a multiple of 4
+    bytes (DMLCalcBufferTensorSize rounds up: TENSOR-6) or that is misaligned is a
+    padded copy with the same strides, copied back into the array after an output
+    is written."""
 
     def __init__(self, a, op, name, output):
-        self.array, self.copy = a, None
-        name = "%s: %s" % (op, name)
-        dt = data_type_of(a.dtype, name)
-        esize = a.itemsize
-        for s in a.strides:
-            if s < 0 or s % esize:
-                raise Error("INVALID_ARGUMENT", "%s: numpy strides %s (bytes) are not "
-                            "non-negative multiples of the element size %d: DirectML Strides "
-                            "count elements from the lowest address (TENSOR-4); pass "
-                            "numpy.ascontiguousarray(...)" % (name, a.strides, esize), "TENSOR-4")
+        self.array, self.copy, self.output = a, None, output
+        self.dt = _BY_DTYPE.get(a.dtype) or data_type_of(a.dtype, "%s: %s" % (op, name))
+        esize, ashape, astrides = a.itemsize, a.shape, a.strides
+        self.shape, self.strides = ashape, [s // esize for s in astrides]
+        if any(s < 0 or s % esize for s in astrides):
+            raise Error("INVALID_ARGUMENT", "%s: %s: numpy strides %s (bytes) are not "
+                        "non-negative multiples of the element size %d: DirectML Strides "
+                        "count elements from the lowest address (TENSOR-4); pass "
+                        "numpy.ascontiguousarray(...)" % (op, name, astrides, esize), "TENSOR-4")
         if output and not a.flags.writeable:
-            raise ValueError("%s: the out= array is read-only" % name)
-        strides = [s // esize for s in a.strides]
-        if any(v > _U32_MAX for v in list(a.shape) + strides):
-            raise Error("INVALID_ARGUMENT", "%s: Sizes %s or Strides %s do not fit DirectML's "
-                        "UINT32" % (name, list(a.shape), strides))
-        self.sizes = (ctypes.c_uint32 * max(a.ndim, 1))(*a.shape)
-        self.strides = (ctypes.c_uint32 * max(a.ndim, 1))(*strides)
-        self.desc = _lib.TensorDesc(dt, 0, a.ndim, self.sizes, self.strides, 0, 0)
-        span = 0 if a.size == 0 else sum((n - 1) * s for n, s in zip(a.shape, a.strides)) + esize
+            raise ValueError("%s: %s: the out= array is read-only" % (op, name))
+        if max(ashape + tuple(self.strides), default=0) > _U32_MAX:
+            raise Error("INVALID_ARGUMENT", "%s: %s: Sizes %s or Strides %s do not fit "
+                        "DirectML's UINT32" % (op, name, list(ashape), self.strides))
+        span = 0 if 0 in ashape else sum((k - 1) * s for k, s in zip(ashape, astrides)) + esize
         padded = (span + 3) & ~3
-        if span == padded and a.flags.aligned:
-            self.buffer = _lib.Buffer(a.ctypes.data, span)
+        ptr = a.ctypes.data
+        if span == padded and ptr % esize == 0:
+            self.ptr, self.size = ptr, span
             return
         raw = np.zeros(padded, np.uint8)
-        self.copy = np.ndarray(a.shape, a.dtype, buffer=raw, strides=a.strides)
+        self.copy = np.ndarray(ashape, a.dtype, buffer=raw, strides=astrides)
         if not output:
             self.copy[...] = a
-        self.buffer = _lib.Buffer(raw.ctypes.data, padded)
-        self.raw = raw
+        self.ptr, self.size, self.raw = raw.ctypes.data, padded, raw
 
     def finish(self):
-        if self.copy is not None:
+        if self.output and self.copy is not None:
             self.array[...] = self.copy
 
 
 def _new_output(shape, dtype):
     """A C-order array in a buffer of DMLCalcBufferTensorSize bytes (rounded up to 4)."""
     dtype = np.dtype(dtype)
-    n = int(np.prod(shape, dtype=np.uint64)) * dtype.itemsize
+    n = math.prod(shape) * dtype.itemsize
     raw = np.empty((n + 3) & ~3, np.uint8)
     return np.ndarray(tuple(shape), dtype, buffer=raw)
 
@@ -175,7 +177,12 @@ class Operator:
         self.scalars = [f for f in self.fields
                         if f.kind >= _lib.FIELD_UINT and f.offset not in counts]
         self.counts = counts
+        # (each field's kind, its DirectML name, whether it is an array's count)
+        self.plan = [(f.kind, _lib.text(f.name), f.offset in counts) for f in self.fields]
         self.keywords = [snake(_lib.text(f.name)) for f in self.scalars]
+        self.scalar_plan = [(f, k, _lib.text(f.name)) for f, k in zip(self.scalars, self.keywords)]
+        # SPLIT: a list of outputs (an array member), returned as a list
+        self.many_outputs = any(f.kind == _lib.FIELD_OUTPUT_ARRAY for f in self.fields)
         self.__name__ = self.name.lower()
         self.__doc__ = "%s(%s, %s, out=None, feature_level=None): DML_OPERATOR_%s" % (
             self.__name__, ", ".join(snake(_lib.text(f.name)) for f in self.fields
@@ -187,6 +194,14 @@ class Operator:
         return "<dmlref operator %s>" % self.__doc__
 
     def __call__(self, *arrays, out=None, feature_level=None, **kwargs):
+        inputs, outs, attrs = self._arguments(arrays, out, kwargs)
+        self._execute(inputs, outs, attrs, _level(feature_level))
+        if out is not None:
+            return out
+        return outs if self.many_outputs else outs[0]
+
+    def _arguments(self, arrays, out, kwargs):
+        """(the inputs by member, the output arrays, the scalars by DirectML name)."""
         ins, inputs, pos = [], [], list(arrays)
         for f in self.fields:  # the inputs in member order
             if f.kind in (_lib.FIELD_INPUT, _lib.FIELD_INDICES, _lib.FIELD_INPUT_ARRAY):
@@ -202,8 +217,7 @@ class Operator:
             raise TypeError("%s takes %d input(s), got %d" % (self.__name__, len(inputs),
                                                                len(arrays)))
         attrs = {}
-        for f, key in zip(self.scalars, self.keywords):
-            name = _lib.text(f.name)
+        for f, key, name in self.scalar_plan:
             if key in kwargs:
                 attrs[name] = _scalar(f, kwargs.pop(key), ins)
             elif f.kind != _lib.FIELD_UINT:
@@ -212,11 +226,7 @@ class Operator:
                 attrs[name] = _DEFAULTS[name](ins)
             else:
                 raise TypeError("%s: missing the keyword %s=" % (self.__name__, key))
-        outs = self._outputs(out, ins, attrs, kwargs)
-        self._execute(inputs, outs, attrs, _level(feature_level))
-        if out is not None:
-            return out
-        return outs if self.name == "SPLIT" else outs[0]
+        return inputs, self._outputs(out, ins, attrs, kwargs), attrs
 
     def _outputs(self, out, ins, attrs, extra):
         if out is not None:
@@ -229,46 +239,75 @@ class Operator:
             shape = _SHAPES.get(self.name)
             if shape is None:
                 raise TypeError("%s: give out= (no output shape rule here)" % self.__name__)
-            outs = [_new_output(s, ins[0].dtype) for s in shape(ins, attrs, extra)]
+            if not ins:
+                raise TypeError("%s: no input arrays" % self.__name__)
+            try:
+                shapes = shape(ins, attrs, extra)
+            except IndexError:  # an Axis past the rank: the library's message says so
+                shapes = [ins[0].shape]
+            outs = [_new_output(s, ins[0].dtype) for s in shapes]
         if extra:
             raise TypeError("%s: unexpected keyword(s) %s; takes %s" % (
                 self.__name__, ", ".join(sorted(extra)), ", ".join(self.keywords)))
         return outs
 
     def _execute(self, inputs, outs, attrs, level):
-        desc = (ctypes.c_ubyte * self.info.desc_size)()
-        keep, in_b, out_b, given = [], [], [], iter(inputs)
-        for f in self.fields:
-            name = _lib.text(f.name)
-            if f.kind in (_lib.FIELD_INPUT, _lib.FIELD_INDICES, _lib.FIELD_INPUT_ARRAY):
-                _, group = next(given)
-                names = [name] if f.kind != _lib.FIELD_INPUT_ARRAY else \
-                    ["%s[%d]" % (name, i) for i in range(len(group))]
-                bs = [_Binding(t, self.name, n, False) for t, n in zip(group, names)]
-                in_b += bs
-            elif f.kind in (_lib.FIELD_OUTPUT, _lib.FIELD_OUTPUT_ARRAY):
-                group = outs if f.kind == _lib.FIELD_OUTPUT_ARRAY else outs[:1]
-                names = [name] if f.kind == _lib.FIELD_OUTPUT else \
-                    ["%s[%d]" % (name, i) for i in range(len(group))]
-                bs = [_Binding(t, self.name, n, True) for t, n in zip(group, names)]
-                out_b += bs
-            else:
-                if f.offset not in self.counts:
-                    _lib.ref.dmlr_set_member(ctypes.byref(f), desc, None, 0, attrs[name])
-                continue
-            tensors = (_lib.TensorDesc * max(len(bs), 1))(*[b.desc for b in bs])
-            keep.append(tensors)
-            _lib.ref.dmlr_set_member(ctypes.byref(f), desc, tensors, len(bs), 0)
-        op = _lib.OperatorDesc(self.info.type, ctypes.cast(desc, ctypes.c_void_p))
+        flat, bindings, arrays = self._flatten(inputs, outs, attrs)
         err = _lib.RefError()
-        ib = (_lib.Buffer * max(len(in_b), 1))(*[b.buffer for b in in_b])
-        ob = (_lib.Buffer * max(len(out_b), 1))(*[b.buffer for b in out_b])
-        st = _lib.ref.dmlr_execute(ctypes.byref(op), ib, len(in_b), level, ob, len(out_b),
-                                   ctypes.byref(err))
+        st = _execute(self.info.type, level, *flat, ctypes.byref(err))
         if st != _lib.STATUS_OK:
             raise Error(status_name(st), _lib.text(err.message))
-        for b in out_b:
+        for b in bindings:
             b.finish()
+
+    def targets(self, *arrays, feature_level=None, **kwargs):
+        """SCATTER and SCATTER_ND: where each update lands (an int64 array shaped like
+        the updates: the row-major flat output element, -1 when dropped) and the
+        output's marks (uint8 bits: 1 written, 2 contested -- each colliding update is
+        a legal value --, 4 maybe: implementation-defined on a device that clamps or
+        wraps out-of-range indices); dmlr_scatter_targets, SCATTER-5/6, SCATTER_ND-7/8."""
+        inputs, outs, attrs = self._arguments(arrays, None, kwargs)
+        flat, bindings, arrays = self._flatten(inputs, outs, attrs)
+        updates = inputs[-1][1][0]
+        target = np.empty(updates.shape, np.int64)
+        marks = np.empty(outs[0].shape, np.uint8)
+        err = _lib.RefError()
+        st = _lib.case.dmlpy_scatter_targets(self.info.type, _level(feature_level), *flat,
+                                             target.ctypes.data, target.size, marks.ctypes.data,
+                                             marks.size, ctypes.byref(err))
+        if st != _lib.STATUS_OK:
+            raise Error(status_name(st), _lib.text(err.message))
+        return target, marks
+
+    def _flatten(self, inputs, outs, attrs):
+        """The addresses of dmlpy_execute's four arrays (python/capi/execute_py.c), the
+        bindings, and the arrays: the caller keeps the last two alive while the library
+        runs."""
+        bindings, counts, scalars, given = [], [], [], iter(inputs)
+        for kind, name, derived in self.plan:
+            if kind in _INPUT_KINDS:
+                group, output = next(given)[1], False
+            elif kind in _OUTPUT_KINDS:
+                group, output = (outs if kind == _lib.FIELD_OUTPUT_ARRAY else outs[:1]), True
+            else:
+                if not derived:
+                    scalars.append(attrs[name])
+                continue
+            if kind in (_lib.FIELD_INPUT_ARRAY, _lib.FIELD_OUTPUT_ARRAY):
+                names = ["%s[%d]" % (name, i) for i in range(len(group))]
+            else:
+                names = [name]
+            bindings += [_Binding(t, self.name, n, output) for t, n in zip(group, names)]
+            counts.append(len(group))
+        # Plain lists into array.array: a numpy array per word costs far more here.
+        meta, bufs = [], []
+        for b in bindings:
+            pad = [0] * (_RANK - len(b.shape))
+            meta += [b.dt, len(b.shape), *b.shape, *pad, *b.strides, *pad]
+            bufs += [b.ptr, b.size]
+        arrays = (array.array("I", counts or [0]), array.array("I", meta or [0]),
+                  array.array("Q", bufs or [0]), array.array("I", scalars or [0]))
+        return [x.buffer_info()[0] for x in arrays], bindings, arrays
 
 
 def _operators():

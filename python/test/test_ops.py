@@ -148,3 +148,24 @@ def test_keywords_are_checked_like_python_functions():
 def test_a_dtype_directml_lacks_is_refused_by_name():
     with pytest.raises(dmlref.Error, match="complex64"):
         dmlref.cumulative_summation(np.zeros(2, np.complex64), axis=0)
+
+
+def test_scatter_targets_expose_the_contested_and_maybe_elements():
+    x = np.zeros(4, np.float32)
+    idx = np.array([1, 1, 9, -1], np.int32)
+    target, marks = dmlref.scatter.targets(x, idx, np.zeros(4, np.float32), axis=0)
+    assert list(target) == [1, 1, -1, 3]          # 9 dropped, -1 from the end
+    written, contested, maybe = 1, 2, 4
+    assert [bool(m & written) for m in marks] == [False, True, False, True]
+    assert [bool(m & contested) for m in marks] == [False, True, False, False]
+    # 9 clamped lands on 3, wrapped (9 mod 4) on 1: both implementation-defined
+    assert marks[3] & maybe and marks[1] & maybe
+
+
+def test_ranks_directml_lacks_reach_the_library_s_own_message():
+    for shape in [(1,) * 9, ()]:
+        with pytest.raises(dmlref.Error) as e:
+            dmlref.cumulative_summation(np.zeros(shape, np.float32), axis=0)
+        assert e.value.rule == "TENSOR-2"
+        assert e.value.message == ("CUMULATIVE_SUMMATION: InputTensor.DimensionCount is %d, "
+                                   "expected 1 to 8" % len(shape))

@@ -18,8 +18,10 @@ NEGATIVE = os.path.join(ROOT, "goldens", "gen", "negative", "gather")
 
 
 def session(pytester, backend, *args):
+    """An in-process pytest run; its rootdir and cache (--lf) in pytester's own directory,
+    never in goldens/."""
     return pytester.runpytest("-p", "dmlref.pytest_plugin", "--dmlref-backend=" + backend,
-                              "-p", "no:randomly", *args)
+                              "--rootdir", str(pytester.path), *args)
 
 
 def test_the_numpy_backend_passes_every_doc_case(pytester):
@@ -31,6 +33,7 @@ def test_items_are_named_by_their_cases_and_k_selects_among_them(pytester):
     r = session(pytester, "numpy_backend:run", DOC, "-k", "gather_nd", "-v")
     r.assert_outcomes(passed=4)  # gather_nd.example1-2, gather_nd1.example1-2
     r.stdout.fnmatch_lines(["*gather_nd.example1.json::doc/gather_nd.example1 PASSED*"])
+
 
 
 def test_a_wrong_backend_fails_with_the_mismatches_like_dmlcts(pytester):
@@ -77,9 +80,23 @@ def test_a_backend_that_cannot_express_a_case_skips_it(pytester):
     r.stdout.fnmatch_lines(["*not supported by the backend: no JOIN here*"])
 
 
+def test_an_output_of_the_wrong_dtype_or_shape_fails_naming_both(pytester):
+    pytester.makepyfile(wide="import numpy as np\n"
+                        "def run(op, inputs, attrs, outputs):\n"
+                        "    return [np.zeros(s, np.float64) for s, d in outputs]\n")
+    r = session(pytester, "wide:run", os.path.join(DOC, "join.example1.json"))
+    r.assert_outcomes(failed=1)
+    r.stdout.fnmatch_lines(["*doc/join.example1: OutputTensor is float64 *, expected float32 *"])
+
+
 def test_xdist_spreads_the_cases_over_workers(pytester, monkeypatch):
     pytest.importorskip("xdist", reason="python3-pytest-xdist is not installed")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([os.path.join(ROOT, "python"), HERE]))
-    r = pytester.runpytest_subprocess("-p", "dmlref.pytest_plugin",
+    r = pytester.runpytest_subprocess("-p", "dmlref.pytest_plugin", "--rootdir", str(pytester.path),
                                       "--dmlref-backend=numpy_backend:run", "-n", "2", DOC)
     r.assert_outcomes(passed=27)
+
+
+def test_the_sessions_above_left_nothing_in_the_corpus():
+    assert not os.path.exists(os.path.join(DOC, ".pytest_cache"))
+    assert not os.path.exists(os.path.join(NEGATIVE, ".pytest_cache"))
