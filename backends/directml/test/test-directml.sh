@@ -54,6 +54,10 @@ r = json.load(open(sys.argv[1]))["cases"]
 assert len(r) == 27 and all(c["status"] == "ERROR" and "not found at" in c["message"] for c in r), r[0]
 EOF
 [ ! -e "$T/b/dmlrun.job" ] && ok || bad "a job was written for a runner that is not there"
+# --backend directml is that wrapper: not set up, every case an ERROR naming what is missing.
+XDG_CACHE_HOME=$T/nocache "$CTS" --backend directml goldens/doc/gather.example1.json >"$T/named.out" 2>&1
+[ $? -eq 1 ] && grep -q "^ERROR doc/gather.example1: the backend returned an error: .* not found at" "$T/named.out" && ok ||
+    bad "--backend directml: $(tail -n 2 "$T/named.out")"
 
 # 3. groups.py: a known difference is classified, anything else is "unclassified" (exit 1).
 "$PY" - "$T" <<'EOF' && ok || bad "groups.py"
