@@ -130,7 +130,7 @@ $(CLI): $(CLI_OBJ) $(GEN_LIB) $(CASE_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
 # The --html report names the commit dmlcts was built from.
-$(BUILD)/obj/suite/report_html.o: CFLAGS_ROOM += \
+$(BUILD)/obj/suite/report_html.o $(BUILD)/obj/suite/report_fmt.o: CFLAGS_ROOM += \
 	-DDMLCTS_GIT='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
 $(DMLCTS): $(SUITE_OBJ) $(CASE_LIB) $(FAST_LIB) $(LIB)
 	@mkdir -p $(@D)
