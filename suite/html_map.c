@@ -17,7 +17,9 @@
 
 static void map(FILE *f, const dmlcts_mismatch_map *m)
 {
-    uint64_t cells = (uint64_t)m->bins[0] * m->bins[1] * m->bins[2];
+    char *cells = dmlcts_map_cells(m);
+    if (!cells) /* out of memory: the failure's text stands without its map */
+        return;
     fprintf(f, "<div class=\"map\" data-tensor=\"");
     dmlcts_html_text(f, m->tensor);
     fprintf(f, "\" data-sizes=\"");
@@ -26,14 +28,8 @@ static void map(FILE *f, const dmlcts_mismatch_map *m)
     fprintf(f, "\" data-extent=\"%llu,%llu,%llu\" data-bins=\"%u,%u,%u\" data-cells=\"",
             (unsigned long long)m->extent[0], (unsigned long long)m->extent[1],
             (unsigned long long)m->extent[2], m->bins[0], m->bins[1], m->bins[2]);
-    for (uint64_t i = 0, run; i < cells; i += run) { /* COUNT or COUNT*RUN, as in --json */
-        for (run = 1; i + run < cells && m->count[i + run] == m->count[i]; run++)
-            ;
-        fprintf(f, "%s%u", i ? "," : "", m->count[i]);
-        if (run > 1)
-            fprintf(f, "*%llu", (unsigned long long)run);
-    }
-    fprintf(f, "\"><b>");
+    fprintf(f, "%s\"><b>", cells);
+    free(cells);
     dmlcts_html_text(f, m->tensor);
     fprintf(f, "</b> Sizes [");
     for (uint32_t d = 0; d < m->rank; d++)
