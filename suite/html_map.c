@@ -7,7 +7,10 @@
  * (mismatch_map.c), run-length coded.  The page's script (report_html.c)
  * draws a map when its failure is shown: a cell grid, each run of cells
  * titled with its coordinate ranges, so a page of 10,000 failures carries
- * their maps without drawing them all.
+ * their maps without drawing them all.  Failures beyond the first page keep
+ * their body in an inert <script type="text/html"> (every string in it is
+ * escaped, so it holds no "</script"), which the script turns into elements
+ * when it shows them.
  */
 #include "dmlcts.h"
 
@@ -112,7 +115,8 @@ void dmlcts_html_failure(FILE *f, const char *run, const dmlcts_result *r, size_
         dmlcts_html_text(f, run);
         fprintf(f, ")</span>");
     }
-    fprintf(f, "</summary>\n<p>");
+    /* A failure beyond the first page is inert text until shown: no DOM to build at load. */
+    fprintf(f, "</summary>\n%s<p>", off ? "<script type=\"text/html\">" : "");
     dmlcts_html_text(f, r->message);
     fprintf(f, "</p>\n");
     for (uint32_t i = 0; i < r->note_count; i++) {
@@ -129,5 +133,5 @@ void dmlcts_html_failure(FILE *f, const char *run, const dmlcts_result *r, size_
         command(f, "reproduce:", r->reproduce);
     if (r->explain)
         command(f, "explain:", r->explain);
-    fprintf(f, "</details>\n");
+    fprintf(f, "%s</details>\n", off ? "</script>" : "");
 }

@@ -244,6 +244,18 @@ EOF
     echo "test-dmlcts-html: the 10,000-failure page ($(wc -c <"$T/10k.html") bytes) loaded in ${ms:-?} ms"
     [ -n "$ms" ] && [ "$ms" -lt 30000 ] && ok || bad "the 10,000-failure page loaded in ${ms:-(never)} ms, limit 30000"
     grep -q 'id="js-status">script ok<' "$T/dom_10k.out" && ok || bad "the 10,000-failure page's script failed"
+    # A link to the 1000th failure (page 20) shows its page: its body, kept inert until then,
+    # becomes elements (the mismatch table), and no other page is shown.
+    id=$(grep -o '^<details class="failure off" id="case-[0-9]*"' "$T/10k.html" | sed -n 950p | grep -o 'case-[0-9]*')
+    browse "$T/10k.html#$id" dom_10k_link --dump-dom
+    $PY - "$T/dom_10k_link.out" "$id" <<'EOF' && ok || bad "a link to a failure on a later page does not show it"
+import re, sys
+dom, id = open(sys.argv[1]).read(), sys.argv[2]
+shown = re.findall(r'<details class="failure" id="(case-\d+)" open="">(.*?)</details>', dom, re.S)
+assert len(shown) == 50 and id in [i for i, _ in shown], len(shown)
+body = dict(shown)[id]
+assert '<table class="mono">' in body and 'type="text/html"' not in body and "reproduce:" in body
+EOF
     browse "$T/r.html" shot --screenshot="$T/shot.png" --window-size=1000,1300
     if [ -s "$T/shot.png" ] && [ "$(head -c 4 "$T/shot.png" | od -An -c | tr -d ' ')" = "211PNG" ]; then
         cp "$T/shot.png" "$BUILD/dmlcts-report.png" && ok
