@@ -19,7 +19,6 @@ order arrays are returned.  `feature_level="5_0"` validates as that level
 (default the highest).  Whatever the library refuses raises dmlref.Error.
 """
 import array
-import ctypes
 import math
 import re
 
@@ -253,7 +252,7 @@ class Operator:
     def _execute(self, inputs, outs, attrs, level):
         flat, bindings, arrays = self._flatten(inputs, outs, attrs)
         err = _lib.RefError()
-        st = _run_flat(self.info.type, level, *flat, ctypes.byref(err))
+        st = _run_flat(self.info.type, level, *flat, err.ptr)
         if st != _lib.STATUS_OK:
             raise Error(status_name(st), _lib.text(err.message))
         for b in bindings:
@@ -273,7 +272,7 @@ class Operator:
         err = _lib.RefError()
         st = _lib.case.dmlpy_scatter_targets(self.info.type, _level(feature_level), *flat,
                                              target.ctypes.data, target.size, marks.ctypes.data,
-                                             marks.size, ctypes.byref(err))
+                                             marks.size, err.ptr)
         if st != _lib.STATUS_OK:
             raise Error(status_name(st), _lib.text(err.message))
         return target, marks
