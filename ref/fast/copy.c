@@ -189,15 +189,10 @@ void dmlf_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  * scatter.copy 28.6 -> 22.2 ms, split.4 32.3 -> 25.9, join.4 26.8 -> 25.7; at 16
  * threads 0.90-0.95 the time), while on the 2-core Zen 5 they cost 5-20% (scatter.copy
  * 14.9 -> 16.2 ms, join.4 16.4 -> 19.8): DMLF_STREAM_WAYS (default 2) where the CPU is
- * not AMD's (dmlf_cpu_amd, DMLREF_CPU), one elsewhere and for runs under 4 KiB a way. */
-#ifndef DMLF_STREAM_WAYS
-#define DMLF_STREAM_WAYS 2
-#endif
+ * not AMD's (config.h: stream_two_ways), one elsewhere and for runs under 4 KiB a way. */
 static uint64_t stream_ways(uint64_t n)
 {
-    return DMLF_STREAM_WAYS > 1 && n >= DMLF_STREAM_WAYS * (uint64_t)4096 && !dmlf_cpu_amd()
-               ? DMLF_STREAM_WAYS
-               : 1;
+    return n >= 2 * (uint64_t)4096 && dmlf_cfg()->stream_two_ways ? 2 : 1;
 }
 /*
  * Bytes to take off a way's q so that the next way's loads fall about half a page away
@@ -324,17 +319,8 @@ bool dmlf_stream_worth(uint64_t bytes)
     return bytes >= STREAM_MIN && dmlf_max_threads() >= DMLF_STREAM_THREADS;
 }
 
-/*
- * Where the CPU has AVX-512 and is not AMD's, the writer stores a line at a time in one
- * 64-byte store rather than two of 32 bytes: gather.rows at 1 thread on the Intel host
- * took 0.93 and 0.91 of the time in two A/Bs (medians of 6 and 8 rounds; the least
- * rounds level, the slow ones fewer), level at 16 (docs/gpu-results/cpu-2026-11-26g).
- * On the 2-core Zen 5, rows2.c's rows took 1.4x as long that way.
- * -DDMLR_LINE_WRITER_WIDE=0 leaves it out.
- */
-#ifndef DMLF_LINE_WRITER_WIDE
-#define DMLF_LINE_WRITER_WIDE 1
-#endif
+/* With AVX-512, where the CPU configuration says so (line_writer_wide), the writer stores a
+ * line in one 64-byte store rather than two of 32 bytes. */
 /*
  * With those, a line two pieces share goes from both sources by byte-masked loads, not
  * through `line`: there the 64-byte load waits for the stores that filled the line to
@@ -351,7 +337,7 @@ void dmlf_line_writer_start(dmlf_line_writer *w, unsigned char *d)
     w->p = d;
     w->first = ((uintptr_t)d + 63) & ~(uintptr_t)63; /* maybe past the output's end */
     w->tail = NULL;
-    w->wide = DMLF_LINE_WRITER_WIDE && dmlf_cpu_avx512() && !dmlf_cpu_amd();
+    w->wide = dmlf_cpu_avx512() && dmlf_cfg()->line_writer_wide;
 }
 
 /* n bytes, a multiple of 64, from s onto the lines from d on, each line's source

@@ -225,7 +225,7 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
     if (dtype == DMLR_FLOAT32 && packed)
         return BEST();
     if (DMLF_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
-        return dmlf_cpu_amd() ? (*tile = DMLF_SCAN_TW_LANES, BEST(_tw))
+        return dmlf_cfg()->scan_wide_blocks ? (*tile = DMLF_SCAN_TW_LANES, BEST(_tw))
                               : (*tile = DMLF_SCAN_T_LANES, BEST(_t)); /* scan.h: shapes */
     if (DMLF_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_step == esize)
         return BEST(_r); /* tiles of at most DMLF_SCAN_NARROW lanes, as tile_dim says */
@@ -281,14 +281,13 @@ void dmlf_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
     uint64_t t = n.size[td];
     n.size[td] = n.size[last], n.size[last] = t;
     uint64_t threads = dmlf_max_threads();
-    const bool amd = dmlf_cpu_amd(); /* scan.h: the choices measured per maker */
+    const dmlf_config *cfg = dmlf_cfg(); /* the choices measured per maker */
     bool stream = DMLF_SCAN_STREAM && dmlf_stream_worth(in->count * in->esize);
     dmlf_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
                         out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
                         decreasing, exclusive, stream,
-                        stream && threads >= (amd ? DMLF_SCAN_R_STREAM_THREADS_AMD
-                                                  : DMLF_SCAN_R_STREAM_THREADS),
-                        DMLF_SCAN_AHEAD_WRAP == 2 || (DMLF_SCAN_AHEAD_WRAP == 1 && amd)};
+                        stream && threads >= cfg->scan_inner_stream_threads,
+                        cfg->scan_ahead_wrap};
     const tile_fn fn = kernel(op, in->dtype, &g, in->esize, &tile);
     uint64_t wide = n.size[last], rows = n.count / wide;
     tile = tile < wide ? tile : wide;

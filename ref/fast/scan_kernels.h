@@ -41,7 +41,7 @@ enum { DMLF_SCAN_FAR = 16 };
  * (scan.c starts _t's tiles on one, _m its blocks after a head of steps).
  * _t's shape was measured per maker, the runs on lines
  * (docs/gpu-results/cpu-2026-11-26b; packed: 35-38 ms on the Intel host, 23 on
- * the Zen 5), and scan.c picks by dmlf_cpu_amd():
+ * the Zen 5), and the CPU configuration picks (config.h, scan_wide_blocks):
  *   T    the Intel host's: 52 ms at 64 x 64, 53 at 64 x 16, 60 at 128 x 64, 80
  *        at 256 x 32, 92 at 512 x 16 (1 thread); the Zen 5 47 ms at 64 x 64;
  *   TW   the 2-core Zen 5's: 35-36 ms at 256 x 32, 41-50 at 512 x 16; later, 128 x 64
@@ -119,31 +119,9 @@ enum { DMLF_SCAN_FAR = 16 };
 #ifndef DMLF_SCAN_AHEAD
 #define DMLF_SCAN_AHEAD 4096
 #endif
-/* _r streams its output (where stream says) from this many threads on, on Intel's CPUs and
- * on AMD's (a huge count: never).  Streamed against not, medians of 5 to 9 rounds of the
- * benchmark's inner product and summation: on the Intel host 1.07-1.11x the time at 1
- * thread, 0.89-1.11 at 2, 0.99-1.03 at 4, 0.94-0.96 at 8, 0.77-0.86 at 16; on the Zen 5
- * 0.73-0.77 at 1 thread, 0.77-0.79 at 2 (docs/gpu-results/cpu-2026-11-27f,
- * docs/bench-2core-2026-11-27f).  A line of _r's output takes 4 blocks, and at one thread
- * the Intel host's loads may wait on the fill buffers its 4 half-written lines hold. */
-/* The packed scans' prefetch DMLF_SCAN_AHEAD along the rows runs on into the tile's part
- * of the rows it reads next, not past the part's end (scan_sse2.h: ROWS_AHEAD): 1 on AMD's
- * CPUs, 2 on every CPU, 0 never.  The benchmark's outer scans on the Zen 5, medians of 7
- * and 5 rounds: 0.89-0.91 of the time at 1 thread; at 2 threads, where each thread's tile
- * is half of each row, 0.57-0.58 in the A/B whose rounds mostly ran 2 threads well (its
- * least rounds 0.65-0.66), 0.93-0.94 in the one whose rounds all ran them slowly
- * (docs/bench-2core-2026-11-27f/ab-scan-ahead-wrap*-zen5.txt).  On the Intel host, two
- * A/Bs of 5 and 7 rounds settled nothing: 0.89-1.21x at 1 thread, 0.88-1.06x at 16, every
- * variant's rounds in two groups 1.3x apart (docs/gpu-results/cpu-2026-11-27g). */
-#ifndef DMLF_SCAN_AHEAD_WRAP
-#define DMLF_SCAN_AHEAD_WRAP 1
-#endif
-#ifndef DMLF_SCAN_R_STREAM_THREADS
-#define DMLF_SCAN_R_STREAM_THREADS 8
-#endif
-#ifndef DMLF_SCAN_R_STREAM_THREADS_AMD
-#define DMLF_SCAN_R_STREAM_THREADS_AMD 1
-#endif
+/* From how many threads _r streams its output, and whether the packed scans' prefetch runs
+ * on into the rows read next, are the CPU configuration's (config.h; the measurements:
+ * docs/performance.md, "scan_kernels.h"). */
 #ifndef DMLF_SCAN_ROWS
 #define DMLF_SCAN_ROWS 2 /* rows per pass over the accumulators (1, 2, 4: 44, 28, 36 ms here) */
 #endif

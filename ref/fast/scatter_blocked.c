@@ -47,18 +47,11 @@
 #ifndef DMLF_SCATTER_BLOCKED_THREADS
 #define DMLF_SCATTER_BLOCKED_THREADS 1024
 #endif
-/* Bytes of output a range, about, by CPU maker (dmlf_cpu_amd): half a core's L2 on the
- * Intel host (2 MiB) and the Zen 5 (1 MiB) did best, the range's buffer staying there;
- * and at most BUFFERS over the thread count, so that the threads' buffers together stay
- * small beside the scratch (16 threads: 512 KiB ranges). */
+/* Bytes of output a range, about: the CPU configuration's (half a core's L2 did best, the
+ * range's buffer staying there), and at most BUFFERS over the thread count, so that the
+ * threads' buffers together stay small beside the scratch. */
 #ifndef DMLF_SCATTER_BUFFERS
 #define DMLF_SCATTER_BUFFERS (8u << 20)
-#endif
-#ifndef DMLF_SCATTER_RANGE
-#define DMLF_SCATTER_RANGE (1u << 20)
-#endif
-#ifndef DMLF_SCATTER_RANGE_AMD
-#define DMLF_SCATTER_RANGE_AMD (512u << 10)
 #endif
 /* Bytes of a bucket prefetched for writing ahead of its slot: the ranges' buckets fill
  * side by side, too many streams for the hardware's prefetchers, and a store that misses
@@ -192,7 +185,7 @@ bool dmlf_scatter_line_blocked(const dmlf_indexed *a, const unsigned char *in, u
         return false; /* few updates a line: the copy, then the updates, cost less */
     blocked b = {0, 0, NULL, NULL};
     const uint64_t most = DMLF_SCATTER_BUFFERS / dmlf_max_threads();
-    const uint64_t maker = dmlf_cpu_amd() ? DMLF_SCATTER_RANGE_AMD : DMLF_SCATTER_RANGE;
+    const uint64_t maker = dmlf_cfg()->scatter_range;
     const uint64_t range = maker < most ? maker : most;
     while ((e << b.shift) < range || ((a->dim - 1) >> b.shift) + 1 > MAX_RANGES)
         b.shift++;

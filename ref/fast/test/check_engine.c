@@ -1,11 +1,14 @@
 /*
- * check_threads.c -- every operator on tensors large enough to run in
- * parallel (2^16 elements and more), packed and strided, on the fast paths
- * (memcpy runs, unit-step index loops, blocked and staged scan kernels, a
- * SCATTER line split by output ranges) and the generic ones, at 1, 2, 3 and 8
- * threads: the bytes (padding included) must equal the 1-thread result and a
- * naive coordinate loop written here.  Built without OpenMP the thread count
- * has no effect and every comparison still holds.
+ * check_engine.c -- the differential test: the engine (ref/fast) against the oracle
+ * (ref/src), byte for byte, padding included.  Every operator on tensors large enough to
+ * run in parallel (2^16 elements and more), packed and strided, on the engine's fast paths
+ * (memcpy runs, streamed lines, index loops, AVX-512 gathers, the scan kernels of each
+ * layout, SCATTER's buckets) and its generic ones; the oracle's bytes are first held to a
+ * naive coordinate loop written here.  The engine runs under every CPU configuration of
+ * its table this CPU can run (both makers' choices, AVX-512, AVX, baseline), at 1, 2, 3
+ * and 8 threads, with stores streamed from 8 MiB (sizes on both sides) and, below it, from
+ * 0 bytes; scans also over NaNs of every payload and sign, zeros and infinities.  Built
+ * without OpenMP the thread count has no effect and every comparison still holds.
  *
  * The tests run in one process (CK_NOFORK): the thread team is then started
  * inside the tests only, never in a parent that forks (machine notes).
@@ -910,6 +913,26 @@ START_TEST(validation_reports_the_same_first_bad_element_at_any_thread_count)
 }
 END_TEST
 
+/* The configuration in force is only ever one of the table's rows, put there explicitly. */
+START_TEST(the_engine_takes_only_configurations_of_its_table)
+{
+    ck_assert(!dmlf_use("pentium"));
+    ck_assert(!dmlf_use(""));
+    ck_assert(dmlf_use("intel")); /* the baseline rows run on any CPU */
+    ck_assert_str_eq(dmlf_config_in_force(), "intel");
+    ck_assert(dmlf_use("amd"));
+    ck_assert_str_eq(dmlf_config_in_force(), "amd");
+    ck_assert(!dmlf_use("pentium"));
+    ck_assert_str_eq(dmlf_config_in_force(), "amd"); /* a refusal changes nothing */
+    int rows = 0;
+    while (dmlf_config_name(rows))
+        rows++;
+    ck_assert_int_eq(rows, 6);
+    ck_assert(dmlf_config_name(-1) == NULL);
+    ck_assert(dmlf_use("auto"));
+}
+END_TEST
+
 static Suite *threads_suite(void)
 {
     Suite *s = suite_create("threads");
@@ -924,6 +947,7 @@ static Suite *threads_suite(void)
     tcase_add_test(tc, gather_nd_and_nd1_are_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, join_is_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, cumulative_summation_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, the_engine_takes_only_configurations_of_its_table);
     tcase_add_test(tc, scans_in_place_beyond_the_caches_give_the_oracles_bytes);
     tcase_add_test(tc, scans_keep_the_oracles_nan_payloads_and_signs_zeros_and_infinities);
     tcase_add_test(tc, validation_reports_the_same_first_bad_element_at_any_thread_count);
