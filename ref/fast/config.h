@@ -21,8 +21,8 @@ typedef struct dmlf_config {
                                               * (0: not), whose page walk starts (0: not) */
     bool rows_spread;             /* gather_rows.c: the near row a line at a time */
     bool rows_stream;             /* gather_rows.c: rows streamed besides spread ones */
-    bool scan_wide_blocks;        /* scan.c: transposed inputs in _tw's blocks, else _t's */
-    uint32_t scan_inner_stream_threads; /* scan.c: _r streams from this many threads */
+    bool scan_wide_blocks;        /* scan.c: transposed inputs in _transposed_in_wide's blocks, else _transposed_in's */
+    uint32_t scan_inner_stream_threads; /* scan.c: _along streams from this many threads */
     bool scan_ahead_wrap;         /* scan_sse2.h: the rows' prefetch runs on into the next rows */
     uint32_t scatter_range;       /* scatter_blocked.c: output bytes a range, about */
 } dmlf_config;

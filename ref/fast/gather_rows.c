@@ -18,15 +18,9 @@
 
 /* How far ahead rows are prefetched, whether spread or streamed, is the CPU
  * configuration's (config.h). */
-#ifndef DMLF_GATHER_ROWS_LINES
 #define DMLF_GATHER_ROWS_LINES 64
-#endif
-#ifndef DMLF_GATHER_ROWS_CHUNK
 #define DMLF_GATHER_ROWS_CHUNK (1u << 20)
-#endif
-#ifndef DMLF_GATHER_ROWS_WRITER
 #define DMLF_GATHER_ROWS_WRITER 1
-#endif
 
 /* Row r's source: its index read and clamped (GATHER-7, GATHER-8). */
 static const unsigned char *row_source(const dmlf_gather_rows_args *a, uint64_t r)

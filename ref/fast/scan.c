@@ -68,9 +68,7 @@ static double plus_zero(double a) { return a + 0.0; }
  * step by step would evict each line before its next element is used).  The
  * block is loaded before it is stored: in place is safe.
  */
-#ifndef DMLF_SCAN_STEPS
 #define DMLF_SCAN_STEPS 64
-#endif
 enum { STEPS = DMLF_SCAN_STEPS, GROUP = 16 };
 #define STAGE(ES)                                                                       \
     if (lane == (ES)) { /* lanes contiguous: a row per step */                          \
@@ -223,14 +221,15 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
 #endif
     bool steps_out = g->out_step == esize && g->out_lane != esize; /* lanes not */
     if (dtype == DMLR_FLOAT32 && packed)
-        return BEST();
+        return BEST(_rows);
     if (DMLF_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
-        return dmlf_cfg()->scan_wide_blocks ? (*tile = DMLF_SCAN_TW_LANES, BEST(_tw))
-                              : (*tile = DMLF_SCAN_T_LANES, BEST(_t)); /* scan.h: shapes */
+        return dmlf_cfg()->scan_wide_blocks /* the block shapes: scan_kernels.h */
+                   ? (*tile = DMLF_SCAN_TW_LANES, BEST(_transposed_in_wide))
+                   : (*tile = DMLF_SCAN_T_LANES, BEST(_transposed_in));
     if (DMLF_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_step == esize)
-        return BEST(_r); /* tiles of at most DMLF_SCAN_NARROW lanes, as tile_dim says */
+        return BEST(_along); /* tiles of at most DMLF_SCAN_NARROW lanes, as tile_dim says */
     if (DMLF_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_lane == esize)
-        return *tile = DMLF_SCAN_M_LANES, BEST(_m);
+        return *tile = DMLF_SCAN_M_LANES, BEST(_transposed_out);
 #undef BEST
 #undef FN
 #else

@@ -208,7 +208,7 @@ DMLF_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 #define ACC4_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_IN_ORDER(Q_STEP4, OPQ, EXCLQ, R)
 #endif
 /*
- * _r: steps contiguous in both tensors (the scan along the innermost axis), lanes far
+ * _along: steps contiguous in both tensors (the scan along the innermost axis), lanes far
  * apart: in 4x4 blocks, four lanes walk their whole length before the next four, so
  * only their own lines are live, and their accumulators stay in registers all the way
  * (ACC: ACC2 or ACC4): loaded and stored once a block, they had put a store and a load
@@ -219,7 +219,7 @@ DMLF_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
  * ab-scan-r-intel.txt, docs/bench-2core-2026-11-27e/ab-scan-r-zen5.txt).  Into a tensor
  * beyond the caches the output streams, from the thread counts scan.h says.
  */
-/* _r's 4 lanes from w down their whole length, each block stored by ST. */
+/* _along's 4 lanes from w down their whole length, each block stored by ST. */
 #define R_LANES(ACC, OPP, EXCLP, OPQ, EXCLQ, ST)                                        \
     for (uint64_t k = 0; k < len4; k += 4) {                                            \
         uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */           \

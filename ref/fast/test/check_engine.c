@@ -544,10 +544,10 @@ START_TEST(cumulative_product_is_bit_identical_at_1_2_3_and_8_threads)
                  TU_BROADCAST, TU_PERMUTED);
     /* 8 MiB and more, so that the output streams: the FLOAT32 kernels of each layout
      * (scan_kernels.h): lanes packed in both (rows in groups and a remainder, padded rows
-     * at every 16-byte alignment), steps packed in both (_r: 2052 steps, blocks on 16
-     * bytes; 2051 off them), steps in the input and lanes in the output (_t / _tw: 1038
+     * at every 16-byte alignment), steps packed in both (_along: 2052 steps, blocks on 16
+     * bytes; 2051 off them), steps in the input and lanes in the output (_transposed_in / _transposed_in_wide: 1038
      * steps, blocks of 64 then of 4 then single steps), lanes in the input and steps in
-     * the output (_m: lanes of 1040 steps, whole 64-byte lines) */
+     * the output (_transposed_out: lanes of 1040 steps, whole 64-byte lines) */
     cumprod_case("cumprod outer, 10 MB", DMLR_FLOAT32, 2, S(5, 524299), 0, false, false,
                  TU_PACKED, TU_PACKED);
     cumprod_case("cumprod outer padded, 8.6 MB", DMLR_FLOAT32, 2, S(5, 430000), 0, true, true,
