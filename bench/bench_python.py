@@ -3,7 +3,8 @@
 library: a small GATHER (16 indices into 64 FLOAT32 elements) through
 dmlref.gather, with new arrays and with out=, against numpy.take on the same
 arrays and against the bare C call through ctypes with everything prepared
-(dmlr_execute alone).  The median of 7 rounds of 2000 calls each, after a
+(python/capi's dmlpy_execute: the desc assembled, then dmlr_execute).  The
+median of 7 rounds of 2000 calls each, in this process's CPU time, after a
 warm-up.  A benchmark line, not a test: `make bench` prints it.
 
 Usage: /usr/bin/python3 bench/bench_python.py [BUILD_DIR]
@@ -31,45 +32,32 @@ ROUNDS, CALLS = 7, 2000
 
 
 def per_call_us(fn):
+    """The median of the rounds' CPU time of this process per call (the build machine is
+    shared: wall time counts the other processes' turns too)."""
     fn()
     times = []
     for _ in range(ROUNDS):
-        t = time.perf_counter()
+        t = time.process_time()
         for _ in range(CALLS):
             fn()
-        times.append((time.perf_counter() - t) / CALLS * 1e6)
+        times.append((time.process_time() - t) / CALLS * 1e6)
     return statistics.median(times)
 
 
 def bare_call(x, idx, out):
-    """dmlr_execute with the desc, bindings and error prepared once."""
+    """The C side alone: dmlpy_execute (the desc assembled, then dmlr_execute) on
+    the four flat arrays, made once."""
     op = dmlref.ops.OPERATORS["gather"]
-    desc = (ctypes.c_ubyte * op.info.desc_size)()
-    keep = [ops_binding(a, n, o) for a, n, o in ((x, "InputTensor", False),
-                                               (idx, "IndicesTensor", False),
-                                               (out, "OutputTensor", True))]
-    fields = op.fields
-    for f, b in zip([f for f in fields if f.kind <= _lib.FIELD_INPUT_ARRAY], keep):
-        _lib.ref.dmlr_set_member(ctypes.byref(f), desc, ctypes.byref(b.desc), 1, 0)
-    for f in fields:
-        if f.kind == _lib.FIELD_UINT:
-            _lib.ref.dmlr_set_member(ctypes.byref(f), desc, None, 0,
-                                     {"Axis": 0, "IndexDimensions": 1}[_lib.text(f.name)])
-    od = _lib.OperatorDesc(op.info.type, ctypes.cast(desc, ctypes.c_void_p))
-    ins = (_lib.Buffer * 2)(keep[0].buffer, keep[1].buffer)
-    outs = (_lib.Buffer * 1)(keep[2].buffer)
+    inputs, outs, attrs = op._arguments((x, idx), out, {"axis": 0, "index_dimensions": 1})
+    flat, bindings, arrays = op._flatten(inputs, outs, attrs)
     err = _lib.RefError()
-    run = _lib.ref.dmlr_execute
-    args = (ctypes.byref(od), ins, 2, _lib.FEATURE_LEVEL_MAX, outs, 1, ctypes.byref(err))
+    run, args = _lib.case.dmlpy_execute, (op.info.type, _lib.FEATURE_LEVEL_MAX, *flat,
+                                          ctypes.byref(err))
 
     def call():
         if run(*args):
             raise RuntimeError(err.message)
-    return call, keep
-
-
-def ops_binding(a, name, output):
-    return dmlref.ops._Binding(a, "GATHER", name, output)
+    return call, (bindings, arrays)
 
 
 def main():
@@ -83,8 +71,8 @@ def main():
     call, keep = bare_call(x, idx, out)
     bare = per_call_us(call)
     print("bench-python: dmlref.gather of 16 of 64 FLOAT32: %.1f us per call (out=: %.1f us); "
-          "dmlr_execute alone through ctypes %.1f us; numpy.take %.1f us (median of %d rounds "
-          "of %d calls)" % (new, into, bare, take, ROUNDS, CALLS))
+          "the C side alone (dmlpy_execute) %.1f us; numpy.take %.1f us (median of %d rounds "
+          "of %d calls, CPU time)" % (new, into, bare, take, ROUNDS, CALLS))
 
 
 if __name__ == "__main__":

@@ -5,9 +5,10 @@
 #
 # installs under $(DESTDIR)$(PREFIX):
 #   bin/dmlref, bin/dmlcts
-#   lib/libdmlref.a, lib/libdmlref.so.$(DMLREF_SOVERSION) (+ the libdmlref.so link)
+#   lib/libdmlref.a, lib/libdmlfast.a (the engine), lib/libdmlref.so.$(DMLREF_SOVERSION)
+#   (the oracle and the engine; + the libdmlref.so link)
 #   lib/dmlref/dmlcts_ref_plugin.so      the reference as a plugin (a known-good control)
-#   include/dmlref.h, include/dmlcts_backend.h
+#   include/dmlref.h, include/dmlfast.h, include/dmlcts_backend.h
 #   lib/pkgconfig/dmlref.pc
 #   share/dmlref/goldens/                the golden corpus (what a fleet runs; not tools/)
 #   share/doc/dmlref/                    README.md, docs/dmlcts.md, docs/fleet.md
@@ -29,7 +30,7 @@ SHLIB := $(BUILD)/lib/libdmlref.so.$(DMLREF_SOVERSION)
 
 # The same objects as libdmlref.a (all -fPIC); what OpenMP needs at link time
 # goes into the .so itself and, for static linking, into dmlref.pc's Libs.private.
-$(SHLIB): $(LIB_OBJ)
+$(SHLIB): $(LIB_OBJ) $(FAST_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -shared -Wl,-soname,libdmlref.so.$(DMLREF_SOVERSION) -o $@ $^ $(LDLIBS)
 
@@ -41,11 +42,12 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(LIBDIR)/dmlref \
 		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 755 $(CLI) $(DMLCTS) $(DESTDIR)$(BINDIR)/
-	$(INSTALL) -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 644 $(LIB) $(FAST_LIB) $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libdmlref.so.$(DMLREF_SOVERSION) $(DESTDIR)$(LIBDIR)/libdmlref.so
 	$(INSTALL) -m 755 $(REF_PLUGIN) $(DESTDIR)$(LIBDIR)/dmlref/
-	$(INSTALL) -m 644 ref/include/dmlref.h suite/dmlcts_backend.h $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 ref/include/dmlref.h ref/fast/include/dmlfast.h suite/dmlcts_backend.h \
+		$(DESTDIR)$(INCLUDEDIR)/
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 		'Name: dmlref' \
 		'Description: reference DirectML data-movement and scan operators; dmlcts plugin header' \

@@ -3,10 +3,11 @@ ctypes, and the C declarations the package calls.
 
 ctypes rather than cffi: it is in the standard library, so the package needs
 nothing beyond Debian's python3 and numpy, and like cffi's ABI mode it builds
-nothing against a Python ABI.  The C side keeps what ctypes reads to a few
-plain public structs (dmlref.h's tensor desc, error, buffer and operator
-info); a case is read through libdmlcase's flat functions (python/capi), never
-through its struct layout.
+nothing against a Python ABI.  What ctypes reads as structs is kept to a few
+plain public ones of dmlref.h (the error, the operator and field tables, the
+data type rows); an operator runs through libdmlcase's dmlpy_execute (a few
+flat arrays: ctypes costs about a microsecond per object) and a case is read
+through its flat functions (python/capi), never through its struct layout.
 
 Where the libraries are looked for, first hit wins (docs/python.md):
   1. $DMLREF_LIBDIR;
@@ -67,22 +68,8 @@ MAX_RANK = 8        # DMLR_MAX_RANK
 CASE_MSG_MAX = 1024  # DMLC_CASE_MSG_MAX
 
 
-class TensorDesc(Structure):
-    _fields_ = [("DataType", c_int), ("Flags", c_int), ("DimensionCount", c_uint32),
-                ("Sizes", POINTER(c_uint32)), ("Strides", POINTER(c_uint32)),
-                ("TotalTensorSizeInBytes", c_uint64), ("GuaranteedBaseOffsetAlignment", c_uint32)]
-
-
 class RefError(Structure):
     _fields_ = [("status", c_int), ("message", c_char * MESSAGE_MAX)]
-
-
-class Buffer(Structure):
-    _fields_ = [("data", c_void_p), ("size", c_uint64)]
-
-
-class OperatorDesc(Structure):
-    _fields_ = [("Type", c_int), ("Desc", c_void_p)]
 
 
 class FieldInfo(Structure):
@@ -117,13 +104,6 @@ _proto(ref, "dmlr_data_type_name", c_char_p, c_int)
 _proto(ref, "dmlr_status_name", c_char_p, c_int)
 _proto(ref, "dmlr_feature_level_name", c_char_p, c_int)
 _proto(ref, "dmlr_feature_level_from_name", c_int, c_char_p)
-_proto(ref, "dmlr_set_member", None, POINTER(FieldInfo), c_void_p, POINTER(TensorDesc), c_uint32,
-       c_uint32)
-_proto(ref, "dmlr_validate", c_int, POINTER(OperatorDesc), c_int, POINTER(RefError))
-_proto(ref, "dmlr_execute", c_int, POINTER(OperatorDesc), POINTER(Buffer), c_uint32, c_int,
-       POINTER(Buffer), c_uint32, POINTER(RefError))
-_proto(ref, "dmlr_scatter_targets", c_int, POINTER(OperatorDesc), POINTER(Buffer), c_uint32, c_int,
-       c_void_p, c_uint64, c_void_p, c_uint64, POINTER(RefError))
 FEATURE_LEVEL_MAX = 0x6400
 STATUS_OK = 0
 
@@ -163,6 +143,10 @@ _proto(case, "dmlpy_verdict_number", c_uint64, c_void_p, c_int)
 _proto(case, "dmlpy_verdict_mismatch", c_int, c_void_p, c_uint32, U32P, U64P, U32P, U64P, U64P,
        c_char_p, c_size_t)
 _proto(case, "dmlpy_verdict_free", None, c_void_p)
+_proto(case, "dmlpy_execute", c_int, c_uint32, c_uint32, c_void_p, c_void_p, c_void_p, c_void_p,
+       POINTER(RefError))
+_proto(case, "dmlpy_scatter_targets", c_int, c_uint32, c_uint32, c_void_p, c_void_p, c_void_p,
+       c_void_p, c_void_p, c_uint64, c_void_p, c_uint64, POINTER(RefError))
 _proto(case, "dmlc_negative_verdict", c_bool, c_void_p, c_int, c_char_p, POINTER(CaseError))
 _proto(case, "dmlc_check_info_of", POINTER(CheckInfo), c_int)
 _proto(case, "dmlc_value_display", None, c_int, c_void_p, c_char_p, c_size_t)

@@ -18,6 +18,7 @@ SPLIT a list) receives the result through its own strides; without it new C-
 order arrays are returned.  `feature_level="5_0"` validates as that level
 (default the highest).  Whatever the library refuses raises dmlref.Error.
 """
+import array
 import ctypes
 import math
 import re
@@ -30,7 +31,8 @@ from ._types import _BY_DTYPE, Error, data_type_of, feature_level as _level, sta
 _U32_MAX = (1 << 32) - 1
 _INPUT_KINDS = (_lib.FIELD_INPUT, _lib.FIELD_INDICES, _lib.FIELD_INPUT_ARRAY)
 _OUTPUT_KINDS = (_lib.FIELD_OUTPUT, _lib.FIELD_OUTPUT_ARRAY)
-_set_member, _execute = _lib.ref.dmlr_set_member, _lib.ref.dmlr_execute
+_execute = _lib.case.dmlpy_execute
+_RANK = 32  # python/capi/execute_py.c's DMLPY_RANK: numpy's most dimensions
 
 
 def snake(name):
@@ -39,16 +41,17 @@ def snake(name):
 
 
 class _Binding:
-    """One array bound as a tensor: its desc, and the buffer the library sees.  A
-    buffer whose span is not a multiple of 4 bytes (DMLCalcBufferTensorSize rounds
-    up: TENSOR-6) or that is misaligned is a padded copy with the same strides,
-    copied back into the array after an output is written."""
+    """One array bound as a tensor: its desc's DataType, Sizes and Strides (elements),
+    and the buffer the library sees.  A buffer whose span is not a multiple of 4
+    bytes (DMLCalcBufferTensorSize rounds up: TENSOR-6) or that is misaligned is a
+    padded copy with the same strides, copied back into the array after an output
+    is written."""
 
     def __init__(self, a, op, name, output):
-        self.array, self.copy = a, None
-        dt = _BY_DTYPE.get(a.dtype) or data_type_of(a.dtype, "%s: %s" % (op, name))
+        self.array, self.copy, self.output = a, None, output
+        self.dt = _BY_DTYPE.get(a.dtype) or data_type_of(a.dtype, "%s: %s" % (op, name))
         esize, ashape, astrides = a.itemsize, a.shape, a.strides
-        strides = [s // esize for s in astrides]
+        self.shape, self.strides = ashape, [s // esize for s in astrides]
         if any(s < 0 or s % esize for s in astrides):
             raise Error("INVALID_ARGUMENT", "%s: %s: numpy strides %s (bytes) are not "
                         "non-negative multiples of the element size %d: DirectML Strides "
@@ -56,28 +59,23 @@ class _Binding:
                         "numpy.ascontiguousarray(...)" % (op, name, astrides, esize), "TENSOR-4")
         if output and not a.flags.writeable:
             raise ValueError("%s: %s: the out= array is read-only" % (op, name))
-        if max(ashape + tuple(strides), default=0) > _U32_MAX:
+        if max(ashape + tuple(self.strides), default=0) > _U32_MAX:
             raise Error("INVALID_ARGUMENT", "%s: %s: Sizes %s or Strides %s do not fit "
-                        "DirectML's UINT32" % (op, name, list(ashape), strides))
-        n = len(ashape) or 1
-        self.sizes = (ctypes.c_uint32 * n)(*ashape)
-        self.strides = (ctypes.c_uint32 * n)(*strides)
-        self.desc = _lib.TensorDesc(dt, 0, len(ashape), self.sizes, self.strides, 0, 0)
+                        "DirectML's UINT32" % (op, name, list(ashape), self.strides))
         span = 0 if 0 in ashape else sum((k - 1) * s for k, s in zip(ashape, astrides)) + esize
         padded = (span + 3) & ~3
         ptr = a.ctypes.data
         if span == padded and ptr % esize == 0:
-            self.buffer = _lib.Buffer(ptr, span)
+            self.ptr, self.size = ptr, span
             return
         raw = np.zeros(padded, np.uint8)
         self.copy = np.ndarray(ashape, a.dtype, buffer=raw, strides=astrides)
         if not output:
             self.copy[...] = a
-        self.buffer = _lib.Buffer(raw.ctypes.data, padded)
-        self.raw = raw
+        self.ptr, self.size, self.raw = raw.ctypes.data, padded, raw
 
     def finish(self):
-        if self.copy is not None:
+        if self.output and self.copy is not None:
             self.array[...] = self.copy
 
 
@@ -179,9 +177,8 @@ class Operator:
         self.scalars = [f for f in self.fields
                         if f.kind >= _lib.FIELD_UINT and f.offset not in counts]
         self.counts = counts
-        # (the field, its kind, its DirectML name, whether it is an array's count)
-        self.plan = [(ctypes.pointer(f), f.kind, _lib.text(f.name), f.offset in counts)
-                     for f in self.fields]
+        # (each field's kind, its DirectML name, whether it is an array's count)
+        self.plan = [(f.kind, _lib.text(f.name), f.offset in counts) for f in self.fields]
         self.keywords = [snake(_lib.text(f.name)) for f in self.scalars]
         self.scalar_plan = [(f, k, _lib.text(f.name)) for f, k in zip(self.scalars, self.keywords)]
         # SPLIT: a list of outputs (an array member), returned as a list
@@ -255,12 +252,12 @@ class Operator:
         return outs
 
     def _execute(self, inputs, outs, attrs, level):
-        op, in_b, out_b, ib, ob, keep = self._bind(inputs, outs, attrs)
+        flat, bindings, arrays = self._flatten(inputs, outs, attrs)
         err = _lib.RefError()
-        st = _execute(ctypes.byref(op), ib, len(in_b), level, ob, len(out_b), ctypes.byref(err))
+        st = _execute(self.info.type, level, *flat, ctypes.byref(err))
         if st != _lib.STATUS_OK:
             raise Error(status_name(st), _lib.text(err.message))
-        for b in out_b:
+        for b in bindings:
             b.finish()
 
     def targets(self, *arrays, feature_level=None, **kwargs):
@@ -270,46 +267,47 @@ class Operator:
         a legal value --, 4 maybe: implementation-defined on a device that clamps or
         wraps out-of-range indices); dmlr_scatter_targets, SCATTER-5/6, SCATTER_ND-7/8."""
         inputs, outs, attrs = self._arguments(arrays, None, kwargs)
-        op, in_b, out_b, ib, ob, keep = self._bind(inputs, outs, attrs)
+        flat, bindings, arrays = self._flatten(inputs, outs, attrs)
         updates = inputs[-1][1][0]
         target = np.empty(updates.shape, np.int64)
         marks = np.empty(outs[0].shape, np.uint8)
         err = _lib.RefError()
-        st = _lib.ref.dmlr_scatter_targets(ctypes.byref(op), ib, len(in_b), _level(feature_level),
-                                           target.ctypes.data, target.size, marks.ctypes.data,
-                                           marks.size, ctypes.byref(err))
+        st = _lib.case.dmlpy_scatter_targets(self.info.type, _level(feature_level), *flat,
+                                             target.ctypes.data, target.size, marks.ctypes.data,
+                                             marks.size, ctypes.byref(err))
         if st != _lib.STATUS_OK:
             raise Error(status_name(st), _lib.text(err.message))
         return target, marks
 
-    def _bind(self, inputs, outs, attrs):
-        """The desc and the bindings (kept alive by the caller while the library runs)."""
-        desc = (ctypes.c_ubyte * self.info.desc_size)()
-        keep, in_b, out_b, given = [], [], [], iter(inputs)
-        for ref, kind, name, derived in self.plan:
+    def _flatten(self, inputs, outs, attrs):
+        """The addresses of dmlpy_execute's four arrays (python/capi/execute_py.c), the
+        bindings, and the arrays: the caller keeps the last two alive while the library
+        runs."""
+        bindings, counts, scalars, given = [], [], [], iter(inputs)
+        for kind, name, derived in self.plan:
             if kind in _INPUT_KINDS:
-                group = next(given)[1]
-                names = [name] if kind != _lib.FIELD_INPUT_ARRAY else \
-                    ["%s[%d]" % (name, i) for i in range(len(group))]
-                bs = [_Binding(t, self.name, n, False) for t, n in zip(group, names)]
-                in_b += bs
+                group, output = next(given)[1], False
             elif kind in _OUTPUT_KINDS:
-                group = outs if kind == _lib.FIELD_OUTPUT_ARRAY else outs[:1]
-                names = [name] if kind == _lib.FIELD_OUTPUT else \
-                    ["%s[%d]" % (name, i) for i in range(len(group))]
-                bs = [_Binding(t, self.name, n, True) for t, n in zip(group, names)]
-                out_b += bs
+                group, output = (outs if kind == _lib.FIELD_OUTPUT_ARRAY else outs[:1]), True
             else:
                 if not derived:
-                    _set_member(ref, desc, None, 0, attrs[name])
+                    scalars.append(attrs[name])
                 continue
-            tensors = (_lib.TensorDesc * (len(bs) or 1))(*[b.desc for b in bs])
-            keep.append(tensors)
-            _set_member(ref, desc, tensors, len(bs), 0)
-        op = _lib.OperatorDesc(self.info.type, ctypes.addressof(desc))
-        ib = (_lib.Buffer * (len(in_b) or 1))(*[b.buffer for b in in_b])
-        ob = (_lib.Buffer * (len(out_b) or 1))(*[b.buffer for b in out_b])
-        return op, in_b, out_b, ib, ob, (keep, desc)
+            if kind in (_lib.FIELD_INPUT_ARRAY, _lib.FIELD_OUTPUT_ARRAY):
+                names = ["%s[%d]" % (name, i) for i in range(len(group))]
+            else:
+                names = [name]
+            bindings += [_Binding(t, self.name, n, output) for t, n in zip(group, names)]
+            counts.append(len(group))
+        # Plain lists into array.array: a numpy array per word costs far more here.
+        meta, bufs = [], []
+        for b in bindings:
+            pad = [0] * (_RANK - len(b.shape))
+            meta += [b.dt, len(b.shape), *b.shape, *pad, *b.strides, *pad]
+            bufs += [b.ptr, b.size]
+        arrays = (array.array("I", counts or [0]), array.array("I", meta or [0]),
+                  array.array("Q", bufs or [0]), array.array("I", scalars or [0]))
+        return [x.buffer_info()[0] for x in arrays], bindings, arrays
 
 
 def _operators():

@@ -160,3 +160,12 @@ def test_scatter_targets_expose_the_contested_and_maybe_elements():
     assert [bool(m & contested) for m in marks] == [False, True, False, False]
     # 9 clamped lands on 3, wrapped (9 mod 4) on 1: both implementation-defined
     assert marks[3] & maybe and marks[1] & maybe
+
+
+def test_ranks_directml_lacks_reach_the_library_s_own_message():
+    for shape in [(1,) * 9, ()]:
+        with pytest.raises(dmlref.Error) as e:
+            dmlref.cumulative_summation(np.zeros(shape, np.float32), axis=0)
+        assert e.value.rule == "TENSOR-2"
+        assert e.value.message == ("CUMULATIVE_SUMMATION: InputTensor.DimensionCount is %d, "
+                                   "expected 1 to 8" % len(shape))

@@ -80,6 +80,15 @@ def test_a_backend_that_cannot_express_a_case_skips_it(pytester):
     r.stdout.fnmatch_lines(["*not supported by the backend: no JOIN here*"])
 
 
+def test_an_output_of_the_wrong_dtype_or_shape_fails_naming_both(pytester):
+    pytester.makepyfile(wide="import numpy as np\n"
+                        "def run(op, inputs, attrs, outputs):\n"
+                        "    return [np.zeros(s, np.float64) for s, d in outputs]\n")
+    r = session(pytester, "wide:run", os.path.join(DOC, "join.example1.json"))
+    r.assert_outcomes(failed=1)
+    r.stdout.fnmatch_lines(["*doc/join.example1: OutputTensor is float64 *, expected float32 *"])
+
+
 def test_xdist_spreads_the_cases_over_workers(pytester, monkeypatch):
     pytest.importorskip("xdist", reason="python3-pytest-xdist is not installed")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([os.path.join(ROOT, "python"), HERE]))

@@ -145,6 +145,7 @@ reuses_first_tensor FAIL known/split_two_outputs_differ_everywhere
 bf16_accumulator FAIL known/cumulative_product_float16_repeated_6_5_middle_axis
 scan_low_32_bits FAIL known/cumulative_summation_int64_past_2_32
 nd_declines_rank5 FAIL known/gather_nd1_rank5
+f16_sum_accumulator FAIL gen/cumulative_summation/f16.r3.padded.axlast.inc.incl.outplace.extreme.f16nearmax
 EOF
 
 # 2b. The known-bug corpus: every case tagged "mutant:NAME" (goldens/known,
