@@ -72,13 +72,13 @@ def wrap(v, dim):
 
 
 def dml_flat(v, dim, bits):
-    """INDEX-2: DirectML's reading of an out-of-range index: signed (a 64-bit one as INT64), the
-    dimension added once when negative, then only the low 32 bits, signed, scale the stride."""
+    """INDEX-2: DirectML's reading of an out-of-range index (v as its type reads it): INT32
+    signed, UINT32 unsigned, a 64-bit one signed; the dimension added once when negative; its
+    low 32 bits, which the address takes in 32-bit arithmetic."""
     v = v - 2 ** 64 if bits == 64 and v >= 2 ** 63 else v
     if v < 0:
         v += dim
-    v &= 0xFFFFFFFF
-    return v - 2 ** 32 if v >= 2 ** 31 else v
+    return v % 2 ** 32
 
 
 def packed(sizes):
@@ -137,7 +137,7 @@ def scatter_elements(in_sizes, inp, ix_dt, idx, upd, axis, out_strides=None):
             for a in range(in_sizes[axis]):
                 maybe.add(ravel(c[:axis] + [a] + c[axis + 1:], in_sizes))
             a = dml_flat(index_value(ix_dt, idx[u]), in_sizes[axis], 8 * TYPES[ix_dt][0])
-            e = element_at(sum(x * y for x, y in zip(c[:axis] + [a] + c[axis + 1:], ost)),
+            e = element_at(sum(x * y for x, y in zip(c[:axis] + [a] + c[axis + 1:], ost)) % 2 ** 32,
                            in_sizes, ost)
             if e is not None:  # SCATTER-5: where DirectML's write lands
                 maybe.add(e)
@@ -181,7 +181,7 @@ def scatter_nd(in_sizes, in_dc, inp, ix_sizes, ix_dc, ix_dt, idx, upd, out_strid
             else:
                 oc[i0 + j] = p
         if bad:
-            e = element_at(sum(x * y for x, y in zip(fc, ost)), in_sizes, ost)
+            e = element_at(sum(x * y for x, y in zip(fc, ost)) % 2 ** 32, in_sizes, ost)
             if e is not None:  # SCATTER_ND-7: where DirectML's write lands
                 maybe.add(e)
             for f, fc in each_coord([in_sizes[d] for d in bad]):
@@ -426,7 +426,8 @@ def main():
         {"InputTensor": tensor("FLOAT32", [3, 3]), "IndicesTensor": tensor("UINT32", [4, 3]),
          "UpdatesTensor": tensor("FLOAT32", [4, 3]), "OutputTensor": tensor("FLOAT32", [3, 3]),
          "Axis": 0},
-        "INVALID_ARGUMENT", "SCATTER: IndicesTensor.Sizes[0] is 4, more than InputTensor.Sizes[0] = 3"))
+        "INVALID_ARGUMENT", "SCATTER: IndicesTensor.Sizes[0] is 4, expected at most 3 "
+        "(InputTensor.Sizes[0], Axis)"))
     write(f"{S}/out_of_range_flat_address.json", scatter_case(
         "scatter/out_of_range_flat_address",
         "INT32 indices 3 (past the end) in row 0 and -4 (below -dim) in row 2 on Axis 1 of {3,3}: "

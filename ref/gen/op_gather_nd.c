@@ -3,8 +3,8 @@
  * GATHER_ND1 shares (GATHER_ND is GATHER_ND1 without batch dimensions,
  * GATHER_ND1-1): the matrix, the builder (leading 1s beyond the dimension
  * counts, GATHER_ND-4; batch sizes equal on both sides, GATHER_ND1-3; tuples
- * of k; the output shape of GATHER_ND-6 with whatever its right-alignment
- * drops set to 1), the marks (GATHER_ND-8: every element of a slice read
+ * of k; the output shape of GATHER_ND-6, fewer relevant indices dimensions
+ * where it would pass DimensionCount), the marks (GATHER_ND-8: every element of a slice read
  * through a tuple with an out-of-range coordinate is implementation_defined)
  * and the negative cases.
  */
@@ -220,6 +220,10 @@ static const dmlg_negative gather_nd_negatives[] = {
      "OutputTensor.Sizes[0] is 2", "t0.Sizes=1,4,3 t1.Sizes=1,2,2 t2.Sizes=2,4,3",
      "the output shape of the page's literal formula (indices before the last, then the last k "
      "input sizes) instead of its example's"},
+    {"gather_nd", "GATHER_ND-6", NULL, "output-needs-dropped-ones", NULL, BAD,
+     "has 4 dimensions, more than DimensionCount 3", "t1.Sizes=2,1,1 InputDimensionCount=3 "
+     "IndicesDimensionCount=3", "an output that fits only by dropping a leading 1: DirectML "
+     "1.15.4 refuses it"},
 };
 
 const dmlg_op dmlg_op_gather_nd = {

@@ -49,7 +49,7 @@ enum {
     M_nd1_batch_ignored,    /* GATHER_ND1: every batch reads the input's first batch */
     M_accept_invalid,       /* create says OK to every desc, invalid ones too */
     M_decline_declared,     /* claims every type, then run declines FLOAT64 */
-    M_refuse_trimmed,       /* refuses SCATTER_ND whose updates need trimming (SCATTER_ND-10) */
+    M_refuse_scatter_nd,    /* refuses every SCATTER_ND at create (a stricter reading of a page) */
     M_join_reversed,        /* JOIN: the inputs placed in reverse array order */
     M_sum_saturates,        /* CUMULATIVE_SUMMATION: integer sums saturate instead of wrapping */
     M_merge_leading_dims,   /* SCATTER of rank > 4: leading dimensions folded per tensor (below) */
@@ -100,16 +100,10 @@ dmlcts_create_status dmlcts_backend_create(const dmlcts_create_request *r)
         snprintf(r->message, r->message_cap, "GatherND of rank 5 or more is not implemented");
         return DMLCTS_CREATE_NOT_SUPPORTED;
     }
-    if (MUTANT == M_refuse_trimmed && st == DMLR_STATUS_OK &&
+    if (MUTANT == M_refuse_scatter_nd && st == DMLR_STATUS_OK &&
         r->op->Type == DMLR_OPERATOR_SCATTER_ND) {
-        /* A reading of the page as strict as DirectML's may be: L <= D. */
-        const dmlr_scatter_nd_operator_desc *d = r->op->Desc;
-        uint32_t D = d->InputTensor->DimensionCount;
-        uint32_t k = d->IndicesTensor->Sizes[d->IndicesTensor->DimensionCount - 1];
-        if ((d->IndicesDimensionCount - 1) + (d->InputDimensionCount - k) > D) {
-            snprintf(r->message, r->message_cap, "UpdatesTensor needs more than %u dimensions", D);
-            return DMLCTS_CREATE_INVALID_ARGUMENT;
-        }
+        snprintf(r->message, r->message_cap, "SCATTER_ND refused");
+        return DMLCTS_CREATE_INVALID_ARGUMENT;
     }
     if (MUTANT == M_accept_invalid || st == DMLR_STATUS_OK)
         return DMLCTS_CREATE_OK;
