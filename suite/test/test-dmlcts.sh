@@ -199,6 +199,14 @@ has mutant_refuse_scatter_nd "^NOT_SUPPORTED amb/scatter_nd.example1: the page i
 has mutant_refuse_scatter_nd "^FAIL doc/scatter_nd.example1: rejected a valid desc"
 [ "$(grep -rl '"page-ambiguous"' goldens | wc -l)" -eq 0 ] && ok ||
     bad "no golden is tagged page-ambiguous since SCATTER_ND-10 was retired"
+# SCATTER-5, INDEX-2: a backend that writes out-of-range updates where DirectML does passes the
+# SCATTER corpus; one that writes them one element further on, without cause, fails.
+run mutant_oob_flat_address 0 --backend "plugin:$LIB/dmlcts_mutant_oob_flat_address.so" \
+    goldens/scatter goldens/gen/scatter
+has mutant_oob_flat_address "^dmlcts: [0-9]* passed, 0 failed, 0 skipped$"
+run mutant_oob_next_element 1 --backend "plugin:$LIB/dmlcts_mutant_oob_next_element.so" \
+    goldens/scatter goldens/gen/scatter
+has mutant_oob_next_element "^FAIL scatter/out_of_range_flat_address: 1 of 1 compared element"
 
 # 3. A crash or a hang costs one case: the later ones are still judged.
 for m in crash hang; do
