@@ -110,7 +110,7 @@ MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_
                 join_reversed sum_saturates merge_leading_dims reuses_first_tensor \
                 bf16_accumulator scan_low_32_bits nd_declines_rank5 \
                 accept_invalid decline_declared refuse_scatter_nd f16_sum_accumulator \
-                oob_flat_address oob_next_element
+                gather_rank_over_8 oob_flat_address oob_next_element
 # With them, the reference plugin as ABI version 1 (no create), which must keep working.
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so) $(BUILD)/lib/dmlcts_ref_plugin_v1.so
 
@@ -130,7 +130,7 @@ $(CLI): $(CLI_OBJ) $(GEN_LIB) $(CASE_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
 # The --html report names the commit dmlcts was built from.
-$(BUILD)/obj/suite/report_html.o: CFLAGS_ROOM += \
+$(BUILD)/obj/suite/report_html.o $(BUILD)/obj/suite/report_fmt.o: CFLAGS_ROOM += \
 	-DDMLCTS_GIT='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
 $(DMLCTS): $(SUITE_OBJ) $(CASE_LIB) $(FAST_LIB) $(LIB)
 	@mkdir -p $(@D)

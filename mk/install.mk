@@ -11,7 +11,15 @@
 #   include/dmlref.h, include/dmlfast.h, include/dmlcts_backend.h
 #   lib/pkgconfig/dmlref.pc
 #   share/dmlref/goldens/                the golden corpus (what a fleet runs; not tools/)
-#   share/doc/dmlref/                    README.md, docs/dmlcts.md, docs/fleet.md
+#   share/dmlref/python/                 the cmd-backend adapters (backends/python), importable
+#                                        from there: ref_client.py, dmlcts_cmd.py, torch_backend.py, ...
+#   share/dmlref/dxdispatch/             run-dxdispatch.ps1 (what `dmlcts export --dxdispatch` names)
+#   share/doc/dmlref/                    README.md, docs/dmlcts.md, docs/fleet.md, docs/cmd-protocol.md
+#                                        and every file they link to (scripts/doc-links.sh), in
+#                                        the checkout's layout, so no installed link is broken
+# dmlref.pc's Libs carry an rpath to LIBDIR (written out: a sysroot does not
+# move it), so a program built with pkg-config runs without ldconfig; a root
+# install without DESTDIR runs ldconfig as well.
 # DESTDIR only stages: the paths inside dmlref.pc name PREFIX.  To build
 # against a staged tree, point pkg-config at it with a sysroot:
 #   PKG_CONFIG_LIBDIR=$DESTDIR$PREFIX/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$DESTDIR pkg-config ...
@@ -53,12 +61,17 @@ install: all
 		'Description: reference DirectML data-movement and scan operators; dmlcts plugin header' \
 		'Version: $(DMLREF_VERSION)' \
 		'Cflags: -I$${includedir}' \
-		'Libs: -L$${libdir} -ldmlref' \
+		'Libs: -L$${libdir} -Wl,-rpath,$(LIBDIR) -ldmlref' \
 		'Libs.private: $(if $(filter 1,$(OPENMP)),-fopenmp )-lm' \
 		>$(DESTDIR)$(LIBDIR)/pkgconfig/dmlref.pc
 	rm -rf $(DESTDIR)$(DATADIR)/goldens
 	$(INSTALL) -d $(DESTDIR)$(DATADIR)
 	cp -R goldens $(DESTDIR)$(DATADIR)/
 	rm -rf $(DESTDIR)$(DATADIR)/goldens/tools
-	$(INSTALL) -m 644 README.md $(wildcard docs/dmlcts.md docs/fleet.md docs/cmd-protocol.md) \
-		$(DESTDIR)$(DOCDIR)/
+	for f in $$(sh scripts/doc-links.sh README.md docs/dmlcts.md docs/fleet.md docs/cmd-protocol.md); do \
+		$(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(DOCDIR)/$$f" || exit 1; done
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/python $(DESTDIR)$(DATADIR)/dxdispatch
+	$(INSTALL) -m 644 $(wildcard backends/python/*.py) $(DESTDIR)$(DATADIR)/python/
+	$(INSTALL) -m 644 scripts/dxdispatch/run-dxdispatch.ps1 $(DESTDIR)$(DATADIR)/dxdispatch/
+	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+		ldconfig; fi

@@ -85,9 +85,16 @@ static bool not_expressible(const dmlc_case *c, char *why, size_t cap)
     reason_walk w = {c, why, cap};
     uint64_t total = 0;
     uint32_t listed = dmlr_operator_bindings(c->info, c->op.Desc, NULL, 0);
-    if (dmlcts_case_has_tag(c, DMLCTS_TAG_BEYOND) || dmlc_beyond_dml_limits(&c->op, &err)) {
+    if (dmlcts_case_has_tag(c, DMLCTS_TAG_BEYOND) || dmlr_beyond_dml_limits(&c->op, &err)) {
         snprintf(why, cap, "beyond DirectML's limits (LIMITS-1, LIMITS-4, tag %s)%s%s", DMLCTS_TAG_BEYOND,
                  err.message[0] ? ": " : "", err.message);
+        return true;
+    }
+    if (c->expect_error && c->expect_status == DMLR_STATUS_NOT_SUPPORTED &&
+        dmlr_validate(&c->op, DMLR_FEATURE_LEVEL_MAX, NULL) == DMLR_STATUS_OK) {
+        snprintf(why, cap, "a feature-level pin: the desc is valid at the highest level and refused only "
+                 "at %s; DMLCreateDevice1 takes a minimum feature level, never a maximum, so no DirectML "
+                 "can refuse it (docs/directml.md)", dmlr_feature_level_name(c->feature_level));
         return true;
     }
     if (!dmlr_visit_desc(c->info, c->op.Desc, reason_member, &w))
@@ -313,6 +320,26 @@ static void export_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
     free(keep);
 }
 
+/*
+ * Where run-dxdispatch.ps1 is: installed beside this dmlcts (PREFIX/bin ->
+ * PREFIX/share/dmlref/dxdispatch), else the checkout's scripts/dxdispatch.
+ */
+static const char *script_path(void)
+{
+    static char path[4200];
+    char exe[4096], *slash;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        for (int up = 0; up < 2 && (slash = strrchr(exe, '/')); up++) /* PREFIX/bin/dmlcts */
+            *slash = '\0';
+        snprintf(path, sizeof path, "%s/share/dmlref/dxdispatch/run-dxdispatch.ps1", exe);
+        if (access(path, R_OK) == 0)
+            return path;
+    }
+    return "scripts/dxdispatch/run-dxdispatch.ps1";
+}
+
 int dmlcts_export_dxdispatch(const dmlcts_options *o, dmlcts_result **res, size_t *count)
 {
     dmlcts_options all = *o;
@@ -354,8 +381,8 @@ int dmlcts_export_dxdispatch(const dmlcts_options *o, dmlcts_result **res, size_
             printf("  %s: %s\n", cJSON_GetObjectItemCaseSensitive(s, "name")->valuestring,
                    cJSON_GetObjectItemCaseSensitive(s, "reason")->valuestring);
     }
-    printf("next, on Windows: scripts/dxdispatch/run-dxdispatch.ps1 -Dir %s, then\n  %s check "
-           "--results %s <the same selection>\n", o->dir, o->argv0, o->dir);
+    printf("next, on Windows: %s -Dir %s, then\n  %s check --results %s <the same selection>\n",
+           script_path(), o->dir, o->argv0, o->dir);
     cJSON_Delete(marker);
     return x.cr.exported ? 0 : 2;
 }
