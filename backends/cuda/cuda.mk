@@ -19,7 +19,7 @@ CUDA_FLAGS := $(CUDA_ARCH) -std=c++17 --fmad=false -Xcompiler -fPIC,-Wall \
               -Iref/include -Iref/case/include -Isuite -Ibackends/cuda
 CUDA_DIR  := $(BUILD)/obj/backends/cuda
 CUDA_CORE := $(CUDA_DIR)/common.o $(CUDA_DIR)/gather.o $(CUDA_DIR)/move.o $(CUDA_DIR)/scan.o \
-             $(CUDA_DIR)/scan_onepass.o $(CUDA_DIR)/scan_lookback.o
+             $(CUDA_DIR)/scan_onepass.o $(CUDA_DIR)/scan_lookback.o $(CUDA_DIR)/scan_cub.o
 CUDA_HDR  := $(wildcard backends/cuda/*.h backends/cuda/*.cuh) ref/include/dmlref.h \
              suite/dmlcts_backend.h
 # libdmlref.a is built with -fopenmp unless OPENMP=0.
@@ -53,9 +53,9 @@ $(CUDA_CONTROL): $(CUDA_DIR)/plugin_control.o $(CUDA_CORE) $(LIB)
 	$(NVCC) $(CUDA_ARCH) -shared -o $@ $< $(CUDA_CORE) $(LIB) $(CUDA_LIBS)
 
 # Both judge CUMULATIVE_PRODUCT with the cases' own tolerance (ref/case/tolerance.c).
-$(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
+$(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_DIR)/bench_roofline.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) \
+	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/bench_cuda.o $(CUDA_DIR)/bench_roofline.o $(CUDA_CORE) \
 		$(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(CUDA_LIBS)
 
 $(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(CASE_LIB) $(LIB)
@@ -88,7 +88,7 @@ cuda-emu: cuda-emu-build
 cuda-emu-build: $(CUDA_EMU_TEST) $(CUDA_EMU_PLUGIN) $(CUDA_EMU_BENCH)
 
 # The bench too: its cases' descs and checks, not its timings, mean something here.
-$(CUDA_EMU_BENCH): $(CUDA_EMU_DIR)/bench_cuda.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) \
+$(CUDA_EMU_BENCH): $(CUDA_EMU_DIR)/bench_cuda.o $(CUDA_EMU_DIR)/bench_roofline.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) \
                    $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(LDLIBS)

@@ -684,7 +684,7 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    enum { NV = 22 };
+    enum { NV = 23 };
     struct variant { const char *name; dmlcu_options o; } variants[NV];
     int nv = 0;
     for (int v = 0; v < NV; v++) {
@@ -722,6 +722,8 @@ int main(int argc, char **argv)
         case 19: o.scan = DMLCU_SCAN_LANES, o.scan_chunk = 2, name = "scan lanes/2"; break;
         case 20: o.scan = DMLCU_SCAN_LANES, o.scan_chunk = 100, name = "scan lanes/100"; break;
         case 21: o.scan = DMLCU_SCAN_LANES, name = "scan lanes"; break; /* the vector form */
+        /* CUB's single-pass scan on every lone lane of FLOAT32 or FLOAT16 (scan_cub.cu). */
+        case 22: o.scan_cub_min = 2, name = "scan cub"; break;
         }
         variants[nv++] = {name, o};
     }

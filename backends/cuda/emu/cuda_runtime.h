@@ -135,6 +135,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t s);
 typedef struct dmlcu_emu_event *cudaEvent_t; /* wall-clock time of the host */
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
