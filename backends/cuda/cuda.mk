@@ -58,10 +58,10 @@ $(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_DIR)/bench_roofline.o $(CUDA_CORE
 	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/bench_cuda.o $(CUDA_DIR)/bench_roofline.o $(CUDA_CORE) \
 		$(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(CUDA_LIBS)
 
-$(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(CASE_LIB) $(LIB)
+$(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) \
-		$(CASE_LIB) $(LIB) $(CUDA_LIBS)
+		$(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(CUDA_LIBS)
 
 # `make cuda-emu`: the same kernel sources compiled with the host C++ compiler
 # against emu/ (a CPU stand-in for the CUDA runtime: one fiber per thread,

@@ -134,7 +134,7 @@ def cupy_stack():
 
     def run(name, a):
         return op(name, cp, a, lambda x, i, ax: cp.take(x, i, axis=ax), setpos, setpos,
-                  lambda x, ax: cp.cumprod(x, axis=ax), cp.ascontiguousarray)
+                  lambda x, ax: cp.cumprod(x, axis=ax), lambda v: v.copy())
 
     def timed(fn, runs):
         ts = []

@@ -21,7 +21,8 @@
 # GOLDENS: the case paths or quoted globs (default goldens); PROBES=0 skips them.
 # RANDOM_CASES=N: instead of the corpus, the 2162 x N small cases of `dmlref gen
 # --random N` (3: 6486 cases), and a line per adapter with its cases per second
-# (all adapters side by side on the one machine, as below).
+# (all adapters side by side on the one machine, as below; not torch-cpu, whose
+# thread per core on every small op swamps the others).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${1:-${OUT:-build/stacks-out}}
@@ -93,7 +94,7 @@ stack() {
 }
 A=backends/python
 stack torch-cuda "" "$PY $A/torch_backend.py"
-stack torch-cpu "" "$PY $A/torch_backend.py --device cpu"
+[ -n "${RANDOM_CASES:-}" ] || stack torch-cpu "" "$PY $A/torch_backend.py --device cpu"
 for k in 1 2 3 4; do
     stack jax.$k $k/4 "$PY $A/jax_backend.py"
 done
@@ -105,7 +106,7 @@ fi
 if [ "$PROBES" = 1 ] && [ -e $A/test/probe_stacks.py ]; then
     (timeout -k 10 "$LIMIT" $PY $A/test/probe_stacks.py >"$R/probes.txt" 2>&1; echo "probes: exit $?" >>"$R/done.txt") &
 fi
-(
+[ "${CUDA_STACK:-1}" = 0 ] || (  # CUDA_STACK=0: not the plugin (its build takes the cores)
     t0=$(date +%s)
     if timeout 300 make -s -j"$(nproc)" build/lib/dmlcts_cuda_plugin.so >"$R/cuda-build.txt" 2>&1; then
         if [ -d goldens/known ]; then
