@@ -106,7 +106,7 @@ MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_
                 elements_line_index nd_tuple_reversed nd1_batch_ignored \
                 join_reversed sum_saturates merge_leading_dims reuses_first_tensor \
                 bf16_accumulator scan_low_32_bits nd_declines_rank5 \
-                accept_invalid decline_declared refuse_trimmed
+                accept_invalid decline_declared refuse_trimmed f16_sum_accumulator
 # With them, the reference plugin as ABI version 1 (no create), which must keep working.
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so) $(BUILD)/lib/dmlcts_ref_plugin_v1.so
 
@@ -177,6 +177,7 @@ bench: $(BENCH)
 	@if [ -x /usr/bin/python3 ]; then \
 		/usr/bin/python3 bench/bench_numpy.py $(BUILD)/bench.json $(BUILD)/bench-report.json; \
 	else echo "bench: /usr/bin/python3 absent: numpy comparison skipped"; fi
+	@[ ! -x /usr/bin/python3 ] || /usr/bin/python3 bench/bench_python.py $(BUILD)
 
 # Check forks a child per test; OpenMP must not start in the parent first, so
 # every test program runs OpenMP only inside the tests (see machine notes).
@@ -255,5 +256,7 @@ clean:
 # Optional: never a dependency of all or test (backends/cuda/README.md).
 -include backends/cuda/cuda.mk
 include mk/install.mk
+include mk/python.mk
+include mk/directml.mk
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -44,6 +44,8 @@ make -s $jobs test-build
 setsid -w sh scripts/test.sh --asan-stream >build/asan-tests.log 2>&1 &
 asan=$!
 make -s test
+# goldens/doc through the real DirectML.dll under Wine, where it is set up (scripts/directml/smoke.sh).
+sh scripts/directml/smoke.sh
 fuzz=""
 if printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' |
     ${FUZZ_CC:-clang} -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then

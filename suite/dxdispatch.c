@@ -85,8 +85,8 @@ static bool not_expressible(const dmlc_case *c, char *why, size_t cap)
     reason_walk w = {c, why, cap};
     uint64_t total = 0;
     uint32_t listed = dmlr_operator_bindings(c->info, c->op.Desc, NULL, 0);
-    if (dmlcts_case_has_tag(c, DMLCTS_TAG_BEYOND) || dmlr_beyond_dml_limits(&c->op, &err)) {
-        snprintf(why, cap, "beyond DirectML's limits (LIMITS-1, tag %s)%s%s", DMLCTS_TAG_BEYOND,
+    if (dmlcts_case_has_tag(c, DMLCTS_TAG_BEYOND) || dmlc_beyond_dml_limits(&c->op, &err)) {
+        snprintf(why, cap, "beyond DirectML's limits (LIMITS-1, LIMITS-4, tag %s)%s%s", DMLCTS_TAG_BEYOND,
                  err.message[0] ? ": " : "", err.message);
         return true;
     }

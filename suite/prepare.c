@@ -187,7 +187,7 @@ static void judge_negative(const dmlc_case *c, dmlr_feature_level level, dmlcts_
 static bool case_validates(const dmlc_case *c, dmlr_feature_level lv, dmlcts_result *r)
 {
     dmlr_error err = {DMLR_STATUS_OK, ""};
-    dmlr_status st = dmlr_validate(&c->op, lv, &err);
+    dmlr_status st = dmlc_case_validate(c, lv, &err); /* INPUT-7: dmlref validate's checks */
     if (st == DMLR_STATUS_OK)
         return true;
     if (st == DMLR_STATUS_NOT_SUPPORTED && lv < c->feature_level &&
@@ -223,6 +223,12 @@ dmlcts_prep dmlcts_prepare(const dmlcts_options *o, const char *file, dmlc_case 
         r->status = DMLCTS_CASE_ERROR;
         dmlcts_set_message(r, "the case file does not load%s: %s", late ? " in time" : "",
                            why.message);
+        if (why.status == DMLR_STATUS_NOT_SUPPORTED) { /* LIMITS-3: no backend is asked */
+            size_t n = strlen(file); /* the result names the file already */
+            bool named = strncmp(why.message, file, n) == 0 && why.message[n] == ':';
+            r->status = DMLCTS_NOT_SUPPORTED;
+            dmlcts_set_message(r, "%s", named ? why.message + n + 2 : why.message);
+        }
         return DMLCTS_PREP_DONE;
     }
     if (!selected(o, c)) {

@@ -195,14 +195,15 @@ dmlc_case_rc dmlc_case_load_text(const char *path, const void *text, size_t len,
 static dmlc_case_rc load(const char *path, const void *given, size_t given_len,
                          const dmlc_load_options *opt, dmlc_case **out, dmlc_error *err)
 {
-    dmlc_jctx j = {path, err, DMLC_CASE_OK, NULL, NULL, "$", 1, 0, 0, 0, 0};
+    dmlc_jctx j = {path, err, DMLC_CASE_OK, NULL, NULL, "$", 1, 0, 0, 0, 0, DMLR_STATUS_OK};
     void *text = NULL;
     size_t len = 0;
     cJSON *root = NULL;
     dmlc_error why;
     *out = NULL;
     if (err)
-        err->rc = DMLC_CASE_OK, err->errnum = 0, err->message[0] = '\0';
+        err->rc = DMLC_CASE_OK, err->errnum = 0, err->message[0] = '\0',
+        err->status = DMLR_STATUS_OK;
     j.c = calloc(1, sizeof *j.c);
     if (!j.c || !(j.c->store = calloc(1, sizeof *j.c->store))) {
         free(j.c);
@@ -244,7 +245,7 @@ static dmlc_case_rc load(const char *path, const void *given, size_t given_len,
     free(text);
     if (j.rc != DMLC_CASE_OK) {
         if (err)
-            err->rc = j.rc, err->errnum = why.errnum;
+            err->rc = j.rc, err->errnum = why.errnum, err->status = j.status;
         dmlc_case_free(j.c);
         return j.rc;
     }

@@ -247,8 +247,15 @@ bool dmlc_case_list_tensors(dmlc_jctx *j)
     dmlc_case *c = j->c;
     uint32_t n = dmlr_operator_bindings(c->info, c->op.Desc, NULL, 0);
     dmlr_binding_info *b;
+    if (n > DMLR_MAX_BINDINGS && !c->expect_error) { /* LIMITS-3: declined before any value */
+        j->status = DMLR_STATUS_NOT_SUPPORTED;
+        dmlc_jkey(j, "desc");
+        return dmlc_jfail(j, "NOT_SUPPORTED: %s binds %u tensors; the reference binds at most %d "
+                          "(LIMITS-2: its own limit, not DirectML's), so it runs no such case "
+                          "(LIMITS-3)", c->info->name, n, DMLR_MAX_BINDINGS);
+    }
     if (n > DMLR_MAX_BINDINGS)
-        n = DMLR_MAX_BINDINGS; /* the library refuses more; the loader lists what it lists */
+        n = DMLR_MAX_BINDINGS; /* a negative case: dmlr_validate says NOT_SUPPORTED (LIMITS-2) */
     if (!(j->tensors = dmlc_alloc(j, ((size_t)n + 1) * sizeof *j->tensors)) ||
         !(b = dmlc_alloc(j, ((size_t)n + 1) * sizeof *b)))
         return false;

@@ -25,6 +25,7 @@ static bool vfail(dmlc_error *err, dmlc_case_rc rc, int errnum, const char *fmt,
     size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
     err->rc = rc;
     err->errnum = errnum;
+    err->status = DMLR_STATUS_OK;
     if (errnum && len + 140 < sizeof text) {
         char why[128];
         dmlc_strerror(errnum, why, sizeof why);

@@ -4,6 +4,7 @@
  */
 #include "dmlcase.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,63 @@ bool dmlc_negative_verdict(const dmlc_case *c, dmlr_status status, const char *m
                      dmlr_status_name(status), message);
 }
 
+static dmlr_status binding_fails(dmlr_error *err, dmlr_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The library's way: err (when not NULL) gets the status and the message. */
+static dmlr_status binding_fails(dmlr_error *err, dmlr_status st, const char *fmt, ...)
+{
+    va_list ap;
+    if (err) {
+        err->status = st;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* TENSOR-12 as dmlr_execute checks it: element for element the same addresses. */
+static bool same_layout(const dmlc_case_tensor *a, const dmlc_case_tensor *b)
+{
+    if (a->rank != b->rank || a->esize != b->esize)
+        return false;
+    for (uint32_t d = 0; d < a->rank; d++)
+        if (a->sizes[d] != b->sizes[d] || (a->sizes[d] > 1 && a->strides[d] != b->strides[d]))
+            return false;
+    return true;
+}
+
+dmlr_status dmlc_case_validate(const dmlc_case *c, dmlr_feature_level level, dmlr_error *err)
+{
+    const dmlc_case_tensor *in = NULL, *out = NULL;
+    char a[160], b[160];
+    dmlr_status st = dmlr_validate(&c->op, level, err);
+    if (st != DMLR_STATUS_OK || !c->in_place || c->expect_error)
+        return st; /* a negative case's tensors are descs only: nothing is bound */
+    for (uint32_t i = 0; i < c->tensor_count; i++)
+        if (c->tensors[i].in_place)
+            *(c->tensors[i].is_output ? &out : &in) = &c->tensors[i];
+    if (!in || !out)
+        return st;
+    if (!same_layout(in, out)) { /* INPUT-7, TENSOR-12 */
+        dmlr_format_sizes(a, sizeof a, in->rank, in->strides);
+        dmlr_format_sizes(b, sizeof b, out->rank, out->strides);
+        return binding_fails(err, DMLR_STATUS_OVERLAP, "%s: in_place binds %s to %s's buffer, but "
+                         "their layouts differ (Strides %s and %s): only exact aliasing is "
+                         "in place (TENSOR-12)", c->info->name, out->name, in->name, b, a);
+    }
+    if (out->bytes > in->bytes) /* INPUT-7, TENSOR-10 */
+        return binding_fails(err, DMLR_STATUS_BUFFER_TOO_SMALL, "%s: in_place binds %s to %s's "
+                         "buffer of %llu bytes, expected at least %llu (its "
+                         "TotalTensorSizeInBytes; TENSOR-10)", c->info->name, out->name, in->name,
+                         (unsigned long long)in->bytes, (unsigned long long)out->bytes);
+    return DMLR_STATUS_OK;
+}
+
 dmlc_case_rc dmlc_case_execute(const dmlc_case *c, dmlr_feature_level level,
                                dmlc_case_run *run, dmlc_error *err)
 {
@@ -113,7 +171,9 @@ dmlc_case_rc dmlc_case_execute(const dmlc_case *c, dmlr_feature_level level,
             b->size = t->bytes;
         }
     }
-    st = dmlr_execute(&c->op, in, c->input_count, level, run->outputs, c->output_count, &why);
+    st = dmlc_case_validate(c, level, &why); /* the checks `dmlref validate` makes, first */
+    if (st == DMLR_STATUS_OK)
+        st = dmlr_execute(&c->op, in, c->input_count, level, run->outputs, c->output_count, &why);
     free(in);
     if (st != DMLR_STATUS_OK) {
         dmlc_case_rc rc = st == DMLR_STATUS_OUT_OF_MEMORY ? DMLC_CASE_INTERNAL : DMLC_CASE_BAD_INPUT;

@@ -20,6 +20,7 @@ typedef struct dmlc_jctx {
     size_t len;
     uint64_t max_memory, max_work; /* INPUT-5: the limits */
     uint64_t memory, work;         /* what the case needs so far */
+    dmlr_status status;            /* dmlc_error.status: NOT_SUPPORTED for LIMITS-3 */
 } dmlc_jctx;
 
 #if defined(__GNUC__)

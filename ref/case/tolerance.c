@@ -14,7 +14,7 @@
  * it leaves unmarked (with a factor 2 to spare, which also absorbs the
  * reference's FLOAT64 accumulation error, at most n 2^-53 relative).
  *
- * SPEC_NOTES.md: CUMULATIVE_PRODUCT-10, -11, -12; CUMULATIVE_SUMMATION-11, -12, -13.
+ * SPEC_NOTES.md: CUMULATIVE_PRODUCT-10, -11, -12; CUMULATIVE_SUMMATION-11, -12, -13, -16.
  */
 #include "dmlcase.h"
 
@@ -281,7 +281,8 @@ uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_opera
  * read, n results written): + 2n * smallest normal.  Cancellation needs no
  * mark: the bound is relative to A, not to the result.  Overflow does: an
  * intermediate beyond the largest finite value is infinite in any later
- * order (CUMULATIVE_SUMMATION-13).
+ * order (CUMULATIVE_SUMMATION-13), for FLOAT32; a FLOAT16 sum runs wider and
+ * overflows only when narrowed (CUMULATIVE_SUMMATION-16).
  */
 
 double dmlc_cumsum_bound(dmlr_data_type dt, double magnitudes, uint64_t n)
@@ -306,7 +307,7 @@ bool dmlc_cumsum_within_bound(dmlr_data_type dt, const void *expected, const voi
     double e = load(dt, expected), g = load(dt, got);
     if (isnan(e) || isnan(g)) /* CUMULATIVE_SUMMATION-12: any NaN for a NaN, nothing else */
         return isnan(e) && isnan(g);
-    if (isinf(e) || isinf(g)) /* CUMULATIVE_SUMMATION-12: infinities exactly */
+    if (isinf(e) || isinf(g)) /* CUMULATIVE_SUMMATION-12, -16: infinities exactly */
         return e == g;
     return fabs(g - e) <= dmlc_cumsum_bound(dt, magnitudes, n); /* CUMULATIVE_SUMMATION-11 */
 }
@@ -347,6 +348,48 @@ bool dmlc_cumsum_accepts(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
                                     prefix_magnitudes(&s, in, e));
 }
 
+/*
+ * CUMULATIVE_SUMMATION-16: FLOAT16 sums run at FP32 or wider, where n terms of
+ * at most 65504 never overflow; only the one narrowing can, at the midpoint
+ * of the largest finite value and the next power of two.  An element is
+ * marked where a result within the judge's own bound of its sum may fall on
+ * either side of that midpoint (the error the bound forgives in a finite
+ * result, it forgives across the midpoint); marks do not carry on along the
+ * lane (a wide sum comes back into range).
+ */
+static bool near_overflow(int m, double huge, double sum, double magnitudes, uint64_t n)
+{
+    int e;
+    frexp(huge, &e);
+    double at = huge + ldexp(1.0, e - m - 2); /* 65504 + 16: half a unit in the last place */
+    double d = dmlc_cumsum_bound(DMLR_FLOAT16, magnitudes, n);
+    return n && fabs(sum) - d < at && fabs(sum) + d >= at;
+}
+
+/* CUMULATIVE_SUMMATION-16's marks, lane by lane in traversal order. */
+static uint64_t float16_marks(const scan_shape *sh, uint64_t outer, uint64_t len, uint64_t inner,
+                              const void *input, int m, double huge, bool *marks)
+{
+    uint64_t marked = 0;
+    for (uint64_t o = 0; o < outer; o++)
+        for (uint64_t i = 0; i < inner; i++) {
+            double a = 0, sum = 0; /* FLOAT16 terms: exact in double for n < 2^13 */
+            bool special = false;  /* an infinity or NaN: the element is exact in any order */
+            for (uint64_t s = 0; s < len; s++) {
+                uint64_t k = sh->decreasing ? len - 1 - s : s, flat = (o * len + k) * inner + i;
+                double x = load(DMLR_FLOAT16, (const unsigned char *)input + flat * 2);
+                if (sh->exclusive)
+                    marked += marks[flat] = !special && near_overflow(m, huge, sum, a, s);
+                special = special || !isfinite(x);
+                a += isfinite(x) ? fabs(x) : 0;
+                sum += isfinite(x) ? x : 0;
+                if (!sh->exclusive)
+                    marked += marks[flat] = !special && near_overflow(m, huge, sum, a, s + 1);
+            }
+        }
+    return marked;
+}
+
 uint64_t dmlc_cumsum_implementation_defined(const dmlr_cumulative_summation_operator_desc *desc,
                                             const void *input, bool *marks)
 {
@@ -361,6 +404,8 @@ uint64_t dmlc_cumsum_implementation_defined(const dmlr_cumulative_summation_oper
     memset(marks, 0, (size_t)(outer * len * inner) * sizeof *marks);
     if (!float_params(dt, &m, &tiny, &huge))
         return 0;
+    if (dt == DMLR_FLOAT16)
+        return float16_marks(&sh, outer, len, inner, input, m, huge, marks);
     for (uint64_t o = 0; o < outer; o++)
         for (uint64_t i = 0; i < inner; i++) {
             double a = 0; /* finite magnitudes so far: no partial sum of any order exceeds it */

@@ -19,7 +19,9 @@ static const char check_help[] =
     "elements and accepting legal_values.  A PATH is a case file, or a directory\n"
     "searched recursively for *.json (not *.schema.json), in sorted order.  A negative\n"
     "case (expect_error) passes when validation fails with its status (and message,\n"
-    "if given).  A case whose min_feature_level is above the target is skipped.\n"
+    "if given).  A case whose min_feature_level is above the target is skipped, and\n"
+    "so is one that binds more tensors than the reference does (NOT_SUPPORTED,\n"
+    "SPEC_NOTES LIMITS-3).\n"
     "\n"
     "Prints PASS name or FAIL name per case and, for a FAIL, its first 10 mismatches:\n"
     "  OutputTensor[1,0]: expected 3 (0x40400000), got 4 (0x40800000)\n"
@@ -36,14 +38,19 @@ static const char validate_help[] =
     "                      [--max-work N]\n"
     "\n"
     "Load the case and validate its operator desc with dmlr_validate at level X\n"
-    "(default: the case's feature_level, else 6_4).  Prints \"valid\", or one line\n"
-    "on stderr: FILE: STATUS: the library's message (exit status 2; STATUS is\n"
-    "INVALID_ARGUMENT or NOT_SUPPORTED).  The case may be a negative one (a desc\n"
+    "(default: the case's feature_level, else 6_4), then an in-place case's binding\n"
+    "(SPEC_NOTES INPUT-7): what check and run refuse, validate refuses.  Prints\n"
+    "\"valid\", or one line on stderr: FILE: STATUS: the message (exit status 2;\n"
+    "STATUS is INVALID_ARGUMENT, NOT_SUPPORTED, OVERLAP or BUFFER_TOO_SMALL).  A case\n"
+    "binding more tensors than the reference does fails to load: NOT_SUPPORTED\n"
+    "(LIMITS-3).  The case may be a negative one (a desc\n"
     "and expect_error, no values): the desc is validated all the same.\n"
     "\n"
     "  --dml-limits  also apply DirectML's own cap, which the reference does not:\n"
-    "                at most 4294967295 elements per tensor (SPEC_NOTES LIMITS-1;\n"
-    "                such cases are tagged beyond-dml-limits)\n"
+    "                at most 4294967295 elements per tensor (SPEC_NOTES LIMITS-1),\n"
+    "                in its buffer's strided span dot(Sizes - 1, Strides) + 1 and\n"
+    "                in its TotalTensorSizeInBytes (LIMITS-4); such cases are\n"
+    "                tagged beyond-dml-limits\n"
     "%s"
     "\n";
 
@@ -107,6 +114,10 @@ static result check_one(const char *file, const dmlc_load_options *opt,
             return R_SKIP;
         }
         rc = dmlc_case_execute(c, level, &run, &err);
+    } else if (err.status == DMLR_STATUS_NOT_SUPPORTED) { /* LIMITS-3: the reference declines */
+        if (!quiet)
+            printf("SKIP %s\n", err.message);
+        return R_SKIP;
     }
     if (rc != DMLC_CASE_OK) {
         fflush(stdout); /* keep the lines in order when both go to one file */
@@ -245,8 +256,8 @@ int cli_validate(int argc, char **argv)
         fprintf(stderr, "%s\n", why.message);
         return rc;
     }
-    dmlr_status st = dmlr_validate(&c->op, level ? level : c->feature_level, &err);
-    if (st == DMLR_STATUS_OK && dml_limits && dmlr_beyond_dml_limits(&c->op, &err)) /* LIMITS-1 */
+    dmlr_status st = dmlc_case_validate(c, level ? level : c->feature_level, &err);
+    if (st == DMLR_STATUS_OK && dml_limits && dmlc_beyond_dml_limits(&c->op, &err)) /* LIMITS-1, -4 */
         st = err.status;
     if (st == DMLR_STATUS_OK)
         printf("valid\n");

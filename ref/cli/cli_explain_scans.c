@@ -97,7 +97,7 @@ static void product_why(const dmlc_case_tensor *in, const uint64_t *lane, uint32
 
 /*
  * How the case's check judges a device at this element (when it is not
- * marked), and for a marked sum why (CUMULATIVE_SUMMATION-13).  a: the
+ * marked), and for a marked sum why (CUMULATIVE_SUMMATION-13, -16).  a: the
  * finite terms' magnitudes, summed in traversal order.
  */
 static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n, double a)
@@ -109,7 +109,11 @@ static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n
     bool marked = x->out->implementation_defined && x->out->implementation_defined[x->flat];
     bool fl = float_params(dt, &m, &tiny, &huge);
     g = gamma_n(m, n);
-    if (fl && marked && s->sum) {
+    if (fl && marked && s->sum && dt == DMLR_FLOAT16) /* CUMULATIVE_SUMMATION-16 */
+        printf("  why: the running sum lies within the judge's bound of %.17g, the midpoint of the "
+               "largest finite\n  and 2^16: a result the bound allows may round to either side "
+               "(CUMULATIVE_SUMMATION-16)\n", huge + 16);
+    else if (fl && marked && s->sum) {
         if (2 * (1 + g) * a > huge) /* CUMULATIVE_SUMMATION-13 */
             printf("  why: the terms' magnitudes sum to A = %.17g, and 2 (1 + gamma_n) A = %.6g "
                    "passes the\n  largest finite %.17g: a partial sum in some association order "
@@ -152,6 +156,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
     uint64_t mask = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
     uint64_t ibits = s->sum ? 0 : 1;    /* the identities; a sum starts at -0, */
     double run = s->sum ? -0.0 : 1, a = 0; /* exact for every x (CUMULATIVE_SUMMATION-10) */
+    bool passed = false; /* a FLOAT16 running sum beyond 65520 on the way (-16) */
     unsigned char result[8];
     char lane[96], v[96];
     n = s->down ? L - k : k + 1;
@@ -191,6 +196,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
             double t = as_double(dt, e);
             run = s->sum ? run + t : run * t;
             a += isfinite(t) ? fabs(t) : 0;
+            passed = passed || (s->sum && dt == DMLR_FLOAT16 && fabs(run) >= 65520);
         } else {
             uint64_t t = dmlc_value_bits(dt, e);
             ibits = (s->sum ? ibits + t : ibits * t) & mask;
@@ -231,6 +237,10 @@ static bool explain_scan(const cli_xp *x, const scan *s)
     printf("  rounded once to %s, nearest-even: %s\n", dmlr_data_type_name(dt), v);
     if (!s->sum && x->out->implementation_defined && x->out->implementation_defined[x->flat])
         product_why(in, x->coord, A, pos, n);
+    if (passed && isfinite(run) && fabs(run) < 65520) /* CUMULATIVE_SUMMATION-16 */
+        printf("  the running sum passed 65520 on the way: an FP16 accumulator holds infinity "
+               "from there,\n  but a FLOAT16 sum runs at FP32 or wider and comes back "
+               "(CUMULATIVE_SUMMATION-16)\n");
     scan_judge(x, s, as_double(dt, result), n, a);
     return cli_xp_verdict(x, result, true);
 }

@@ -2,7 +2,8 @@
  * op_cumulative_summation.c -- CUMULATIVE_SUMMATION in the golden corpus: its
  * matrix, the builder (one shape for both tensors, CUMULATIVE_SUMMATION-3; in
  * place, the output desc is the input's, TENSOR-12), the marks
- * (CUMULATIVE_SUMMATION-13: dmlc_cumsum_implementation_defined) and the
+ * (CUMULATIVE_SUMMATION-13, -16: dmlc_cumsum_implementation_defined), the
+ * edges near FLOAT16's largest value and FP32's rounding (-16) and the
  * negative cases.
  */
 #include "gen_matrix.h"
@@ -46,13 +47,74 @@ static const dmlg_edge cumulative_summation_edges[] = {
     {"dtype=i32 rank=r2 layout=packed axis=axlast direction=dec exclusive=excl "
      "inplace=outplace values=random", "large", "more than 65535 along the Axis, 16.8M "
      "elements"},
+    /* Last, so that the values the edges above fill in stay as they were. */
+    {"dtype=f16 rank=r3 layout=padded axis=axlast direction=inc exclusive=incl "
+     "inplace=outplace values=extreme", "f16nearmax", "running sums that pass 65520 and come "
+     "back: an FP16 accumulator stays at infinity, a wide one does not (CUMULATIVE_SUMMATION-16)"},
+    {"dtype=f32 rank=r3 layout=permuted axis=axlast direction=inc exclusive=incl "
+     "inplace=outplace values=random", "f32acc", "a term near 2^24 and small ones: FP32 and "
+     "FP64 accumulation differ, both inside the bound (CUMULATIVE_SUMMATION-11, -16)"},
 };
 
 /* ---- the builder ---- */
 
+/*
+ * The edges of CUMULATIVE_SUMMATION-16, lane by lane (Axis last, INCREASING:
+ * lane j is logical elements j L .. j L + L - 1, traversed in that order).
+ * f16nearmax: a sign per lane; 48000..65504, then 8000..23968 (the running
+ * sum passes 65520 in most lanes), then -16000..-39968 (back), then terms
+ * of either sign below 22400; multiples of 32, exact in FLOAT16.  f32acc:
+ * 2^24 (1 + k/8), then multiples of 1/2 in [-1.5, 2], which FP32 rounds away
+ * (its spacing there is 2) and FP64 keeps.
+ */
+static double edge_term(dmlg_case *gc, bool near_max, uint64_t pos, double sign)
+{
+    if (!near_max)
+        return pos == 0 ? 16777216.0 * (1 + (double)dmlg_below(gc, 8) / 8)
+                        : ((double)dmlg_below(gc, 8) - 3.5) / 4 * 2 + 0.25;
+    double k = pos == 0   ? 1500 + (double)dmlg_below(gc, 548)
+               : pos == 1 ? 250 + (double)dmlg_below(gc, 500)
+               : pos == 2 ? -(500 + (double)dmlg_below(gc, 750))
+                          : (double)dmlg_below(gc, 1401) - 700;
+    return sign * 32 * k;
+}
+
+static bool edge_values(dmlg_case *gc, uint32_t axis)
+{
+    dmlg_tensor *t = &gc->t[0];
+    bool near_max = dmlg_variant(gc, "f16nearmax");
+    uint64_t len = t->desc.Sizes[axis];
+    uint32_t esize = dmlr_data_type_size(t->desc.DataType);
+    double sign = 1;
+    if (axis + 1 != t->desc.DimensionCount)
+        return dmlg_fail(gc, "the scan edges need the last Axis");
+    if (!dmlg_buffer_bytes(gc, t) || !(t->buf = dmlg_alloc(gc, t->bytes)) ||
+        !(t->logical = dmlg_alloc(gc, t->count * esize)))
+        return false;
+    memset(t->buf, 0x5A, t->bytes);
+    for (uint64_t i = 0; i < t->count; i++) {
+        if (i % len == 0)
+            sign = dmlg_below(gc, 2) ? -1 : 1;
+        double x = edge_term(gc, near_max, i % len, sign);
+        uint64_t bits = 0;
+        if (near_max) {
+            bits = dmlr_f64_to_f16(x);
+        } else {
+            float f = (float)x; /* exact: multiples of 2^-2 below 2^22, and 2^24 (1 + k/8) */
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            bits = u;
+        }
+        dmlg_store(t->logical + i * esize, esize, bits);
+        dmlg_store(t->buf + dmlg_offset(t, i), esize, bits);
+    }
+    return true;
+}
+
 static bool build(dmlg_case *gc)
 {
-    uint32_t axis = dmlg_scan_tensors(gc, 0);
+    bool edge = dmlg_variant(gc, "f16nearmax") || dmlg_variant(gc, "f32acc");
+    uint32_t axis = dmlg_scan_tensors(gc, dmlg_variant(gc, "f32acc") ? 12 : edge ? 6 : 0);
     dmlg_tensor *src = &gc->t[0], *dst = &gc->t[1];
     if (src->generated) /* every bit pattern: the sums wrap modulo 2^32 throughout */
         src->recipe = dmlg_recipe_bits(gc);
@@ -61,7 +123,7 @@ static bool build(dmlg_case *gc)
     gc->d.cumulative_summation = (dmlr_cumulative_summation_operator_desc){
         &src->desc, &dst->desc, axis, dir, dmlg_is(gc, "exclusive", "excl")};
     gc->op = (dmlr_operator_desc){DMLR_OPERATOR_CUMULATIVE_SUMMATION, &gc->d.cumulative_summation};
-    return true;
+    return !edge || edge_values(gc, axis);
 }
 
 /* ---- the marks ---- */
@@ -73,7 +135,7 @@ static void mark(dmlg_case *gc, bool *marks)
 
 static bool marks(dmlg_case *gc)
 {
-    return dmlg_scan_marks(gc, mark); /* CUMULATIVE_SUMMATION-13 */
+    return dmlg_scan_marks(gc, mark); /* CUMULATIVE_SUMMATION-13, -16 */
 }
 
 /* ---- negative cases ---- */

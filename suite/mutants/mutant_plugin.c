@@ -58,7 +58,9 @@ enum {
     M_bf16_accumulator,     /* CUMULATIVE_PRODUCT FLOAT16: every partial product truncated to
                                bfloat16 (8 significant bits) */
     M_scan_low_32_bits,     /* INT64/UINT64 scans: only the low 32 bits of each result kept */
-    M_nd_declines_rank5     /* GATHER_ND, GATHER_ND1: NOT_SUPPORTED from 5 dimensions on */
+    M_nd_declines_rank5,    /* GATHER_ND, GATHER_ND1: NOT_SUPPORTED from 5 dimensions on */
+    M_f16_sum_accumulator   /* CUMULATIVE_SUMMATION FLOAT16: every partial sum rounded to FLOAT16,
+                               so one past 65520 stays infinite (CuPy's way; SUMMATION-16) */
 };
 
 #ifndef MUTANT
@@ -268,6 +270,30 @@ static void cumprod_f16_mutated(const dmlr_cumulative_product_operator_desc *d,
                     if (MUTANT == M_bf16_accumulator)
                         acc = bf16_truncate(acc);
                 }
+            }
+        }
+}
+
+/* M_f16_sum_accumulator: a FLOAT16 CUMULATIVE_SUMMATION whose running sum is FLOAT16 itself. */
+static void cumsum_f16_narrow(const dmlr_cumulative_summation_operator_desc *d,
+                              const unsigned char *in, unsigned char *out)
+{
+    const dmlr_tensor_desc *ti = d->InputTensor, *to = d->OutputTensor;
+    uint64_t len = ti->Sizes[d->Axis], outer, inner;
+    scan_lanes(ti, d->Axis, &outer, &inner);
+    for (uint64_t o = 0; o < outer; o++)
+        for (uint64_t i = 0; i < inner; i++) {
+            uint16_t acc = 0;
+            for (uint64_t k = 0; k < len; k++) {
+                uint64_t j = d->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING ? len - 1 - k : k;
+                uint64_t flat = (o * len + j) * inner + i;
+                uint16_t h, next;
+                memcpy(&h, in + offset_of(ti, flat), 2); /* read before an in-place write */
+                next = dmlr_f64_to_f16(dmlr_f16_to_f64(acc) + dmlr_f16_to_f64(h));
+                if (!d->HasExclusiveSum)
+                    acc = next;
+                memcpy(out + offset_of(to, flat), &acc, 2);
+                acc = next;
             }
         }
 }
@@ -728,6 +754,17 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
             j->InputTensors = tensors;
             if (reference(c, &op, in, out) != DMLCTS_RUN_OK) /* a reversed desc may be invalid */
                 return reference(c, c->op, c->inputs, c->outputs);
+            return DMLCTS_RUN_OK;
+        }
+        break;
+    case M_f16_sum_accumulator:
+        if (c->op->Type == DMLR_OPERATOR_CUMULATIVE_SUMMATION) {
+            const dmlr_cumulative_summation_operator_desc *d = c->op->Desc;
+            dmlr_error err;
+            if (d->InputTensor->DataType != DMLR_FLOAT16 ||
+                dmlr_validate(c->op, c->feature_level, &err) != DMLR_STATUS_OK)
+                return reference(c, c->op, c->inputs, c->outputs);
+            cumsum_f16_narrow(d, c->inputs[0].data, c->outputs[0].data);
             return DMLCTS_RUN_OK;
         }
         break;

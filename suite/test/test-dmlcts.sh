@@ -145,6 +145,7 @@ reuses_first_tensor FAIL known/split_two_outputs_differ_everywhere
 bf16_accumulator FAIL known/cumulative_product_float16_repeated_6_5_middle_axis
 scan_low_32_bits FAIL known/cumulative_summation_int64_past_2_32
 nd_declines_rank5 FAIL known/gather_nd1_rank5
+f16_sum_accumulator FAIL gen/cumulative_summation/f16.r3.padded.axlast.inc.incl.outplace.extreme.f16nearmax
 EOF
 
 # 2b. The known-bug corpus: every case tagged "mutant:NAME" (goldens/known,
@@ -331,6 +332,24 @@ unset DMLCTS_MUTANT_TARGET
 has case_error "^CASE_ERROR hostile/gather.example1.bad_axis: the case's desc does not validate at DML_FEATURE_LEVEL_6_4 \(not given to the backend\): GATHER: Axis is 3"
 has case_error "^CRASH doc/gather.example1: "
 has case_error "^dmlcts: $((small_doc - 1)) passed, 2 failed, 0 skipped$"
+# INPUT-7: an in-place case whose OutputTensor is laid out unlike InputTensor is refused
+# as `dmlref validate` refuses it: CASE_ERROR, the backend (the crash mutant, aimed at it)
+# never called.  LIMITS-3: a JOIN of 1024 inputs is NOT_SUPPORTED, not misread.
+sed 's/"OutputTensor": {"DataType": "FLOAT32", "Sizes": \[2, 3\]}/"OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3], "Strides": [1, 2]}/; s|"cumulative_summation/in_place_float32"|"hostile/in_place.strided"|' \
+    goldens/cumulative_summation/in_place_float32.json >"$T/hostile/in_place_strided.json"
+awk 'BEGIN {
+    printf "{\"format\": \"dmlref-case-1\", \"name\": \"hostile/join1024\", \"min_feature_level\": \"1_0\", "
+    printf "\"type\": \"JOIN\", \"desc\": {\"InputCount\": 1024, \"InputTensors\": ["
+    for (i = 0; i < 1024; i++) printf "%s{\"DataType\": \"INT8\", \"Sizes\": [1]}", i ? ", " : ""
+    printf "], \"OutputTensor\": {\"DataType\": \"INT8\", \"Sizes\": [1024]}, \"Axis\": 0}, "
+    printf "\"inputs\": {\"InputTensors\": []}, \"outputs\": {\"OutputTensor\": []}}\n"
+}' >"$T/hostile/join1024.json"
+export DMLCTS_MUTANT_TARGET=in_place.strided
+run in_place_strided 2 --backend "plugin:$LIB/dmlcts_mutant_crash.so" "$T/hostile/in_place_strided.json" "$T/hostile/join1024.json"
+unset DMLCTS_MUTANT_TARGET
+has in_place_strided "^CASE_ERROR hostile/in_place.strided: .*in_place binds OutputTensor to InputTensor's buffer, but their layouts differ"
+has in_place_strided "^NOT_SUPPORTED .*join1024.json: .\.desc: NOT_SUPPORTED: JOIN binds 1025 tensors; the reference binds at most 1024"
+has in_place_strided "^dmlcts: 0 passed, 1 failed, 1 skipped$"
 # Special files as case files: refused before reading, the run goes on.
 mkfifo "$T/hostile/fifo.json"
 ln -s /dev/zero "$T/hostile/zero.json"

@@ -43,6 +43,9 @@ typedef struct dmlc_error {
     dmlc_case_rc rc;
     int errnum;
     char message[DMLC_CASE_MSG_MAX];
+    /* NOT_SUPPORTED when a load fails on a well-formed case the reference declines
+     * (LIMITS-3: more tensors than it binds); otherwise DMLR_STATUS_OK. */
+    dmlr_status status;
 } dmlc_error;
 
 /* Fill *err (when not NULL) and return false. */
@@ -583,6 +586,26 @@ void dmlc_case_free(dmlc_case *c);
 bool dmlc_negative_verdict(const dmlc_case *c, dmlr_status status, const char *message,
                            dmlc_error *why);
 
+/*
+ * The one validation of a case before it runs, shared by `dmlref validate`,
+ * `check`, `run` and dmlcts: dmlr_validate at `level`, then the binding the
+ * case itself asks for.  With in_place, OutputTensor is bound to InputTensor's
+ * buffer, so the two must have the same layout (TENSOR-12: OVERLAP otherwise)
+ * and OutputTensor's TotalTensorSizeInBytes must fit in InputTensor's
+ * (TENSOR-10: BUFFER_TOO_SMALL); dmlr_execute would refuse them (INPUT-7).
+ * DMLR_STATUS_OK, or the status with the message in err.
+ */
+dmlr_status dmlc_case_validate(const dmlc_case *c, dmlr_feature_level level, dmlr_error *err);
+
+/*
+ * LIMITS-1 and LIMITS-4: whether the desc is beyond DirectML's cap of
+ * 2^32 - 1 elements, which the reference does not apply: a tensor's elements
+ * (dmlr_beyond_dml_limits), its strided span dot(Sizes - 1, Strides) + 1, or
+ * its TotalTensorSizeInBytes above the size of 2^32 - 1 elements.  True with
+ * INVALID_ARGUMENT and a message naming the tensor in err (may be NULL).
+ */
+bool dmlc_beyond_dml_limits(const dmlr_operator_desc *op, dmlr_error *err);
+
 /* The i-th input or output binding (i < input_count / output_count). */
 const dmlc_case_tensor *dmlc_case_input(const dmlc_case *c, uint32_t i);
 const dmlc_case_tensor *dmlc_case_output(const dmlc_case *c, uint32_t i);
@@ -600,9 +623,10 @@ typedef struct dmlc_case_run {
 } dmlc_case_run;
 
 /*
- * Execute a positive case with dmlr_execute at `level`: fresh output buffers
- * filled with 0xA5, the case's inputs left untouched (an in-place run works
- * on a copy).  On failure err holds "FILE: <library message>".
+ * Execute a positive case at `level`: dmlc_case_validate, then dmlr_execute
+ * on fresh output buffers filled with 0xA5, the case's inputs left untouched
+ * (an in-place run works on a copy).  On failure err holds "FILE: <library
+ * message>".
  */
 dmlc_case_rc dmlc_case_execute(const dmlc_case *c, dmlr_feature_level level,
                                dmlc_case_run *run, dmlc_error *err);

@@ -368,6 +368,131 @@ START_TEST(implementation_defined_indices_must_name_elements)
 }
 END_TEST
 
+/* A JOIN of n INT8 inputs of Sizes {1} into {n}: input i holds i % 100. */
+static void write_join(const char *name, uint32_t n, bool negative)
+{
+    size_t cap = 64 * (size_t)n + 1024, len = 0;
+    char *t = malloc(cap);
+    ck_assert_ptr_nonnull(t);
+    len += (size_t)snprintf(t + len, cap - len, "{\"format\": \"dmlref-case-1\", \"name\": \"t\", "
+                            "\"min_feature_level\": \"1_0\", \"type\": \"JOIN\", \"desc\": "
+                            "{\"InputCount\": %u, \"InputTensors\": [", n);
+    for (uint32_t i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len, "%s{\"DataType\": \"INT8\", \"Sizes\": [1]}",
+                                i ? ", " : "");
+    len += (size_t)snprintf(t + len, cap - len, "], \"OutputTensor\": {\"DataType\": \"INT8\", "
+                            "\"Sizes\": [%u]}, \"Axis\": 0}, ", n);
+    if (negative) {
+        len += (size_t)snprintf(t + len, cap - len,
+                                "\"expect_error\": {\"status\": \"NOT_SUPPORTED\"}}");
+    } else {
+        len += (size_t)snprintf(t + len, cap - len, "\"inputs\": {\"InputTensors\": [");
+        for (uint32_t i = 0; i < n; i++)
+            len += (size_t)snprintf(t + len, cap - len, "%s[%u]", i ? ", " : "", i % 100);
+        len += (size_t)snprintf(t + len, cap - len, "]}, \"outputs\": {\"OutputTensor\": "
+                                "{\"check\": \"exact\", \"expected\": [");
+        for (uint32_t i = 0; i < n; i++)
+            len += (size_t)snprintf(t + len, cap - len, "%s%u", i ? ", " : "", i % 100);
+        len += (size_t)snprintf(t + len, cap - len, "]}}}");
+    }
+    ck_assert(dmlc_write_file(in_dir(name), t, len, NULL));
+    free(t);
+}
+
+START_TEST(a_positive_case_with_more_tensors_than_the_reference_binds_is_not_supported)
+{
+    /* LIMITS-3: 1023 inputs and the output are 1024 bindings, the most the reference binds. */
+    dmlc_error err;
+    dmlc_case_run run;
+    dmlc_case_verdict v;
+    dmlc_case *c;
+    char want[1024];
+    write_join("most.json", 1023, false);
+    c = load_ok("most.json");
+    ck_assert_int_eq(dmlc_case_execute(c, c->feature_level, &run, &err), DMLC_CASE_OK);
+    ck_assert(dmlc_case_compare(c, run.outputs, &v, NULL, 0));
+    ck_assert_uint_eq(v.compared, 1023);
+    dmlc_case_run_free(&run);
+    dmlc_case_free(c);
+    /* One more is NOT_SUPPORTED, said before a value is read, not a misread member. */
+    write_join("case.json", 1024, false);
+    c = (dmlc_case *)1;
+    ck_assert_int_eq(dmlc_case_load(in_dir("case.json"), &c, &err), DMLC_CASE_BAD_INPUT);
+    ck_assert_ptr_null(c);
+    ck_assert_int_eq(err.status, DMLR_STATUS_NOT_SUPPORTED);
+    snprintf(want, sizeof want, "%s: $.desc: NOT_SUPPORTED: JOIN binds 1025 tensors; the "
+             "reference binds at most 1024 (LIMITS-2: its own limit, not DirectML's), so it runs "
+             "no such case (LIMITS-3)", in_dir("case.json"));
+    ck_assert_str_eq(err.message, want);
+    /* A negative case is a desc only: it loads, and the validator gives the verdict. */
+    write_join("negative.json", 1024, true);
+    c = load_ok("negative.json");
+    ck_assert_int_eq(dmlr_validate(&c->op, c->feature_level, NULL), DMLR_STATUS_NOT_SUPPORTED);
+    dmlc_case_free(c);
+    /* Any other failure leaves the status OK. */
+    write_case("case.json", "{" HEAD ", " DESC "}");
+    ck_assert_int_eq(dmlc_case_load(in_dir("case.json"), &c, &err), DMLC_CASE_BAD_INPUT);
+    ck_assert_int_eq(err.status, DMLR_STATUS_OK);
+}
+END_TEST
+
+/* An in-place CUMULATIVE_SUMMATION over {2,3} whose OutputTensor has these extra members. */
+static void write_in_place(const char *out_extra)
+{
+    write_case("case.json", "{" HEAD ", 'type': 'CUMULATIVE_SUMMATION', 'in_place': true, "
+               "'desc': {'InputTensor': {'DataType': 'FLOAT32', 'Sizes': [2, 3]}, "
+               "'OutputTensor': {'DataType': 'FLOAT32', 'Sizes': [2, 3]%s}, 'Axis': 1, "
+               "'AxisDirection': 'DML_AXIS_DIRECTION_INCREASING', 'HasExclusiveSum': false}, "
+               "'inputs': {'InputTensor': [1, 2, 3, 4, 5, 6]}, 'outputs': {'OutputTensor': "
+               "{'check': 'exact', 'expected': [1, 3, 6, 4, 9, 15]}}}", out_extra);
+}
+
+/* dmlc_case_validate's verdict and message, and dmlc_case_execute's: the same. */
+static void assert_in_place_fails(dmlr_status status, const char *message)
+{
+    dmlr_error e = {DMLR_STATUS_OK, ""};
+    dmlc_error err;
+    dmlc_case_run run;
+    char want[1024];
+    dmlc_case *c = load_ok("case.json");
+    ck_assert_int_eq(dmlr_validate(&c->op, c->feature_level, NULL), DMLR_STATUS_OK);
+    ck_assert_int_eq(dmlc_case_validate(c, c->feature_level, &e), status);
+    ck_assert_str_eq(e.message, message);
+    ck_assert_int_eq(dmlc_case_execute(c, c->feature_level, &run, &err), DMLC_CASE_BAD_INPUT);
+    snprintf(want, sizeof want, "%s: %s", in_dir("case.json"), message);
+    ck_assert_str_eq(err.message, want);
+    dmlc_case_free(c);
+}
+
+START_TEST(an_in_place_case_validates_as_it_executes)
+{
+    /* INPUT-7, TENSOR-12: the binding in_place asks for is checked where the desc is. */
+    dmlr_error e = {DMLR_STATUS_OK, ""};
+    dmlc_error err;
+    dmlc_case_run run;
+    dmlc_case_verdict v;
+    dmlc_case *c;
+    write_in_place(", 'Strides': [3, 1]");
+    c = load_ok("case.json");
+    ck_assert_int_eq(dmlc_case_validate(c, c->feature_level, &e), DMLR_STATUS_OK);
+    ck_assert_int_eq(dmlc_case_execute(c, c->feature_level, &run, &err), DMLC_CASE_OK);
+    ck_assert(dmlc_case_compare(c, run.outputs, &v, NULL, 0));
+    dmlc_case_run_free(&run);
+    dmlc_case_free(c);
+    write_in_place(", 'Strides': [1, 2]");
+    assert_in_place_fails(DMLR_STATUS_OVERLAP,
+                          "CUMULATIVE_SUMMATION: in_place binds OutputTensor to InputTensor's "
+                          "buffer, but their layouts differ (Strides {1,2} and {3,1}): only exact "
+                          "aliasing is in place (TENSOR-12)");
+    /* INPUT-7, TENSOR-10: the one buffer is InputTensor's, 24 bytes. */
+    write_in_place(", 'TotalTensorSizeInBytes': 28");
+    assert_in_place_fails(DMLR_STATUS_BUFFER_TOO_SMALL,
+                          "CUMULATIVE_SUMMATION: in_place binds OutputTensor to InputTensor's "
+                          "buffer of 24 bytes, expected at least 28 (its TotalTensorSizeInBytes; "
+                          "TENSOR-10)");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("case");
@@ -403,6 +528,8 @@ static Suite *suite(void)
     tcase_add_test(tc, in_place_is_rejected_for_an_operator_that_does_not_run_in_place);
     tcase_add_test(tc, legal_values_must_include_the_expected_value);
     tcase_add_test(tc, implementation_defined_indices_must_name_elements);
+    tcase_add_test(tc, a_positive_case_with_more_tensors_than_the_reference_binds_is_not_supported);
+    tcase_add_test(tc, an_in_place_case_validates_as_it_executes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -372,21 +372,25 @@ START_TEST(tolerance_sum_specials_integers_and_zeros)
 }
 END_TEST
 
-static uint64_t sum_marks_of(const uint16_t *vals, uint32_t n, int dir, bool excl, bool *marks)
+static uint64_t sum_marks_of(dmlr_data_type dt, const void *vals, uint32_t n, int dir, bool excl,
+                             bool *marks)
 {
-    dmlr_tensor_desc t = {DMLR_FLOAT16, 0, 1, &n, NULL, 0, 0};
+    dmlr_tensor_desc t = {dt, 0, 1, &n, NULL, 0, 0};
     dmlr_cumulative_summation_operator_desc c = {&t, &t, 0, (dmlr_axis_direction)dir, excl};
     return dmlc_cumsum_implementation_defined(&c, vals, marks);
 }
 
-static void assert_sum_marks(const float *vals, uint32_t n, int dir, bool excl, const bool *want)
+/* The marks of a FLOAT32 lane, or of the same values as FLOAT16 (f16). */
+static void assert_sum_marks_of(bool f16, const float *vals, uint32_t n, int dir, bool excl,
+                                const bool *want)
 {
     uint16_t h[8];
     bool got[8];
     uint64_t count = 0;
     for (uint32_t i = 0; i < n; i++)
         h[i] = dmlr_f32_to_f16(vals[i]);
-    uint64_t marked = sum_marks_of(h, n, dir, excl, got);
+    uint64_t marked = sum_marks_of(f16 ? DMLR_FLOAT16 : DMLR_FLOAT32, f16 ? (const void *)h
+                                   : (const void *)vals, n, dir, excl, got);
     for (uint32_t i = 0; i < n; i++) {
         ck_assert_msg(got[i] == want[i], "element %u: marked %d", i, got[i]);
         count += want[i];
@@ -394,17 +398,74 @@ static void assert_sum_marks(const float *vals, uint32_t n, int dir, bool excl, 
     ck_assert_uint_eq(marked, count);
 }
 
+#define assert_sum_marks(...) assert_sum_marks_of(false, __VA_ARGS__)
+#define assert_f16_sum_marks(...) assert_sum_marks_of(true, __VA_ARGS__)
+
 START_TEST(tolerance_sum_marks_prefixes_whose_magnitudes_may_overflow)
 {
-    /* CUMULATIVE_SUMMATION-13 (FLOAT16, largest finite 65504, a factor 2 of headroom) */
-    static const float a[] = {30000, 10000, -20000}, b[] = {60000, 10000, -20000};
-    static const float c[] = {1000, 2000, -3000}, d[] = {INFINITY, 1, NAN, -INFINITY};
+    /* CUMULATIVE_SUMMATION-13 (FLOAT32, largest finite 3.4028e38, a factor 2 of headroom) */
+    static const float a[] = {1.6e38f, 0.5e38f, -1e38f}, b[] = {3.2e38f, 0.5e38f, -1e38f};
+    static const float c[] = {1e37f, 2e37f, -3e37f}, d[] = {INFINITY, 1, NAN, -INFINITY};
     assert_sum_marks(a, 3, 0, false, (const bool[]){0, 1, 1});
     assert_sum_marks(b, 3, 0, false, (const bool[]){1, 1, 1});
     assert_sum_marks(a, 3, 0, true, (const bool[]){0, 0, 1});
     assert_sum_marks(a, 3, 1, false, (const bool[]){1, 0, 0});
     assert_sum_marks(c, 3, 0, false, (const bool[]){0, 0, 0});
     assert_sum_marks(d, 4, 0, false, (const bool[]){0, 0, 0, 0}); /* exact in any order */
+}
+END_TEST
+
+START_TEST(tolerance_float16_sums_overflow_only_when_narrowed)
+{
+    /* CUMULATIVE_SUMMATION-16: FP32 or wider, so 60000 + 10000 - 20000 is 50000, never +inf */
+    static const float a[] = {60000, 10000, -20000}, b[] = {-60000, -10000, 20000};
+    static const float c[] = {30000, 10000, -20000}, d[] = {INFINITY, 60000, 10000};
+    static const float t[] = {65504, 16, -16}, u[] = {65504, 8, 8};
+    assert_f16_sum_marks(a, 3, 0, false, (const bool[]){0, 0, 0});
+    assert_f16_sum_marks(b, 3, 0, false, (const bool[]){0, 0, 0});
+    assert_f16_sum_marks(c, 3, 0, false, (const bool[]){0, 0, 0});
+    assert_f16_sum_marks(a, 3, 1, false, (const bool[]){0, 0, 0});
+    assert_f16_sum_marks(d, 3, 0, false, (const bool[]){0, 0, 0}); /* +inf in any order */
+    /* 65520 is the midpoint of 65504 and 2^16: a sum within the bound (n = 1: 128) of it may
+     * round either way, 65504 itself included */
+    assert_f16_sum_marks(t, 3, 0, false, (const bool[]){1, 1, 1});
+    assert_f16_sum_marks(t, 3, 0, true, (const bool[]){0, 1, 1});
+    assert_f16_sum_marks(u, 3, 0, false, (const bool[]){1, 1, 1});
+    static const float v[] = {65280, 64, -30000}; /* 65280 + 128 < 65520 <= 65344 + 192 */
+    assert_f16_sum_marks(v, 3, 0, false, (const bool[]){0, 1, 0});
+    /* Judged, then: element 1 of a is +inf, element 2 is 50000 (49984 in FLOAT16), which an
+     * FP16 accumulator (+inf from element 1 on) misses.  A = 90000, n = 3. */
+    uint16_t inf = 0x7c00, e2 = dmlr_f32_to_f16(50000), near = dmlr_f32_to_f16(50016);
+    uint16_t top = 0x7bff;
+    ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &inf, &inf, 2, 70000));
+    ck_assert(!dmlc_cumsum_within_bound(DMLR_FLOAT16, &inf, &top, 2, 70000));
+    ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &e2, &e2, 3, 90000));
+    ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &e2, &near, 3, 90000));
+    ck_assert(!dmlc_cumsum_within_bound(DMLR_FLOAT16, &e2, &inf, 3, 90000));
+    /* Long lanes: a naive FP16 running sum against the marks.  Where an element is judged,
+     * the FP32 sum rounded once is right; where FP16 overflowed and the precise sum did not,
+     * the element is judged and FP16 is wrong. */
+    uint16_t lane[64];
+    bool marks[64];
+    double wide = 0, a_sum = 0;
+    uint16_t narrow = 0;
+    uint32_t fp16_wrong = 0;
+    for (uint32_t i = 0; i < 64; i++) { /* multiples of 32 up to 65504: exact in FLOAT16 */
+        double x = (i % 2 ? -1 : 1) * (double)(32 * (1000 + (i * 7919) % 1047));
+        lane[i] = dmlr_f32_to_f16((float)x);
+    }
+    sum_marks_of(DMLR_FLOAT16, lane, 64, 0, false, marks);
+    for (uint32_t i = 0; i < 64; i++) {
+        double x = dmlr_f16_to_f64(lane[i]);
+        wide += x, a_sum += fabs(x);
+        narrow = dmlr_f64_to_f16(dmlr_f16_to_f64(narrow) + x); /* FP16, rounded each step */
+        uint16_t e = dmlr_f64_to_f16(wide), w = dmlr_f32_to_f16((float)wide);
+        if (marks[i])
+            continue;
+        ck_assert_msg(dmlc_cumsum_within_bound(DMLR_FLOAT16, &e, &w, i + 1, a_sum), "%u", i);
+        fp16_wrong += !dmlc_cumsum_within_bound(DMLR_FLOAT16, &e, &narrow, i + 1, a_sum);
+    }
+    ck_assert_uint_gt(fp16_wrong, 0);
 }
 END_TEST
 
@@ -488,6 +549,7 @@ static Suite *tolerance_suite(void)
     tcase_add_test(tc, tolerance_sum_bound_follows_the_magnitudes_not_the_value);
     tcase_add_test(tc, tolerance_sum_specials_integers_and_zeros);
     tcase_add_test(tc, tolerance_sum_marks_prefixes_whose_magnitudes_may_overflow);
+    tcase_add_test(tc, tolerance_float16_sums_overflow_only_when_narrowed);
     tcase_add_test(tc, tolerance_sum_never_marks_integers);
     suite_add_tcase(s, tc);
     tcase_add_test(tc, tolerance_sum_judge_reads_the_magnitudes_from_the_case_input);

@@ -145,10 +145,64 @@ expect 2 "validate --dml-limits beyond the cap" "$B" validate --dml-limits "$T/c
 has "$T/err" "beyond.json: INVALID_ARGUMENT: GATHER: InputTensor has 8589934590 elements; DirectML caps a tensor at 4294967295 (LIMITS-1)" \
     "validate --dml-limits beyond the cap"
 one_line "validate --dml-limits beyond the cap"
+# LIMITS-4: few elements, but a span of 4294967297 elements of the buffer (a row stride of 2^32 - 1).
+sed 's/"Sizes": \[2, 4294967295\], "Strides": \[0, 0\]/"Sizes": [2, 3], "Strides": [4294967295, 1]/; s/"Sizes": \[2, 5\] }/"Sizes": [2, 5] }/; s|t/beyond|t/span|' \
+    "$T/cases/beyond.json" >"$T/cases/span.json"
+expect 0 "validate a long span" "$B" validate "$T/cases/span.json"
+expect 2 "validate --dml-limits a long span" "$B" validate --dml-limits "$T/cases/span.json"
+has "$T/err" "span.json: INVALID_ARGUMENT: GATHER: InputTensor spans 4294967298 elements" "validate --dml-limits a long span"
 expect 2 "validate malformed" "$B" validate "$T/cases/malformed.json"
 has "$T/err" "malformed JSON" "validate malformed"
 one_line "validate malformed"
 nothing_written "validate malformed"
+
+# INPUT-7, TENSOR-12: validate, check and run refuse alike an in-place case whose
+# OutputTensor is not laid out as InputTensor (one buffer, other addresses).
+cat >"$T/cases/inplace_strided.json" <<EOF
+{
+  "format": "dmlref-case-1", "name": "t/inplace_strided", "min_feature_level": "4_0",
+  "type": "DML_OPERATOR_CUMULATIVE_SUMMATION", "in_place": true,
+  "desc": {
+    "InputTensor":  { "DataType": "FLOAT32", "Sizes": [2, 3] },
+    "OutputTensor": { "DataType": "FLOAT32", "Sizes": [2, 3], "Strides": [1, 2] },
+    "Axis": 1, "AxisDirection": "DML_AXIS_DIRECTION_INCREASING", "HasExclusiveSum": false
+  },
+  "inputs": { "InputTensor": [1, 2, 3, 4, 5, 6] },
+  "outputs": { "OutputTensor": { "check": "exact", "expected": [1, 3, 6, 4, 9, 15] } }
+}
+EOF
+overlap="in_place binds OutputTensor to InputTensor's buffer, but their layouts differ"
+expect 2 "validate in place, other strides" "$B" validate "$T/cases/inplace_strided.json"
+has "$T/err" "inplace_strided.json: OVERLAP: CUMULATIVE_SUMMATION: $overlap" "validate in place, other strides"
+one_line "validate in place, other strides"
+for cmd in check run; do
+    expect 2 "$cmd in place, other strides" "$B" $cmd "$T/cases/inplace_strided.json"
+    has "$T/err" "inplace_strided.json: CUMULATIVE_SUMMATION: $overlap" "$cmd in place, other strides"
+    nothing_written "$cmd in place, other strides"
+done
+# LIMITS-3: a JOIN of 1024 inputs is NOT_SUPPORTED by the reference (LIMITS-2), not misread.
+awk 'BEGIN {
+    n = 1024
+    printf "{\"format\": \"dmlref-case-1\", \"name\": \"t/join1024\", \"min_feature_level\": \"1_0\", "
+    printf "\"type\": \"JOIN\", \"desc\": {\"InputCount\": %d, \"InputTensors\": [", n
+    for (i = 0; i < n; i++) printf "%s{\"DataType\": \"INT8\", \"Sizes\": [1]}", i ? ", " : ""
+    printf "], \"OutputTensor\": {\"DataType\": \"INT8\", \"Sizes\": [%d]}, \"Axis\": 0}, ", n
+    printf "\"inputs\": {\"InputTensors\": ["
+    for (i = 0; i < n; i++) printf "%s[1]", i ? ", " : ""
+    printf "]}, \"outputs\": {\"OutputTensor\": {\"check\": \"exact\", \"expected\": ["
+    for (i = 0; i < n; i++) printf "%s1", i ? ", " : ""
+    printf "]}}}\n"
+}' >"$T/cases/join1024.json"
+beyond="join1024.json: \$.desc: NOT_SUPPORTED: JOIN binds 1025 tensors; the reference binds at most 1024"
+for cmd in validate run; do
+    expect 2 "$cmd JOIN of 1024 inputs" "$B" $cmd "$T/cases/join1024.json"
+    has "$T/err" "$beyond" "$cmd JOIN of 1024 inputs"
+    one_line "$cmd JOIN of 1024 inputs"
+    nothing_written "$cmd JOIN of 1024 inputs"
+done
+expect 0 "check JOIN of 1024 inputs" "$B" check "$T/cases/join1024.json"
+has "$T/out" "SKIP $T/cases/$beyond" "check JOIN of 1024 inputs"
+has "$T/out" "1 cases: 0 passed, 0 failed, 0 errors, 1 skipped" "check JOIN of 1024 inputs"
 
 # ---- show --------------------------------------------------------------------
 expect 0 "show good" "$B" show "$G"

@@ -183,6 +183,19 @@ gen/cumulative_summation/f32.r2.padded.axlast.dec.excl.outplace.random.000: CUMU
   judge: "cumulative_summation_bound", the case's check: n = 0, exactly 0 of either sign (CUMULATIVE_SUMMATION-12)
   the case expects 0 (0x00000000): the same
 EOF
+# CUMULATIVE_SUMMATION-13: FLOAT32 marks where a partial may overflow; -16: FLOAT16 runs wider.
+pin goldens/gen/cumulative_summation/f32.r3.permuted.axmid.inc.excl.outplace.extreme.000.json 5 <<'EOF'
+gen/cumulative_summation/f32.r3.permuted.axmid.inc.excl.outplace.extreme.000: CUMULATIVE_SUMMATION, OutputTensor[0,1,2] (flat 5, DataType FLOAT32)
+  the lane: InputTensor[0,*,2] along Axis 1, 4 long; this element is at 1
+  traversal INCREASING (from index 0 up), exclusive (the element itself left out): 1 term(s), positions 0 to 0 (CUMULATIVE_SUMMATION-6)
+  running sum in FLOAT64 (CUMULATIVE_SUMMATION-9; it starts at -0, the exact identity: -10):
+    step 0: + InputTensor[0,0,2] = 2.1267648e+38 (0x7f200000) -> 2.1267647932558654e+38
+  rounded once to FLOAT32, nearest-even: 2.1267648e+38 (0x7f200000)
+  why: the terms' magnitudes sum to A = 2.1267647932558654e+38, and 2 (1 + gamma_n) A = 4.25353e+38 passes the
+  largest finite 3.4028234663852886e+38: a partial sum in some association order may overflow (CUMULATIVE_SUMMATION-13)
+  the case marks it implementation_defined: not compared
+  the case expects 2.1267648e+38 (0x7f200000): the same
+EOF
 pin goldens/gen/cumulative_summation/f16.r2.mixed.axlast.inc.incl.outplace.extreme.000.json 'OutputTensor[0,5]' <<'EOF'
 gen/cumulative_summation/f16.r2.mixed.axlast.inc.incl.outplace.extreme.000: CUMULATIVE_SUMMATION, OutputTensor[0,5] (flat 5, DataType FLOAT16)
   the lane: InputTensor[0,*] along Axis 1, 6 long; this element is at 5
@@ -195,10 +208,41 @@ gen/cumulative_summation/f16.r2.mixed.axlast.inc.incl.outplace.extreme.000: CUMU
     step 4: + InputTensor[0,4] = -6144 (0xee00) -> -30720
     step 5: + InputTensor[0,5] = -6144 (0xee00) -> -36864
   rounded once to FLOAT16, nearest-even: -36864 (0xf880)
-  why: the terms' magnitudes sum to A = 36864, and 2 (1 + gamma_n) A = 73980.4 passes the
-  largest finite 65504: a partial sum in some association order may overflow (CUMULATIVE_SUMMATION-13)
-  the case marks it implementation_defined: not compared
+  judge: "cumulative_summation_bound", the case's check: |got - E| <= 2 ((1 + 2^-11)^(n+1) - 1) A + 2n 2^-14,
+  n = 6, A = 36864 (the finite terms' magnitudes): 252.37 (CUMULATIVE_SUMMATION-11)
   the case expects -36864 (0xf880): the same
+EOF
+pin goldens/gen/cumulative_summation/f16.r3.padded.axlast.inc.incl.outplace.extreme.f16nearmax.000.json 'OutputTensor[0,0,2]' <<'EOF'
+gen/cumulative_summation/f16.r3.padded.axlast.inc.incl.outplace.extreme.f16nearmax.000: CUMULATIVE_SUMMATION, OutputTensor[0,0,2] (flat 2, DataType FLOAT16)
+  the lane: InputTensor[0,0,*] along Axis 2, 6 long; this element is at 2
+  traversal INCREASING (from index 0 up), inclusive: 3 term(s), positions 0 to 2 (CUMULATIVE_SUMMATION-6)
+  running sum in FLOAT64 (CUMULATIVE_SUMMATION-9; it starts at -0, the exact identity: -10):
+    step 0: + InputTensor[0,0,0] = 60544 (0x7b64) -> 60544
+    step 1: + InputTensor[0,0,1] = 16704 (0x7414) -> 77248
+    step 2: + InputTensor[0,0,2] = -27552 (0xf6ba) -> 49696
+  rounded once to FLOAT16, nearest-even: 49696 (0x7a11)
+  the running sum passed 65520 on the way: an FP16 accumulator holds infinity from there,
+  but a FLOAT16 sum runs at FP32 or wider and comes back (CUMULATIVE_SUMMATION-16)
+  judge: "cumulative_summation_bound", the case's check: |got - E| <= 2 ((1 + 2^-11)^(n+1) - 1) A + 2n 2^-14,
+  n = 3, A = 104800 (the finite terms' magnitudes): 409.675 (CUMULATIVE_SUMMATION-11)
+  the case expects 49696 (0x7a11): the same
+EOF
+pin goldens/gen/cumulative_summation/f16.r3.padded.axlast.inc.incl.outplace.extreme.f16nearmax.000.json 23 <<'EOF'
+gen/cumulative_summation/f16.r3.padded.axlast.inc.incl.outplace.extreme.f16nearmax.000: CUMULATIVE_SUMMATION, OutputTensor[1,1,5] (flat 23, DataType FLOAT16)
+  the lane: InputTensor[1,1,*] along Axis 2, 6 long; this element is at 5
+  traversal INCREASING (from index 0 up), inclusive: 6 term(s), positions 0 to 5 (CUMULATIVE_SUMMATION-6)
+  running sum in FLOAT64 (CUMULATIVE_SUMMATION-9; it starts at -0, the exact identity: -10):
+    step 0: + InputTensor[1,1,0] = 60832 (0x7b6d) -> 60832
+    step 1: + InputTensor[1,1,1] = 11104 (0x716c) -> 71936
+    step 2: + InputTensor[1,1,2] = -17536 (0xf448) -> 54400
+    step 3: + InputTensor[1,1,3] = 14208 (0x72f0) -> 68608
+    step 4: + InputTensor[1,1,4] = 5280 (0x6d28) -> 73888
+    step 5: + InputTensor[1,1,5] = -8192 (0xf000) -> 65696
+  rounded once to FLOAT16, nearest-even: inf (0x7c00)
+  why: the running sum lies within the judge's bound of 65520, the midpoint of the largest finite
+  and 2^16: a result the bound allows may round to either side (CUMULATIVE_SUMMATION-16)
+  the case marks it implementation_defined: not compared
+  the case expects inf (0x7c00): the same
 EOF
 
 pin goldens/gather_elements/out_of_range_clamped.json 'OutputTensor[0,2]' <<'EOF'
@@ -366,8 +410,11 @@ def cumsum(c, e):
     want.append("  rounded once to %s, nearest-even: %s" % (dt, "nan " if math.isnan(run)
                                                             else ".*\\(%s\\)" % hexs(got, dt)))
     o, n = c["outputs"]["OutputTensor"], len(terms)
+    # a sum at or past the midpoint of the largest finite value and the next power of two
+    # rounds to infinity, judged exactly (CUMULATIVE_SUMMATION-12, -16)
+    beyond = abs(run) >= ((2 - 2.0 ** -11) * 2.0 ** 15 if dt == "FLOAT16" else (2 - 2.0 ** -24) * 2.0 ** 127)
     if o.get("check") != "cumulative_summation_bound" or e in o.get("implementation_defined", []) \
-            or not n or not math.isfinite(run):
+            or not n or not math.isfinite(run) or beyond:
         return want, []
     m, tiny = (10, 2.0 ** -14) if dt == "FLOAT16" else (23, 2.0 ** -126)
     return want, [2 * ((1 + 2.0 ** -(m + 1)) ** (n + 1) - 1) * mag + 2 * n * tiny]

@@ -181,6 +181,90 @@ START_TEST(every_operator_of_the_list_has_a_generator_for_its_folder)
 }
 END_TEST
 
+/* How a device may accumulate a sum: each partial rounded to FLOAT16, to FP32, or kept in FP64. */
+typedef enum accumulator { ACC_F16, ACC_F32, ACC_F64 } accumulator;
+
+/* A scan edge case (Axis last, INCREASING, inclusive) run with acc, rounded once at the end. */
+static void scan_with(const dmlc_case *c, accumulator acc, unsigned char *out)
+{
+    const dmlc_case_tensor *in = &c->tensors[0], *o = &c->tensors[1];
+    uint64_t len = in->sizes[in->rank - 1];
+    double run = 0;
+    for (uint64_t i = 0; i < in->count; i++) {
+        const unsigned char *p = (const unsigned char *)in->data + dmlc_case_offset(in, i);
+        unsigned char *q = out + dmlc_case_offset(o, i);
+        uint16_t h;
+        float f;
+        double x;
+        if (in->esize == 2)
+            memcpy(&h, p, 2), x = dmlr_f16_to_f64(h);
+        else
+            memcpy(&f, p, 4), x = f;
+        run = i % len == 0 ? x : run + x;
+        if (acc == ACC_F16)
+            run = dmlr_f16_to_f64(dmlr_f64_to_f16(run));
+        else if (acc == ACC_F32)
+            run = (float)run;
+        if (o->esize == 2)
+            h = dmlr_f64_to_f16(run), memcpy(q, &h, 2);
+        else
+            f = (float)run, memcpy(q, &f, 4);
+    }
+}
+
+/* The case's verdict on acc: true when it passes; within, the elements inside the bound only. */
+static bool judged(const dmlc_case *c, accumulator acc, uint64_t *within)
+{
+    const dmlc_case_tensor *o = &c->tensors[1];
+    dmlc_case_verdict v;
+    dmlr_buffer b = {calloc(1, (size_t)o->bytes), o->bytes};
+    ck_assert_ptr_nonnull(b.data);
+    scan_with(c, acc, b.data);
+    bool ok = dmlc_case_compare(c, &b, &v, NULL, 0);
+    *within = v.within_bound;
+    free(b.data);
+    return ok;
+}
+
+START_TEST(the_scan_edges_tell_a_wide_accumulator_from_a_narrow_one)
+{
+    /* CUMULATIVE_SUMMATION-16: near 65504 only a wide sum passes; CUMULATIVE_SUMMATION-11:
+     * FP32 and FP64 sums of FLOAT32 differ and both pass. */
+    uint32_t n, found = 0;
+    const dmlg_op *op = NULL;
+    for (uint32_t o = 0; dmlg_ops[o]; o++)
+        if (dmlg_ops[o]->type == DMLR_OPERATOR_CUMULATIVE_SUMMATION)
+            op = dmlg_ops[o];
+    ck_assert_ptr_nonnull(op);
+    dmlg_spec *s = specs_of(op, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        bool near_max = s[i].variant && strcmp(s[i].variant, "f16nearmax") == 0;
+        if (!near_max && !(s[i].variant && strcmp(s[i].variant, "f32acc") == 0))
+            continue;
+        char why[512], *text = dmlg_build_case(&s[i], why, sizeof why);
+        uint64_t within;
+        ck_assert_msg(text != NULL, "%s", why);
+        ck_assert(dmlc_write_file(in_dir("case.json"), text, strlen(text), NULL));
+        free(text);
+        dmlc_case *c = load_ok("case.json");
+        const dmlr_cumulative_summation_operator_desc *d = c->op.Desc;
+        ck_assert(d->Axis + 1 == d->InputTensor->DimensionCount && !d->HasExclusiveSum &&
+                  d->AxisDirection == DMLR_AXIS_DIRECTION_INCREASING);
+        ck_assert(judged(c, ACC_F64, &within));
+        ck_assert_uint_eq(within, 0); /* the reference's own way: FP64, rounded once */
+        ck_assert(judged(c, ACC_F32, &within));
+        if (near_max)
+            ck_assert_msg(!judged(c, ACC_F16, &within), "FP16 accumulation passes %s", s[i].stem);
+        else
+            ck_assert_uint_gt(within, 0); /* FP32 differs from FP64 in places */
+        dmlc_case_free(c);
+        found++;
+    }
+    ck_assert_uint_eq(found, 2);
+    free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gen");
@@ -193,6 +277,7 @@ static Suite *suite(void)
     tcase_add_test(b, a_case_is_the_same_text_at_any_thread_count);
     tcase_add_test(b, generated_cases_load_and_pass_at_their_minimum_level);
     tcase_add_test(b, every_negative_row_fails_validation_as_its_table_says);
+    tcase_add_test(b, the_scan_edges_tell_a_wide_accumulator_from_a_narrow_one);
     suite_add_tcase(s, c);
     suite_add_tcase(s, b);
     return s;

@@ -1,0 +1,114 @@
+"""Errors: every negative case of the corpus, asked through Python, is refused
+with the status and message the case expects -- the same line `dmlref validate`
+prints -- and dmlref.Error names the rule the case is tagged with; made from
+numpy arrays of the case's shapes, the operator functions refuse them alike."""
+import glob
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import dmlref
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+DMLREF = os.environ.get("DMLREF") or os.path.join(ROOT, "build", "bin", "dmlref")
+
+
+def negative_files():
+    out = []
+    for f in sorted(glob.glob(os.path.join(ROOT, "goldens", "**", "*.json"), recursive=True)):
+        if os.sep + "gen" + os.sep in f and "negative" not in f:
+            continue
+        with open(f, encoding="utf-8") as fh:
+            text = fh.read()
+        if '"expect_error"' in text:
+            out.append((f, json.loads(text)))
+    return out
+
+
+NEGATIVE = negative_files()
+
+
+def rule_tags(doc):
+    return [t for t in doc.get("tags", []) if "-" in t and t.split("-")[-1].isdigit()]
+
+
+def test_every_negative_case_is_refused_as_it_expects_with_its_rule():
+    assert len(NEGATIVE) > 200
+    for f, doc in NEGATIVE:
+        with dmlref.Case.load(f) as c:
+            answer = c.validate()
+            assert answer is not None, c.name
+            assert c.check_error(*answer), c.name
+            assert answer[0] == doc["expect_error"]["status"]
+            if rule_tags(doc):
+                assert dmlref.Error(*answer).rule in rule_tags(doc), c.name
+
+
+def test_the_message_is_the_line_the_cli_prints():
+    one_per_dir = {}
+    for f, doc in NEGATIVE:
+        one_per_dir.setdefault(os.path.dirname(f), f)
+    for f in one_per_dir.values():
+        with dmlref.Case.load(f) as c:
+            status, message = c.validate()
+        p = subprocess.run([DMLREF, "validate", f], capture_output=True, text=True)
+        assert p.returncode == 2
+        assert p.stderr.strip() == "%s: %s: %s" % (f, status, message)
+
+
+def test_an_in_place_case_laid_out_unlike_its_input_is_refused_as_the_cli_refuses_it(tmp_path):
+    # INPUT-7, TENSOR-12: one validation, whoever asks.
+    with open(os.path.join(ROOT, "goldens", "cumulative_summation", "in_place_float32.json"),
+              encoding="utf-8") as fh:
+        doc = json.load(fh)
+    doc["desc"]["OutputTensor"]["Strides"] = [1, 2]
+    f = str(tmp_path / "in_place_strided.json")
+    with open(f, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    with dmlref.Case.load(f) as c:
+        status, message = c.validate()
+    assert status == "OVERLAP"
+    assert "layouts differ (Strides {1,2} and {3,1})" in message
+    p = subprocess.run([DMLREF, "validate", f], capture_output=True, text=True)
+    assert p.returncode == 2
+    assert p.stderr.strip() == "%s: %s: %s" % (f, status, message)
+
+
+def arrays_of(c):
+    """numpy arrays of a negative case's descs (strides as written), or None when the
+    desc cannot be an array (a type without a numpy dtype, Flags, a size 0, ...)."""
+    arrays = []
+    for t in c.tensors:
+        if (t.dtype is None or t.flags or t.total_tensor_size_in_bytes or
+                t.guaranteed_base_offset_alignment or not 1 <= t.rank <= 8 or
+                0 in t.shape):
+            return None
+        span = sum((n - 1) * s for n, s in zip(t.shape, t.strides)) + 1
+        if span * t.dtype.itemsize > (1 << 24) or max(t.shape) >= 1 << 32:
+            return None
+        base = np.zeros(span, t.dtype)
+        arrays.append(np.lib.stride_tricks.as_strided(
+            base, t.shape, [s * t.dtype.itemsize for s in t.strides], writeable=t.is_output))
+    return arrays
+
+
+def test_the_operator_functions_refuse_the_negative_cases_alike():
+    made = 0
+    for f, doc in NEGATIVE:
+        with dmlref.Case.load(f) as c:
+            arrays = arrays_of(c)
+            if arrays is None:
+                continue
+            op = dmlref.ops.OPERATORS[c.op.lower()]
+            ins = [a for a, t in zip(arrays, c.tensors) if not t.is_output]
+            outs = [a for a, t in zip(arrays, c.tensors) if t.is_output]
+            kw = {k: v for k, v in c.attrs.items() if k in op.keywords}
+            with pytest.raises(dmlref.Error) as e:
+                op(*([ins] if c.op == "JOIN" else ins), out=outs if c.op == "SPLIT" else outs[0],
+                   feature_level=c.feature_level, **kw)
+            assert (e.value.status, e.value.message) == c.validate(), c.name
+            made += 1
+    assert made > 100

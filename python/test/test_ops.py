@@ -1,0 +1,171 @@
+"""The operator functions on numpy arrays: any strides numpy has reach the
+library as DirectML Strides, out= receives through its own strides, every data
+type keeps its bits, and what DirectML cannot express is refused clearly.
+Each result is checked against a naive loop written here."""
+import itertools
+
+import numpy as np
+import pytest
+
+import dmlref
+
+
+def naive_gather_rows(x, idx):
+    """GATHER along axis 0 of a 2-D input with 1-D indices, read element by element."""
+    out = np.empty((len(idx), x.shape[1]), x.dtype)
+    for q, i in enumerate(idx):
+        for s in range(x.shape[1]):
+            out[q, s] = x[i, s]
+    return out
+
+
+def naive_cumsum(x, axis):
+    out = np.empty(x.shape, x.dtype)
+    for c in itertools.product(*[range(n) for n in x.shape]):
+        acc = 0.0
+        for k in range(c[axis] + 1):
+            acc += float(x[c[:axis] + (k,) + c[axis + 1:]])
+        out[c] = acc
+    return out
+
+
+def test_gather_reads_a_transposed_input_through_its_strides():
+    base = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = base.T  # strides (4, 16): not C order
+    idx = np.array([[3, 0, 3]], np.int32)
+    got = dmlref.gather(x, idx, axis=0, index_dimensions=1)
+    assert np.array_equal(got, naive_gather_rows(x, [3, 0, 3]))
+
+
+def test_a_zero_stride_broadcast_input_is_read_as_a_broadcast():
+    row = np.array([1, 2, 3, 4], np.float32)
+    x = np.broadcast_to(row, (3, 4))
+    assert x.strides == (0, 4)
+    assert np.array_equal(dmlref.cumulative_summation(x, axis=0), naive_cumsum(x, 0))
+
+
+def test_out_receives_through_its_strides_and_nothing_else_is_written():
+    x = np.arange(6, dtype=np.int32).reshape(2, 3)
+    frame = np.full((2, 6), -7, np.int32)
+    out = frame[:, ::2]  # every other column
+    r = dmlref.cumulative_summation(x, axis=1, out=out)
+    assert r is out
+    assert np.array_equal(out, np.cumsum(x, axis=1))
+    assert (frame[:, 1::2] == -7).all()
+
+
+def test_a_scan_runs_in_place_when_out_is_the_input():
+    x = np.array([[1, 2], [3, 4]], np.float32)
+    dmlref.cumulative_product(x, axis=0, out=x)
+    assert np.array_equal(x, [[1, 2], [3, 8]])
+
+
+def test_float16_elements_move_bit_for_bit():
+    bits = np.array([0x7e01, 0xfc00, 0x0001, 0x8000, 0x3c00], np.uint16)  # NaN payload, -inf,
+    x = bits.view(np.float16)                                            # subnormal, -0, 1
+    got = dmlref.gather(x, np.array([4, 3, 2, 1, 0], np.uint32), axis=0, index_dimensions=1)
+    assert np.array_equal(got.view(np.uint16), bits[::-1])
+
+
+def test_spans_that_are_not_a_multiple_of_4_bytes_work_both_ways():
+    x = np.arange(5, dtype=np.uint8)           # 5 bytes: DMLCalcBufferTensorSize says 8
+    out = np.zeros(7, np.uint8)[1:6]           # 5 bytes, not 4-aligned
+    dmlref.gather(x, np.array([4, 0, 1, 1, 2], np.int32), axis=0, index_dimensions=1, out=out)
+    assert list(out) == [4, 0, 1, 1, 2]
+
+
+def test_a_misaligned_view_is_read_correctly():
+    raw = np.zeros(4 * 4 + 1, np.uint8)
+    x = np.ndarray((4,), np.float32, buffer=raw, offset=1)
+    assert not x.flags.aligned
+    x[...] = [1, 2, 3, 4]
+    assert list(dmlref.cumulative_summation(x, axis=0)) == [1, 3, 6, 10]
+
+
+def test_negative_strides_are_refused_with_the_rule():
+    x = np.arange(4, dtype=np.float32)[::-1]
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.cumulative_summation(x, axis=0)
+    assert e.value.rule == "TENSOR-4"
+    assert "numpy.ascontiguousarray" in e.value.message
+    assert e.value.message.startswith("CUMULATIVE_SUMMATION: InputTensor: numpy strides (-4,)")
+
+
+def test_split_returns_the_parts_and_join_puts_them_back():
+    x = np.arange(12, dtype=np.int64).reshape(2, 6)
+    parts = dmlref.split(x, axis=1, sizes=[1, 2, 3])
+    assert [p.shape for p in parts] == [(2, 1), (2, 2), (2, 3)]
+    assert np.array_equal(dmlref.join(parts, axis=1), x)
+    halves = dmlref.split(x, axis=1, output_count=2)
+    assert np.array_equal(halves[1], x[:, 3:])
+
+
+def test_scatter_lets_the_last_update_win_and_drops_out_of_range_ones():
+    x = np.zeros(4, np.float32)
+    got = dmlref.scatter(x, np.array([1, 1, 9], np.int32), np.array([5, 6, 7], np.float32),
+                         axis=0)
+    assert list(got) == [0, 6, 0, 0]
+
+
+def test_gather_nd_ranks_default_to_the_arrays_ranks():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    idx = np.array([[1, 2], [0, 0]], np.uint32)
+    assert list(dmlref.gather_nd(x, idx).ravel()) == [5, 0]
+
+
+def test_axis_direction_and_exclusive_are_keywords():
+    x = np.array([1, 2, 3], np.int32)
+    got = dmlref.cumulative_summation(x, axis=-1, axis_direction="DECREASING",
+                                      has_exclusive_sum=True)
+    assert list(got) == [5, 3, 0]
+
+
+def test_an_output_aliasing_an_input_is_an_overlap():
+    x = np.arange(4, dtype=np.float32)
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.gather(x, np.array([0, 1, 2, 3], np.uint32), axis=0, index_dimensions=1, out=x)
+    assert e.value.status == "OVERLAP"
+
+
+def test_the_feature_level_is_the_library_s():
+    x = np.arange(4, dtype=np.float64)
+    idx = np.array([3], np.uint32)
+    assert dmlref.gather(x, idx, axis=0, index_dimensions=1, feature_level="4_1")[0] == 3
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.gather(x, idx, axis=0, index_dimensions=1, feature_level="4_0")
+    assert e.value.rule == "FL-2"
+    assert "needs DML_FEATURE_LEVEL_4_1" in e.value.message
+
+
+def test_keywords_are_checked_like_python_functions():
+    x = np.zeros(3, np.float32)
+    with pytest.raises(TypeError, match="missing the keyword axis="):
+        dmlref.cumulative_summation(x)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        dmlref.cumulative_summation(x, axis=0, axes=1)
+
+
+def test_a_dtype_directml_lacks_is_refused_by_name():
+    with pytest.raises(dmlref.Error, match="complex64"):
+        dmlref.cumulative_summation(np.zeros(2, np.complex64), axis=0)
+
+
+def test_scatter_targets_expose_the_contested_and_maybe_elements():
+    x = np.zeros(4, np.float32)
+    idx = np.array([1, 1, 9, -1], np.int32)
+    target, marks = dmlref.scatter.targets(x, idx, np.zeros(4, np.float32), axis=0)
+    assert list(target) == [1, 1, -1, 3]          # 9 dropped, -1 from the end
+    written, contested, maybe = 1, 2, 4
+    assert [bool(m & written) for m in marks] == [False, True, False, True]
+    assert [bool(m & contested) for m in marks] == [False, True, False, False]
+    # 9 clamped lands on 3, wrapped (9 mod 4) on 1: both implementation-defined
+    assert marks[3] & maybe and marks[1] & maybe
+
+
+def test_ranks_directml_lacks_reach_the_library_s_own_message():
+    for shape in [(1,) * 9, ()]:
+        with pytest.raises(dmlref.Error) as e:
+            dmlref.cumulative_summation(np.zeros(shape, np.float32), axis=0)
+        assert e.value.rule == "TENSOR-2"
+        assert e.value.message == ("CUMULATIVE_SUMMATION: InputTensor.DimensionCount is %d, "
+                                   "expected 1 to 8" % len(shape))
