@@ -197,7 +197,7 @@ void dmlcu_options_default(dmlcu_options *o)
     memset(o, 0, sizeof *o);
     o->max_vector_bytes = 16;
     o->scan = DMLCU_SCAN_AUTO;
-    o->scan_cub_min = 1 << 16; /* cumprod.one_lane on an H100: 0.34 -> 0.49 of D2D */
+    o->scan_cub_min = 1 << 16; /* a lone lane this long: CUB's single pass (docs/performance.md) */
 }
 
 void dmlcu_options_from_env(dmlcu_options *o)
