@@ -233,6 +233,8 @@ void dmlcu_options_from_env(dmlcu_options *o)
     }
     if ((v = getenv("DMLCU_SCAN_CUB_MIN")))
         o->scan_cub_min = strtoull(v, NULL, 10);
+    if ((v = getenv("DMLCU_SCATTER_SLABS")) && !strcmp(v, "0"))
+        o->scatter_slabs_off = true;
 }
 
 void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
@@ -248,9 +250,10 @@ void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
     char cub[32] = "off";
     if (o->scan_cub_min)
         snprintf(cub, sizeof cub, "%llu", o->scan_cub_min);
-    snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s rows=%s lookback=%s cub=%s",
+    snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s rows=%s lookback=%s cub=%s slabs=%s",
              o->force_64bit_index ? "64" : "auto", o->max_vector_bytes, modes[o->scan], chunk,
-             rows[o->gather_rows], lookback[o->scan_lookback], cub);
+             rows[o->gather_rows], lookback[o->scan_lookback], cub,
+             o->scatter_slabs_off ? "off" : "on");
 }
 
 dmlcu_status dmlcu_execute(const dmlr_operator_desc *op, void *const *bufs, uint32_t count,

@@ -26,6 +26,7 @@
 
 struct dim3 { unsigned x, y, z; };
 struct uint4 { unsigned x, y, z, w; };
+struct uint2 { unsigned x, y; };
 
 extern dim3 dmlcu_emu_thread_idx, dmlcu_emu_block_idx, dmlcu_emu_block_dim, dmlcu_emu_grid_dim;
 #define threadIdx dmlcu_emu_thread_idx
