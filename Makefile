@@ -1,5 +1,6 @@
 # dmlref -- out-of-tree build under build/, one archive per room:
-#   ref/include, ref/src  libdmlref.a   the operators (C11 + OpenMP, nothing else)
+#   ref/include, ref/src  libdmlref.a   the operators: the oracle (C11, plain loops)
+#   ref/fast              libdmlfast.a  the tuned engine (OpenMP, per-CPU kernels), same bytes
 #   ref/case              libdmlcase.a  case files, values, .npy, recipes, the judge
 #                                       (the only user of cJSON and nettle)
 #   ref/gen               libdmlgen.a   the golden generator
@@ -55,15 +56,18 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 # Each room sees its own headers and the public headers of the rooms below it.
 INC_LIB  := -Iref/include
+INC_FAST := $(INC_LIB) -Iref/fast/include
 INC_CASE := $(INC_LIB) -Iref/case/include
 $(BUILD)/obj/ref/src/%.o:  CFLAGS_ROOM = $(INC_LIB) -Iref/src
+$(BUILD)/obj/ref/fast/%.o: CFLAGS_ROOM = $(INC_FAST) -Iref/src -Iref/fast
 $(BUILD)/obj/ref/case/%.o: CFLAGS_ROOM = $(INC_CASE) -Iref/case $(CJSON_CFLAGS)
 $(BUILD)/obj/ref/gen/%.o:  CFLAGS_ROOM = $(INC_CASE) -Iref/gen
 $(BUILD)/obj/ref/cli/%.o:  CFLAGS_ROOM = $(INC_CASE) -Iref/gen -Iref/cli
-$(BUILD)/obj/suite/%.o:    CFLAGS_ROOM = $(INC_CASE) -Isuite -pthread $(CJSON_CFLAGS)
-$(BUILD)/obj/bench/%.o:    CFLAGS_ROOM = $(INC_LIB)
+$(BUILD)/obj/suite/%.o:    CFLAGS_ROOM = $(INC_CASE) -Iref/fast/include -Isuite -pthread $(CJSON_CFLAGS)
+$(BUILD)/obj/bench/%.o:    CFLAGS_ROOM = $(INC_FAST)
 # Tests: their room's flags, the shared test helpers, Check.
 $(BUILD)/obj/ref/src/test/%.o:  CFLAGS_ROOM = $(INC_LIB) -Iref/src -Iref/src/test $(CHECK_CFLAGS)
+$(BUILD)/obj/ref/fast/test/%.o: CFLAGS_ROOM = $(INC_FAST) -Iref/src -Iref/src/test $(CHECK_CFLAGS)
 $(BUILD)/obj/ref/case/test/%.o: CFLAGS_ROOM = $(INC_CASE) -Iref/src/test -Iref/case/test $(CHECK_CFLAGS)
 $(BUILD)/obj/ref/gen/test/%.o:  CFLAGS_ROOM = $(INC_CASE) -Iref/src/test -Iref/case/test -Iref/gen \
                                               $(CHECK_CFLAGS)
@@ -71,25 +75,24 @@ $(BUILD)/obj/ref/gen/test/%.o:  CFLAGS_ROOM = $(INC_CASE) -Iref/src/test -Iref/c
 objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 LIB_OBJ  := $(call objs,$(wildcard ref/src/*.c ref/src/ops/*.c))
+FAST_OBJ := $(call objs,$(wildcard ref/fast/*.c))
 CASE_OBJ := $(call objs,$(wildcard ref/case/*.c))
 GEN_OBJ  := $(call objs,$(wildcard ref/gen/*.c))
 CLI_OBJ  := $(call objs,$(wildcard ref/cli/*.c))
 TU_OBJ   := $(call objs,ref/src/test/testutil.c)
 
 LIB      := $(BUILD)/lib/libdmlref.a
+FAST_LIB := $(BUILD)/lib/libdmlfast.a
 CASE_LIB := $(BUILD)/lib/libdmlcase.a
 GEN_LIB  := $(BUILD)/lib/libdmlgen.a
 CLI      := $(BUILD)/bin/dmlref
 
 # Test programs, one per unit, each linked with the rooms it needs and no higher.
 LIB_TESTS  := $(patsubst ref/src/test/%.c,$(BUILD)/test/%,$(wildcard ref/src/test/check_*.c))
+FAST_TESTS := $(patsubst ref/fast/test/%.c,$(BUILD)/test/%,$(wildcard ref/fast/test/check_*.c))
 CASE_TESTS := $(patsubst ref/case/test/%.c,$(BUILD)/test/%,$(wildcard ref/case/test/check_*.c))
 GEN_TESTS  := $(patsubst ref/gen/test/%.c,$(BUILD)/test/%,$(wildcard ref/gen/test/check_*.c))
-TESTS      := $(LIB_TESTS) $(CASE_TESTS) $(GEN_TESTS)
-# The library's tests whose kernels have AVX and SSE2 versions (internal.h), run again
-# with AVX turned off, so a machine with AVX tests both.
-ISA_TESTS  := $(addprefix $(BUILD)/test/,check_cumulative_product check_cumulative_summation \
-                check_gather check_threads)
+TESTS      := $(LIB_TESTS) $(FAST_TESTS) $(CASE_TESTS) $(GEN_TESTS)
 # Script tests: test-*.sh beside the room they test, each given the dmlref path.
 SCRIPT_TESTS := $(sort $(wildcard ref/*/test/test-*.sh suite/test/test-*.sh backends/*/test/test-*.sh \
                                    bench/test/test-*.sh))
@@ -114,9 +117,10 @@ MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so) $(BUILD)/lib/dml
 all: $(LIB) $(CASE_LIB) $(CLI) $(DMLCTS) $(REF_PLUGIN)
 
 $(LIB): $(LIB_OBJ)
+$(FAST_LIB): $(FAST_OBJ)
 $(CASE_LIB): $(CASE_OBJ)
 $(GEN_LIB): $(GEN_OBJ)
-$(LIB) $(CASE_LIB) $(GEN_LIB):
+$(LIB) $(FAST_LIB) $(CASE_LIB) $(GEN_LIB):
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
@@ -125,23 +129,23 @@ $(CLI): $(CLI_OBJ) $(GEN_LIB) $(CASE_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
 # The --html report names the commit dmlcts was built from.
-$(BUILD)/obj/suite/report_html.o: CFLAGS_ROOM += \
+$(BUILD)/obj/suite/report_html.o $(BUILD)/obj/suite/report_fmt.o: CFLAGS_ROOM += \
 	-DDMLCTS_GIT='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
-$(DMLCTS): $(SUITE_OBJ) $(CASE_LIB) $(LIB)
+$(DMLCTS): $(SUITE_OBJ) $(CASE_LIB) $(FAST_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(CJSON_LIBS) -ldl $(LDLIBS)
 
-$(REF_PLUGIN): $(BUILD)/obj/suite/plugins/ref_plugin.o $(LIB)
+$(REF_PLUGIN): $(BUILD)/obj/suite/plugins/ref_plugin.o $(FAST_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -shared -o $@ $^ $(LDLIBS)
 
 mutants: $(MUTANTS)
 
 $(BUILD)/lib/dmlcts_ref_plugin_v1.so: suite/plugins/ref_plugin.c suite/dmlcts_backend.h \
-                                      ref/include/dmlref.h $(LIB)
+                                      ref/include/dmlref.h $(FAST_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_WARN) $(CFLAGS) $(CFLAGS_STD) -fPIC $(CFLAGS_OMP) $(CFLAGS_SAN) $(INC_LIB) \
-		-Isuite -DDMLCTS_REF_PLUGIN_V1 $(LDFLAGS) -shared -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS_WARN) $(CFLAGS) $(CFLAGS_STD) -fPIC $(CFLAGS_OMP) $(CFLAGS_SAN) $(INC_FAST) \
+		-Isuite -DDMLCTS_REF_PLUGIN_V1 $(LDFLAGS) -shared -o $@ $< $(FAST_LIB) $(LIB) $(LDLIBS)
 
 $(BUILD)/lib/dmlcts_mutant_%.so: suite/mutants/mutant_plugin.c suite/dmlcts_backend.h \
                                   ref/include/dmlref.h $(LIB)
@@ -150,6 +154,7 @@ $(BUILD)/lib/dmlcts_mutant_%.so: suite/mutants/mutant_plugin.c suite/dmlcts_back
 		-Isuite -DMUTANT=M_$* $(LDFLAGS) -shared -o $@ $< $(LIB) $(LDLIBS)
 
 $(LIB_TESTS): $(BUILD)/test/%: $(BUILD)/obj/ref/src/test/%.o $(TU_OBJ) $(LIB)
+$(FAST_TESTS): $(BUILD)/test/%: $(BUILD)/obj/ref/fast/test/%.o $(TU_OBJ) $(FAST_LIB) $(LIB)
 $(CASE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/ref/case/test/%.o $(TU_OBJ) $(CASE_LIB) $(LIB)
 $(GEN_TESTS): $(BUILD)/test/%: $(BUILD)/obj/ref/gen/test/%.o $(TU_OBJ) $(GEN_LIB) $(CASE_LIB) $(LIB)
 $(TESTS):
@@ -165,7 +170,7 @@ BENCH_OBJ := $(call objs,$(wildcard bench/*.c))
 # The flags that shape the code, recorded in the benchmark's JSON.
 BENCH_FLAGS := $(filter -O% -f% -m% -g% -std=% -D_% -DDMLR_%,$(CFLAGS) $(CFLAGS_STD) $(CFLAGS_OMP))
 $(BUILD)/obj/bench/bench.o: CFLAGS_ROOM += -DDMLR_BENCH_FLAGS='"$(BENCH_FLAGS)"'
-$(BENCH): $(BENCH_OBJ) $(LIB)
+$(BENCH): $(BENCH_OBJ) $(FAST_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -193,8 +198,6 @@ $(DXD_STANDIN): $(BUILD)/obj/suite/test/dxdispatch_standin.o $(CASE_LIB) $(LIB)
 test-build: $(TESTS) $(CLI) $(DMLCTS) $(REF_PLUGIN) $(MUTANTS) $(DXD_STANDIN)
 test: test-build
 	@BUILD=$(BUILD) sh scripts/run-tests.sh $(TESTS) -- $(SCRIPT_TESTS)
-	@echo "without AVX (DMLREF_NO_AVX=1): $(notdir $(ISA_TESTS))"
-	@DMLREF_NO_AVX=1 BUILD=$(BUILD) sh scripts/run-tests.sh $(ISA_TESTS) --
 
 test-asan:
 	$(MAKE) test SANITIZE=1
@@ -243,7 +246,7 @@ $(FUZZ_BUILD)/fuzz/fuzz_case: $(BUILD)/obj/fuzz/fuzz_case.o $(filter-out %/main.
 $(FUZZ_BUILD)/fuzz/fuzz_values $(FUZZ_BUILD)/fuzz/fuzz_npy $(FUZZ_BUILD)/fuzz/fuzz_recipe: \
 $(FUZZ_BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(CASE_LIB) $(LIB)
 $(FUZZ_BUILD)/fuzz/fuzz_cmd_reply: $(BUILD)/obj/fuzz/fuzz_cmd_reply.o \
-                                $(filter-out %/main.o,$(SUITE_OBJ)) $(CASE_LIB) $(LIB)
+                                $(filter-out %/main.o,$(SUITE_OBJ)) $(CASE_LIB) $(FAST_LIB) $(LIB)
 $(FUZZ_BIN):
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -pthread -o $@ $^ $(CJSON_LIBS) -ldl $(LDLIBS)

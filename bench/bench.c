@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include "bench.h"
+#include "dmlfast.h"
 
 #include <sched.h>
 
@@ -93,7 +94,7 @@ static void run_case(void *arg)
 {
     bench_case *c = arg;
     dmlr_error err;
-    if (dmlr_execute(&c->op, c->in, c->nin, DMLR_FEATURE_LEVEL_MAX, c->out, c->nout, &err)) {
+    if (dmlf_execute(&c->op, c->in, c->nin, DMLR_FEATURE_LEVEL_MAX, c->out, c->nout, &err)) {
         fprintf(stderr, "bench %s: %s\n", c->name, err.message);
         exit(3);
     }

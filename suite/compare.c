@@ -14,7 +14,7 @@
 #include <string.h>
 
 typedef struct entry {
-    const char *name, *op, *dtype, *message;
+    const char *name, *op, *dtype, *message, *reproduce;
     dmlcts_status status;
     bool failing; /* failing and not waived */
 } entry;
@@ -116,6 +116,7 @@ static bool load(report *r)
         e->op = str(c, "operator") ? str(c, "operator") : "-";
         e->dtype = str(c, "data_type") ? str(c, "data_type") : "-";
         e->message = str(c, "message");
+        e->reproduce = str(c, "reproduce");
         e->failing = dmlcts_status_failing(e->status) &&
                      !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "waived"));
         r->n++;
@@ -151,11 +152,27 @@ static size_t diff(const report *a, const report *b, change *out)
     return n;
 }
 
+/* By kind, then operator x data type (the sections), then name. */
 static int by_kind(const void *x, const void *y)
 {
     const change *a = x, *b = y;
     const entry *ea = a->now ? a->now : a->was, *eb = b->now ? b->now : b->was;
-    return a->k != b->k ? (int)a->k - (int)b->k : strcmp(ea->name, eb->name);
+    int c;
+    if (a->k != b->k)
+        return (int)a->k - (int)b->k;
+    if ((c = strcmp(ea->op, eb->op)) || (c = strcmp(ea->dtype, eb->dtype)))
+        return c;
+    return strcmp(ea->name, eb->name);
+}
+
+/* Does change i start a new operator x data type section? */
+static bool new_section(const change *c, size_t i)
+{
+    const entry *e = c[i].now ? c[i].now : c[i].was, *p;
+    if (i == 0 || c[i].k != c[i - 1].k)
+        return true;
+    p = c[i - 1].now ? c[i - 1].now : c[i - 1].was;
+    return strcmp(e->op, p->op) != 0 || strcmp(e->dtype, p->dtype) != 0;
 }
 
 static const char *st(const entry *e)
@@ -171,6 +188,8 @@ static void text(const report *a, const report *b, const change *c, size_t n,
         const entry *e = c[i].now ? c[i].now : c[i].was;
         if (i == 0 || c[i].k != c[i - 1].k)
             printf("\n== %s (%zu) ==\n", titles[c[i].k], count[c[i].k]);
+        if (new_section(c, i))
+            printf("-- %s x %s --\n", e->op, e->dtype);
         printf("%s %s", c[i].now ? st(c[i].now) : st(c[i].was), e->name);
         if (c[i].was && c[i].now)
             printf(" (was %s)", st(c[i].was));
@@ -179,6 +198,8 @@ static void text(const report *a, const report *b, const change *c, size_t n,
         if (c[i].k == K_NEW_FAILURE && e->message)
             printf(": %s", e->message);
         printf("\n");
+        if (e->reproduce && c[i].k != K_REMOVED)
+            printf("  reproduce: %s\n", e->reproduce);
     }
     printf("\ndmlcts compare: %zu new failure(s), %zu fixed, %zu status change(s), %zu added, "
            "%zu removed\n", count[K_NEW_FAILURE], count[K_FIXED], count[K_CHANGED],
@@ -214,18 +235,18 @@ static bool junit(const char *path, const change *c, size_t n, const size_t *cou
     return fclose(f) == 0;
 }
 
+/* The changes, grouped, as the preface of the two runs' page side by side (report_html.c). */
 static bool html(const char *path, const report *a, const report *b, const change *c, size_t n,
                  const size_t *count)
 {
-    FILE *f = fopen(path, "w");
+    char *pre = NULL, msg[256];
+    size_t len = 0;
+    FILE *f = open_memstream(&pre, &len);
+    dmlcts_run runs[2];
+    bool ok;
     if (!f)
         return false;
-    dmlcts_html_begin(f, "dmlcts compare");
-    fprintf(f, "<h1>dmlcts compare</h1>\n<p class=\"meta\">old: <code>");
-    dmlcts_html_text(f, a->path);
-    fprintf(f, "</code> (%zu cases)<br>new: <code>", a->n);
-    dmlcts_html_text(f, b->path);
-    fprintf(f, "</code> (%zu cases)</p>\n<p id=\"summary\">", b->n);
+    fprintf(f, "<h2>Changes</h2>\n<p id=\"summary\">");
     for (int k = 0; k < K_COUNT; k++)
         fprintf(f, "%s<b>%zu</b> %s", k ? ", " : "", count[k], titles[k]);
     fprintf(f, "</p>\n");
@@ -236,18 +257,37 @@ static bool html(const char *path, const report *a, const report *b, const chang
                     "<th>operator</th><th>data type</th><th>was</th><th>now</th>"
                     "<th>message</th></tr>\n", i ? "</table>\n" : "", titles[c[i].k],
                     count[c[i].k]);
+        if (new_section(c, i)) {
+            fprintf(f, "<tr class=\"section\"><th colspan=\"6\">");
+            dmlcts_html_text(f, e->op);
+            fprintf(f, " &times; ");
+            dmlcts_html_text(f, e->dtype);
+            fprintf(f, "</th></tr>\n");
+        }
         fprintf(f, "<tr>");
         dmlcts_html_cell(f, e->name);
         dmlcts_html_cell(f, e->op);
         dmlcts_html_cell(f, e->dtype);
-        fprintf(f, "<td class=\"st-%s\">%s</td><td class=\"st-%s\">%s</td>", st(c[i].was),
+        fprintf(f, "<td class=\"st-%s\">%s</td><td class=\"st-%s\">%s</td><td>", st(c[i].was),
                 st(c[i].was), st(c[i].now), st(c[i].now));
-        dmlcts_html_cell(f, c[i].now ? c[i].now->message : c[i].was->message);
-        fprintf(f, "</tr>\n");
+        dmlcts_html_text(f, e->message);
+        if (e->reproduce && c[i].k != K_REMOVED) {
+            fprintf(f, "<br>reproduce: <code class=\"repro\">");
+            dmlcts_html_text(f, e->reproduce);
+            fprintf(f, "</code>");
+        }
+        fprintf(f, "</td></tr>\n");
     }
     fprintf(f, "%s", n ? "</table>\n" : "<p>No differences.</p>\n");
-    dmlcts_html_end(f);
-    return fclose(f) == 0;
+    fclose(f);
+    ok = dmlcts_run_from_json(cJSON_Duplicate(a->root, true), a->path, &runs[0], msg, sizeof msg);
+    ok = dmlcts_run_from_json(cJSON_Duplicate(b->root, true), b->path, &runs[1], msg,
+                              sizeof msg) && ok;
+    ok = ok && dmlcts_html_report(path, runs, 2, pre);
+    dmlcts_run_free(&runs[0]);
+    dmlcts_run_free(&runs[1]);
+    free(pre);
+    return ok;
 }
 
 static int usage(const char *what)

@@ -23,7 +23,9 @@
  *   report.c       progress, failures, summary table
  *   report_fmt.c   JUnit, TAP, JSON
  *   report_html.c  --html: the self-contained page; HTML helpers
- *   html_map.c     --html: one failure, its mismatches and heat maps
+ *   html_map.c     --html: one failure, its mismatches and heat maps' data
+ *   html_script.c  --html: the page's script (filters, paging, heat maps drawn)
+ *   report_load.c  a --json report read back, for the page
  *   mismatch_map.c where the mismatches lie: down-sampled count grids
  *   baseline.c     --baseline, --flakes, --results-csv; the rerun of failures
  *   compare.c      dmlcts compare OLD.json NEW.json
@@ -89,6 +91,10 @@ typedef struct dmlcts_mismatch_info {
     char got[48], got_bits[24];
     bool has_ulp;
     uint64_t ulp;
+    char difference[24]; /* integers: got - expected, signed decimal; else "" */
+    char judge[32];      /* the output's check mode token ("exact", ...) */
+    bool has_bound;      /* a bound-judged element: the largest |got - expected| allowed */
+    double bound;
     bool digest;    /* a whole output's SHA-256 (no element): coord and values empty */
     char text[256]; /* the whole line, as printed */
 } dmlcts_mismatch_info;
@@ -135,6 +141,7 @@ typedef struct dmlcts_result {
     bool known_flake;   /* listed in --flakes */
     double ms;          /* backend time, milliseconds */
     bool done;
+    char *reproduce, *explain; /* read back from a --json report (report_load.c), or NULL */
 } dmlcts_result;
 
 typedef enum dmlcts_backend_kind { DMLCTS_REF, DMLCTS_PLUGIN, DMLCTS_CMD } dmlcts_backend_kind;
@@ -157,6 +164,8 @@ typedef struct dmlcts_options {
     dmlr_feature_level level;   /* --feature-level, 0 = none */
     unsigned shard_k, shard_n;  /* shard k of n, 1-based; n == 0: none */
     char shard_from[160];       /* --shard auto: the scheduler and its variables */
+    const char *shard_run_var;  /* --shard auto: the scheduler's variable naming the run */
+    char run_id[80], run_id_from[40]; /* every report's "run": {"id", "id_from"} */
     size_t selection_files;     /* files before sharding, and their list's digest */
     char selection_sha256[65];
     size_t *path_index;         /* per paths item: its index before sharding */
@@ -215,6 +224,12 @@ bool dmlcts_worker_env_apply(const dmlcts_options *o, unsigned index);
 /* ---- shard.c / merge.c --------------------------------------------------- */
 /* --shard K/N or auto (the scheduler's variables); false after one line on stderr. */
 bool dmlcts_shard_option(const char *spec, dmlcts_options *o);
+/*
+ * The run id: --run-id (given), else DMLCTS_RUN_ID, else the scheduler's run
+ * variable under --shard auto (SLURM_ARRAY_JOB_ID, CI_PIPELINE_ID, ...), else
+ * generated once; false after one line on stderr (a malformed id).
+ */
+bool dmlcts_run_id_settle(const char *given, dmlcts_options *o);
 /* The --json report's "shard", "selection" and each case's "selection_index". */
 struct cJSON;
 bool dmlcts_shard_annotate(const dmlcts_options *o, const dmlcts_result *res, size_t n,
@@ -395,6 +410,8 @@ void dmlcts_print_details(const dmlcts_options *o, const dmlcts_result *r, const
 /* The human report on stdout (TAP comments when --tap); returns the exit code. */
 int dmlcts_report(const dmlcts_options *o, const dmlcts_result *res, size_t n);
 void dmlcts_reproducer(const dmlcts_options *o, const dmlcts_result *r, char *buf, size_t cap);
+/* `dmlref explain FILE 'TENSOR[coords]'` for r's first mismatch; false when it has none. */
+bool dmlcts_explainer(const dmlcts_options *o, const dmlcts_result *r, char *buf, size_t cap);
 
 /* ---- mismatch_map.c ------------------------------------------------------ */
 /* dmlc_case_compare_each's callback: ctx is a dmlcts_map_ctx. */
@@ -430,6 +447,23 @@ bool dmlcts_status_from_name(const char *s, dmlcts_status *out);
 /* One CSV field (RFC 4180 quoting where needed). */
 void dmlcts_csv_field(FILE *f, const char *s);
 
+/* ---- report_load.c ------------------------------------------------------- */
+/* One --json report, read back: what its page shows. */
+typedef struct dmlcts_run {
+    struct cJSON *root;  /* owns the strings below */
+    const char *label;   /* how the page names it (its file) */
+    const char *spec, *device, *device_level, *target_level, *date, *git, *command, *id;
+    int abi, exit_code;
+    dmlcts_result *res;
+    size_t n;
+} dmlcts_run;
+/* root (taken over, freed by dmlcts_run_free even on failure) into run; false: msg. */
+bool dmlcts_run_from_json(struct cJSON *root, const char *label, dmlcts_run *run, char *msg,
+                          size_t cap);
+void dmlcts_run_free(dmlcts_run *run);
+/* dmlcts report RUN.json... --html OUT (argv[0] is "report"); the exit code. */
+int dmlcts_report_main(int argc, char **argv);
+
 /* ---- report_html.c ------------------------------------------------------- */
 bool dmlcts_write_html(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc);
 /* Text as HTML (every <, >, &, ", ' escaped; control bytes as U+FFFD). */
@@ -439,8 +473,16 @@ void dmlcts_html_cell(FILE *f, const char *s);
 /* <!DOCTYPE ...> through <body>: the shared style and the error sentinel script. */
 void dmlcts_html_begin(FILE *f, const char *title);
 void dmlcts_html_end(FILE *f);
-/* One failure's details, anchored at id="case-ID" (html_map.c). */
-void dmlcts_html_failure(FILE *f, const dmlcts_options *o, const dmlcts_result *r, size_t id);
+/*
+ * One failure's details, anchored at id="case-ID"; run names its run, or NULL;
+ * off: hidden until the page's script shows it (html_map.c).
+ */
+void dmlcts_html_failure(FILE *f, const char *run, const dmlcts_result *r, size_t id, bool off);
+/* The page of one or more runs, side by side, preface (HTML) after the header (report_html.c). */
+bool dmlcts_html_report(const char *path, const dmlcts_run *runs, size_t nruns,
+                        const char *preface);
+/* The page's inline script: filters, paging, heat maps (html_script.c). */
+void dmlcts_html_script(FILE *f);
 /* Severity for "worst status": PASS < SKIPPED < NOT_SUPPORTED < FLAKE < failing ones. */
 int dmlcts_status_rank(dmlcts_status s);
 
@@ -449,6 +491,9 @@ int dmlcts_compare_main(int argc, char **argv);
 
 /* ---- report_fmt.c ------------------------------------------------------- */
 bool dmlcts_write_junit(const dmlcts_options *o, const dmlcts_result *res, size_t n);
+/* The --json report as a tree (the page renders from it too); NULL: out of memory. */
+struct cJSON *dmlcts_report_json(const dmlcts_options *o, const dmlcts_result *res, size_t n,
+                                 int rc);
 bool dmlcts_write_json(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc);
 void dmlcts_write_tap(const dmlcts_options *o, const dmlcts_result *res, size_t n);
 

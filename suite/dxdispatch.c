@@ -313,6 +313,26 @@ static void export_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
     free(keep);
 }
 
+/*
+ * Where run-dxdispatch.ps1 is: installed beside this dmlcts (PREFIX/bin ->
+ * PREFIX/share/dmlref/dxdispatch), else the checkout's scripts/dxdispatch.
+ */
+static const char *script_path(void)
+{
+    static char path[4200];
+    char exe[4096], *slash;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        for (int up = 0; up < 2 && (slash = strrchr(exe, '/')); up++) /* PREFIX/bin/dmlcts */
+            *slash = '\0';
+        snprintf(path, sizeof path, "%s/share/dmlref/dxdispatch/run-dxdispatch.ps1", exe);
+        if (access(path, R_OK) == 0)
+            return path;
+    }
+    return "scripts/dxdispatch/run-dxdispatch.ps1";
+}
+
 int dmlcts_export_dxdispatch(const dmlcts_options *o, dmlcts_result **res, size_t *count)
 {
     dmlcts_options all = *o;
@@ -354,8 +374,8 @@ int dmlcts_export_dxdispatch(const dmlcts_options *o, dmlcts_result **res, size_
             printf("  %s: %s\n", cJSON_GetObjectItemCaseSensitive(s, "name")->valuestring,
                    cJSON_GetObjectItemCaseSensitive(s, "reason")->valuestring);
     }
-    printf("next, on Windows: scripts/dxdispatch/run-dxdispatch.ps1 -Dir %s, then\n  %s check "
-           "--results %s <the same selection>\n", o->dir, o->argv0, o->dir);
+    printf("next, on Windows: %s -Dir %s, then\n  %s check --results %s <the same selection>\n",
+           script_path(), o->dir, o->argv0, o->dir);
     cJSON_Delete(marker);
     return x.cr.exported ? 0 : 2;
 }

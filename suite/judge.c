@@ -296,11 +296,31 @@ static bool ulp_distance(dmlr_data_type dt, uint64_t a, uint64_t b, uint64_t *ul
     return true;
 }
 
+/* got - expected for integer types, exact in any width (the magnitude in unsigned). */
+static void integer_difference(dmlr_data_type dt, uint64_t expected, uint64_t got, char *buf,
+                               size_t cap)
+{
+    unsigned bits = 8 * dmlr_data_type_size(dt);
+    uint64_t sign = UINT64_C(1) << (bits - 1), a = expected, b = got;
+    bool neg;
+    buf[0] = '\0';
+    if (dmlr_data_type_is_float(dt) || !bits)
+        return;
+    if (dmlr_data_type_is_signed(dt)) { /* sign-extend, then compare as offset binary */
+        a = (a ^ sign) - sign + (UINT64_C(1) << 63);
+        b = (b ^ sign) - sign + (UINT64_C(1) << 63);
+    }
+    neg = b < a;
+    snprintf(buf, cap, "%s%llu", neg ? "-" : b > a ? "+" : "",
+             (unsigned long long)(neg ? a - b : b - a));
+}
+
 static void keep_mismatch(const dmlc_case *c, const dmlc_mismatch *m, dmlcts_mismatch_info *out)
 {
     const dmlc_case_tensor *t = &c->tensors[m->tensor];
     dmlr_data_type dt = t->desc->DataType;
     unsigned char e[8], g[8];
+    const dmlc_check_info *k;
     size_t n;
     memset(out, 0, sizeof *out);
     snprintf(out->tensor, sizeof out->tensor, "%s", t->name);
@@ -320,10 +340,24 @@ static void keep_mismatch(const dmlc_case *c, const dmlc_mismatch *m, dmlcts_mis
     dmlc_value_hex(dt, g, out->got_bits, sizeof out->got_bits);
     dmlc_mismatch_format(c, m, out->text, sizeof out->text);
     out->has_ulp = ulp_distance(dt, m->expected, m->got, &out->ulp);
+    integer_difference(dt, m->expected, m->got, out->difference, sizeof out->difference);
+    k = dmlc_check_info_of(t->check);
+    snprintf(out->judge, sizeof out->judge, "%s", k ? k->token : "?");
+    if (k && k->bound) {
+        out->has_bound = true;
+        out->bound = k->bound(c, m->element, dt, e);
+    }
     n = strlen(out->text);
     if (out->has_ulp && n < sizeof out->text)
         snprintf(out->text + n, sizeof out->text - n, ", %llu ulp%s",
                  (unsigned long long)out->ulp, out->ulp == 0 ? " (sign of zero)" : "");
+    n = strlen(out->text);
+    if (out->difference[0] && n < sizeof out->text)
+        snprintf(out->text + n, sizeof out->text - n, ", difference %s", out->difference);
+    n = strlen(out->text);
+    if (out->has_bound && n < sizeof out->text) /* why the bound did not cover it */
+        snprintf(out->text + n, sizeof out->text - n, ", outside %s's bound %.6g", out->judge,
+                 out->bound);
 }
 
 /*

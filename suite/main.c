@@ -27,6 +27,7 @@ static const char usage[] =
     "       dmlcts list [OPTIONS] PATH...           print the selected cases' names\n"
     "       dmlcts merge A.json B.json... --out ALL.json  join the --json reports of shards\n"
     "       dmlcts compare OLD.json NEW.json [--junit F] [--html F]  what changed between runs\n"
+    "       dmlcts report RUN.json... --html F   the page of any report; several side by side\n"
     "\n"
     "PATH: a case file, a directory (recursive *.json, not *.schema.json) or a quoted glob.\n"
     "\n"
@@ -57,6 +58,8 @@ static const char usage[] =
     "                           (default 1G)\n"
     "  --shard K/N              the K-th of N shards (files by index in sorted order, mod N)\n"
     "  --shard auto             K and N from Slurm, a Kubernetes Indexed Job or CI (docs/fleet.md)\n"
+    "  --run-id ID              the run every report names (merge refuses mixed runs); default:\n"
+    "                           DMLCTS_RUN_ID, the scheduler's (--shard auto), else generated\n"
     "  --expected-failures FILE waivers: case names or globs, one per line, # comments\n"
     "  --fail-on-unexpected-pass  exit 1 when a waived case passes\n"
     "  --baseline FILE          expected statuses, CASE,STATUS per line: only deviations fail\n"
@@ -149,6 +152,7 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
 {
     int i = 1;
     const char *v, *timeout = NULL, *fl = NULL, *max_memory = NULL, *max_work = NULL;
+    const char *run_id = NULL;
     bool show_given = false, no_progress = false;
     o->argv0 = argv[0];
     o->backend_spec = "ref";
@@ -217,6 +221,8 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
         } else if (OPT("--shard")) {
             if (r > 0 && !dmlcts_shard_option(v, o))
                 return 2;
+        } else if (OPT("--run-id")) {
+            run_id = v;
         } else if (OPT("--expected-failures")) {
             o->waiver_file = v;
         } else if (OPT("--junit")) {
@@ -263,6 +269,8 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
             return usage_error("%s needs a value", a);
 #undef OPT
     }
+    if (!dmlcts_run_id_settle(run_id, o))
+        return 2;
     if (timeout) {
         char *end;
         o->timeout = strtod(timeout, &end);
@@ -369,6 +377,8 @@ int main(int argc, char **argv)
         return dmlcts_merge_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "compare") == 0)
         return dmlcts_compare_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "report") == 0)
+        return dmlcts_report_main(argc - 1, argv + 1);
     o.command = dmlcts_command_line(argc, argv);
     if ((rc = parse(argc, argv, &o, &args)) != 0)
         goto out;

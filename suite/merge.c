@@ -23,6 +23,7 @@ typedef struct part {
     const char *path;
     cJSON *root;
     double index, count;
+    const char *id; /* "run": {"id"}, or NULL */
 } part;
 
 typedef struct entry {
@@ -84,6 +85,7 @@ static int load(part *p)
                       "without merge?)%s", p->path, "");
     if (!cJSON_IsArray(member(p->root, "cases", NULL)))
         return refuse("%s: no \"cases\" array%s", p->path, "");
+    p->id = text(member(p->root, "run", "id"));
     return 0;
 }
 
@@ -106,6 +108,34 @@ static int same_run(const part *a, const part *b)
                    text(member(b->root, what[i][0], what[i][1]))) != 0)
             return refuse("%s: the second %s", both, what[i][2]);
     return 0;
+}
+
+/*
+ * One run id: the reports that do not carry the most common one are named (a
+ * stale shard of an earlier run left under a fixed name is the usual one).
+ */
+static int same_id(const part *p, size_t n)
+{
+    size_t best = 0, best_count = 0, odd = 0;
+    char names[1024] = "";
+    for (size_t i = 0; i < n; i++) {
+        size_t c = 0;
+        for (size_t j = 0; j < n; j++)
+            c += p[i].id && p[j].id && strcmp(p[i].id, p[j].id) == 0;
+        if (c > best_count)
+            best = i, best_count = c;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!p[i].id || !p[best].id || strcmp(p[i].id, p[best].id) != 0) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s (run %s)", odd++ ? ", " : "",
+                     p[i].path, p[i].id ? p[i].id : "without an id");
+        }
+    if (!odd)
+        return 0;
+    return refuse("reports of different runs: %s not of run %s, as the others are (a stale "
+                  "shard of an earlier run? each run writes its own folder, docs/fleet.md)", names,
+                  p[best].id ? p[best].id : "?");
 }
 
 /* Shard indexes: each of 1..N exactly once. */
@@ -183,8 +213,22 @@ static dmlcts_status status_of(const char *s)
     return DMLCTS_STATUS_COUNT;
 }
 
-/* The merged report; its exit code, or 2. */
-static int write_merged(const char *out, part *p, size_t n, entry *e, size_t count)
+/* The merged report's page, rendered from the report as written. */
+static int write_html(const char *html, const char *out, const cJSON *root)
+{
+    dmlcts_run run;
+    char msg[256];
+    cJSON *copy = cJSON_Duplicate(root, true);
+    bool ok = copy && dmlcts_run_from_json(copy, out, &run, msg, sizeof msg) &&
+              dmlcts_html_report(html, &run, 1, NULL);
+    if (copy)
+        dmlcts_run_free(&run);
+    return ok ? 0 : refuse("cannot write --html %s%s", html, "");
+}
+
+/* The merged report (and its page when html); its exit code, or 2. */
+static int write_merged(const char *out, const char *html, part *p, size_t n, entry *e,
+                        size_t count)
 {
     cJSON *root = cJSON_CreateObject(), *totals, *cases, *shards, *shard;
     size_t counts[DMLCTS_STATUS_COUNT] = {0}, waived = 0, xpass = 0, failed = 0;
@@ -195,6 +239,8 @@ static int write_merged(const char *out, part *p, size_t n, entry *e, size_t cou
     cJSON_AddStringToObject(root, "format", "dmlcts-report-1");
     cJSON_AddItemToObject(root, "backend",
                           cJSON_Duplicate(member(p[0].root, "backend", NULL), true));
+    if (member(p[0].root, "run", NULL)) /* one run: its id, the first shard's date and command */
+        cJSON_AddItemToObject(root, "run", cJSON_Duplicate(member(p[0].root, "run", NULL), true));
     shards = cJSON_AddArrayToObject(root, "shards");
     for (size_t i = 0; i < n; i++) {
         double r = 2;
@@ -239,6 +285,11 @@ static int write_merged(const char *out, part *p, size_t n, entry *e, size_t cou
     cJSON_AddItemToObject(root, "selection",
                           cJSON_Duplicate(member(p[0].root, "selection", NULL), true));
     json = cJSON_Print(root);
+    if (html && write_html(html, out, root) != 0) {
+        cJSON_Delete(root);
+        free(json);
+        return 2;
+    }
     cJSON_Delete(root);
     if (!json || !(f = fopen(out, "w"))) {
         free(json);
@@ -255,7 +306,7 @@ static int write_merged(const char *out, part *p, size_t n, entry *e, size_t cou
 
 int dmlcts_merge_main(int argc, char **argv)
 {
-    const char *out = NULL;
+    const char *out = NULL, *html = NULL;
     part *p = calloc((size_t)argc + 1, sizeof *p);
     entry *e = NULL;
     size_t n = 0, count = 0;
@@ -264,7 +315,7 @@ int dmlcts_merge_main(int argc, char **argv)
         return refuse("out of memory%s%s", "", "");
     for (int i = 1; i < argc && rc == 0; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("usage: dmlcts merge A.json B.json... --out ALL.json\n"
+            printf("usage: dmlcts merge A.json B.json... --out ALL.json [--html ALL.html]\n"
                    "Joins the --json reports of the shards of one run; refuses overlaps, "
                    "gaps and\nreports of different runs (exit 2); exits as the whole run "
                    "would have (0 or 1).\n");
@@ -274,6 +325,10 @@ int dmlcts_merge_main(int argc, char **argv)
             out = argv[++i];
         } else if (strncmp(argv[i], "--out=", 6) == 0 && argv[i][6]) {
             out = argv[i] + 6;
+        } else if (strcmp(argv[i], "--html") == 0 && i + 1 < argc) {
+            html = argv[++i];
+        } else if (strncmp(argv[i], "--html=", 7) == 0 && argv[i][7]) {
+            html = argv[i] + 7;
         } else if (argv[i][0] == '-') {
             rc = refuse("unknown option or missing value: %s (see dmlcts merge --help)%s",
                         argv[i], "");
@@ -285,6 +340,8 @@ int dmlcts_merge_main(int argc, char **argv)
         rc = refuse("usage: dmlcts merge A.json B.json... --out ALL.json%s%s", "", "");
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = load(&p[i]);
+    if (rc == 0)
+        rc = same_id(p, n);
     for (size_t i = 1; rc == 0 && i < n; i++)
         rc = same_run(&p[0], &p[i]);
     if (rc == 0)
@@ -292,7 +349,7 @@ int dmlcts_merge_main(int argc, char **argv)
     if (rc == 0)
         rc = collect(p, n, &e, &count);
     if (rc == 0)
-        rc = write_merged(out, p, n, e, count);
+        rc = write_merged(out, html, p, n, e, count);
     for (size_t i = 0; i < n; i++)
         cJSON_Delete(p[i].root);
     free(p);

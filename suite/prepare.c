@@ -121,6 +121,8 @@ void dmlcts_result_free(dmlcts_result *r)
         free(r->notes[i]);
     free(r->notes);
     free(r->first);
+    free(r->reproduce);
+    free(r->explain);
     dmlcts_map_free(r);
     memset(r, 0, sizeof *r);
 }

@@ -153,6 +153,36 @@ void dmlcts_reproducer(const dmlcts_options *o, const dmlcts_result *r, char *bu
         snprintf(buf + n, cap - n, " -v");
 }
 
+bool dmlcts_explainer(const dmlcts_options *o, const dmlcts_result *r, char *buf, size_t cap)
+{
+    const dmlcts_mismatch_info *m = r->shown ? &r->first[0] : NULL;
+    const char *slash = o->argv0 ? strrchr(o->argv0, '/') : NULL;
+    char at[DMLR_MAX_RANK * 12 + 40], cli[1024], *file;
+    size_t n = 0;
+    if (!m || m->digest || r->negative)
+        return false;
+    /* dmlref is installed and built beside dmlcts. */
+    snprintf(cli, sizeof cli, "%.*sdmlref", slash ? (int)(slash - o->argv0 + 1) : 0,
+             slash ? o->argv0 : "");
+    n = (size_t)snprintf(at, sizeof at, "%s[", m->tensor);
+    for (uint32_t d = 0; d < m->rank && n < sizeof at; d++)
+        n += (size_t)snprintf(at + n, sizeof at - n, "%s%u", d ? "," : "", m->coord[d]);
+    if (n < sizeof at)
+        snprintf(at + n, sizeof at - n, "]");
+    n = quote(buf, cap, cli);
+    if (n + 9 < cap)
+        n += (size_t)snprintf(buf + n, cap - n, " explain ");
+    if (n < cap && (file = dmlcts_clean_dup(r->file))) {
+        n += quote(buf + n, cap - n, file);
+        free(file);
+    }
+    if (n + 1 < cap) {
+        buf[n++] = ' ';
+        quote(buf + n, cap - n, at);
+    }
+    return true;
+}
+
 /* The failure's lines, also used as TAP diagnostics (prefix "# "). */
 void dmlcts_print_details(const dmlcts_options *o, const dmlcts_result *r, const char *prefix,
                           FILE *f)
@@ -174,6 +204,8 @@ void dmlcts_print_details(const dmlcts_options *o, const dmlcts_result *r, const
         dmlcts_reproducer(o, r, repro, sizeof repro);
         fprintf(f, "%s  reproduce: %s\n", prefix, repro);
     }
+    if (dmlcts_explainer(o, r, repro, sizeof repro))
+        fprintf(f, "%s  explain:   %s\n", prefix, repro);
 }
 
 typedef struct row {

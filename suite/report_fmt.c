@@ -9,6 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#ifndef DMLCTS_GIT
+#define DMLCTS_GIT "unknown"
+#endif
 
 /* The details of a failure as one string (malloc), or NULL. */
 static char *details(const dmlcts_options *o, const dmlcts_result *r)
@@ -168,7 +173,60 @@ static cJSON *mismatch(const dmlcts_mismatch_info *m)
         cJSON_AddNumberToObject(j, "ulp", (double)m->ulp);
     else
         cJSON_AddNullToObject(j, "ulp");
+    if (m->difference[0])
+        cJSON_AddStringToObject(j, "difference", m->difference);
+    cJSON_AddStringToObject(j, "judge", m->judge);
+    if (m->has_bound)
+        cJSON_AddNumberToObject(j, "bound", m->bound);
     return j;
+}
+
+/* A map's counts, run-length coded: "COUNT" or "COUNT*RUN", comma-separated, row-major. */
+static char *map_cells(const dmlcts_mismatch_map *m)
+{
+    uint64_t cells = (uint64_t)m->bins[0] * m->bins[1] * m->bins[2];
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    for (uint64_t i = 0, run; i < cells; i += run) {
+        for (run = 1; i + run < cells && m->count[i + run] == m->count[i]; run++)
+            ;
+        fprintf(f, "%s%u", i ? "," : "", m->count[i]);
+        if (run > 1)
+            fprintf(f, "*%llu", (unsigned long long)run);
+    }
+    fclose(f);
+    return buf;
+}
+
+static cJSON *maps(const dmlcts_result *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; a && i < r->map_count; i++) {
+        const dmlcts_mismatch_map *m = &r->maps[i];
+        cJSON *j = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
+        char *cells;
+        if (!m->count || !(cells = map_cells(m))) {
+            cJSON_Delete(j);
+            cJSON_Delete(sizes);
+            continue;
+        }
+        cJSON_AddStringToObject(j, "tensor", m->tensor);
+        for (uint32_t d = 0; d < m->rank; d++)
+            cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)m->sizes[d]));
+        cJSON_AddItemToObject(j, "sizes", sizes);
+        cJSON_AddItemToObject(j, "extent", cJSON_CreateDoubleArray(
+            (const double[]){(double)m->extent[0], (double)m->extent[1], (double)m->extent[2]}, 3));
+        cJSON_AddItemToObject(j, "bins", cJSON_CreateIntArray(
+            (const int[]){(int)m->bins[0], (int)m->bins[1], (int)m->bins[2]}, 3));
+        cJSON_AddNumberToObject(j, "mismatches", (double)m->mismatches);
+        cJSON_AddStringToObject(j, "cells", cells);
+        free(cells);
+        cJSON_AddItemToArray(a, j);
+    }
+    return a;
 }
 
 static cJSON *one_case(const dmlcts_options *o, const dmlcts_result *r)
@@ -204,25 +262,45 @@ static cJSON *one_case(const dmlcts_options *o, const dmlcts_result *r)
     for (uint32_t i = 0; i < r->shown; i++)
         cJSON_AddItemToArray(mm, mismatch(&r->first[i]));
     cJSON_AddItemToObject(j, "mismatches", mm);
+    cJSON_AddItemToObject(j, "maps", maps(r));
     if (r->negative || r->status == DMLCTS_CASE_ERROR) {
         cJSON_AddNullToObject(j, "reproduce");
     } else {
         dmlcts_reproducer(o, r, repro, sizeof repro);
         cJSON_AddStringToObject(j, "reproduce", repro);
     }
+    if (dmlcts_explainer(o, r, repro, sizeof repro))
+        cJSON_AddStringToObject(j, "explain", repro);
+    else
+        cJSON_AddNullToObject(j, "explain");
     return j;
 }
 
-bool dmlcts_write_json(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc)
+/* Who ran what, when, with which dmlcts: the page's header, from any report. */
+static void run_info(const dmlcts_options *o, cJSON *root)
+{
+    cJSON *run = cJSON_AddObjectToObject(root, "run");
+    char date[64];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
+    cJSON_AddStringToObject(run, "id", o->run_id);
+    cJSON_AddStringToObject(run, "id_from", o->run_id_from);
+    cJSON_AddStringToObject(run, "date", date);
+    cJSON_AddStringToObject(run, "command", o->command ? o->command : "");
+    cJSON_AddStringToObject(run, "dmlcts", DMLCTS_GIT);
+    cJSON_AddNumberToObject(run, "abi", DMLCTS_BACKEND_ABI_VERSION);
+    if (o->level)
+        cJSON_AddStringToObject(run, "feature_level", dmlr_feature_level_name(o->level));
+}
+
+cJSON *dmlcts_report_json(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc)
 {
     cJSON *root = cJSON_CreateObject(), *backend, *totals, *cases;
     size_t waived = 0, xpass = 0, counts[DMLCTS_STATUS_COUNT] = {0};
-    char *text;
-    FILE *f;
-    bool ok;
     if (!root)
-        return false;
+        return NULL;
     cJSON_AddStringToObject(root, "format", "dmlcts-report-1");
+    run_info(o, root);
     backend = cJSON_AddObjectToObject(root, "backend");
     cJSON_AddStringToObject(backend, "spec", o->backend_spec);
     cJSON_AddStringToObject(backend, "name", dmlcts_info.name);
@@ -252,6 +330,17 @@ bool dmlcts_write_json(const dmlcts_options *o, const dmlcts_result *res, size_t
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(cases, one_case(o, &res[i]));
     dmlcts_shard_annotate(o, res, n, root);
+    return root;
+}
+
+bool dmlcts_write_json(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc)
+{
+    cJSON *root = dmlcts_report_json(o, res, n, rc);
+    char *text;
+    FILE *f;
+    bool ok;
+    if (!root)
+        return false;
     text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text)

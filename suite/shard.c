@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 /* A decimal number from 0 to UINT32_MAX, digits only: no sign, space or 0x. */
 static bool strict_u32(const char *s, size_t len, uint32_t *out)
@@ -119,18 +121,23 @@ static bool slurm(dmlcts_options *o)
 static const struct plain_scheduler {
     const char *what, *index, *count;
     uint32_t first; /* the index of the first shard */
+    const char *run; /* what names the run all shards belong to (NULL: the manifest sets
+                        DMLCTS_RUN_ID) */
 } plain[] = {
-    {"Kubernetes Indexed Job", "JOB_COMPLETION_INDEX", "DMLCTS_SHARD_COUNT", 0},
-    {"GitLab CI parallel", "CI_NODE_INDEX", "CI_NODE_TOTAL", 1},
-    {"CircleCI parallelism", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", 0},
-    {"Buildkite parallelism", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", 0},
+    {"Kubernetes Indexed Job", "JOB_COMPLETION_INDEX", "DMLCTS_SHARD_COUNT", 0, NULL},
+    {"GitLab CI parallel", "CI_NODE_INDEX", "CI_NODE_TOTAL", 1, "CI_PIPELINE_ID"},
+    {"CircleCI parallelism", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", 0, "CIRCLE_WORKFLOW_ID"},
+    {"Buildkite parallelism", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", 0,
+     "BUILDKITE_BUILD_ID"},
 };
 
 static bool from_environment(dmlcts_options *o)
 {
     char how[sizeof o->shard_from];
-    if (getenv("SLURM_ARRAY_TASK_ID"))
+    if (getenv("SLURM_ARRAY_TASK_ID")) {
+        o->shard_run_var = "SLURM_ARRAY_JOB_ID";
         return slurm(o);
+    }
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
         const struct plain_scheduler *s = &plain[i];
         uint32_t index, count;
@@ -155,6 +162,7 @@ static bool from_environment(dmlcts_options *o)
         }
         snprintf(how, sizeof how, "%s: %s=%u, %s=%u", s->what, s->index, (unsigned)index,
                  s->count, (unsigned)count);
+        o->shard_run_var = s->run;
         return set_auto(o, index - s->first, count, how);
     }
     fprintf(stderr, "dmlcts: --shard auto: no scheduler's variables are set (SLURM_ARRAY_TASK_ID, "
@@ -166,6 +174,48 @@ bool dmlcts_shard_option(const char *spec, dmlcts_options *o)
 {
     o->shard_from[0] = '\0';
     return strcmp(spec, "auto") == 0 ? from_environment(o) : from_text(spec, o);
+}
+
+/* A run id: 1 to 64 of [A-Za-z0-9._:-], so it is safe in file names and messages. */
+static bool run_id_ok(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 1 && n <= 64 &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:-") == n;
+}
+
+bool dmlcts_run_id_settle(const char *given, dmlcts_options *o)
+{
+    const char *env = getenv("DMLCTS_RUN_ID"), *sched = o->shard_run_var ? getenv(o->shard_run_var)
+                                                                          : NULL;
+    const char *from = given ? "--run-id" : env ? "DMLCTS_RUN_ID" : sched ? o->shard_run_var : NULL;
+    const char *id = given ? given : env ? env : sched;
+    if (id) {
+        if (!run_id_ok(id)) {
+            fprintf(stderr, "dmlcts: %s \"%.80s\": expected a run id of 1 to 64 letters, digits "
+                    "and ._:- (see dmlcts --help)\n", from, id);
+            return false;
+        }
+        snprintf(o->run_id, sizeof o->run_id, "%s", id);
+        snprintf(o->run_id_from, sizeof o->run_id_from, "%s", from);
+        return true;
+    }
+    /* Generated once for this run: the shards of a fleet must be given theirs (docs/fleet.md). */
+    {
+        time_t now = time(NULL);
+        unsigned long long r = (unsigned long long)getpid() ^ ((unsigned long long)clock() << 20);
+        FILE *u = fopen("/dev/urandom", "rb");
+        if (u) {
+            if (fread(&r, sizeof r, 1, u) != 1)
+                r ^= (unsigned long long)now;
+            fclose(u);
+        }
+        strftime(o->run_id, sizeof o->run_id, "%Y%m%dT%H%M%SZ", gmtime(&now));
+        snprintf(o->run_id + strlen(o->run_id), sizeof o->run_id - strlen(o->run_id), "-%08llx",
+                 r & 0xffffffffull);
+        snprintf(o->run_id_from, sizeof o->run_id_from, "generated");
+    }
+    return true;
 }
 
 bool dmlcts_shard_annotate(const dmlcts_options *o, const dmlcts_result *res, size_t n,

@@ -19,7 +19,12 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
 def dmlref_path():
-    return os.environ.get("DMLREF") or os.path.join(ROOT, "build", "bin", "dmlref")
+    """$DMLREF, else this checkout's build, else the one installed beside these files
+    (PREFIX/share/dmlref/python -> PREFIX/bin)."""
+    built = os.path.join(ROOT, "build", "bin", "dmlref")
+    installed = os.path.join(ROOT, "..", "bin", "dmlref")
+    return os.environ.get("DMLREF") or (installed if not os.path.exists(built) and
+                                        os.path.exists(installed) else built)
 
 
 def create_step(case, answer):

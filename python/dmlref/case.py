@@ -220,11 +220,14 @@ class Case:
     @classmethod
     def load(cls, path, max_memory=0, max_work=0):
         """Load and check a case file; dmlref.Error("BAD_INPUT" or "INTERNAL", the CLI's
-        one line) when it is wrong.  max_memory, max_work: INPUT-5's limits (0: defaults)."""
+        one line) when it is wrong, "NOT_SUPPORTED" when it binds more tensors than the
+        reference does (LIMITS-3).  max_memory, max_work: INPUT-5's limits (0: defaults)."""
         err = _lib.CaseError()
         h = _lib.case.dmlpy_case_load(os.fsencode(path), max_memory, max_work, ctypes.byref(err))
         if not h:
-            raise Error(_RC.get(err.rc, str(err.rc)), _lib.text(err.message))
+            status = (status_name(err.status) if err.status != _lib.STATUS_OK else
+                      _RC.get(err.rc, str(err.rc)))
+            raise Error(status, _lib.text(err.message))
         return cls(h)
 
     def close(self):

@@ -77,6 +77,24 @@ def test_an_in_place_case_laid_out_unlike_its_input_is_refused_as_the_cli_refuse
     assert p.stderr.strip() == "%s: %s: %s" % (f, status, message)
 
 
+def test_a_case_binding_more_tensors_than_the_reference_is_not_supported(tmp_path):
+    # LIMITS-3: a JOIN of 1024 inputs (1025 bindings) is declined, not misread.
+    n = 1024
+    doc = {"format": "dmlref-case-1", "name": "t/join1024", "min_feature_level": "1_0",
+           "type": "JOIN", "desc": {"InputCount": n, "InputTensors": [
+               {"DataType": "INT8", "Sizes": [1]}] * n,
+               "OutputTensor": {"DataType": "INT8", "Sizes": [n]}, "Axis": 0},
+           "inputs": {"InputTensors": [[1]] * n},
+           "outputs": {"OutputTensor": {"check": "exact", "expected": [1] * n}}}
+    f = str(tmp_path / "join1024.json")
+    with open(f, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.Case.load(f)
+    assert e.value.status == "NOT_SUPPORTED"
+    assert "JOIN binds 1025 tensors; the reference binds at most 1024" in e.value.message
+
+
 def arrays_of(c):
     """numpy arrays of a negative case's descs (strides as written), or None when the
     desc cannot be an array (a type without a numpy dtype, Flags, a size 0, ...)."""

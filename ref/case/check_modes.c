@@ -7,8 +7,8 @@
 #include <string.h>
 
 static const dmlc_check_info modes[] = {
-#define X(name, token, op, float_only, digest, accepts) \
-    {DMLC_CHECK_##name, token, op, float_only, digest, accepts},
+#define X(name, token, op, float_only, digest, accepts, bound) \
+    {DMLC_CHECK_##name, token, op, float_only, digest, accepts, bound},
     DMLC_CHECK_MODES(X)
 #undef X
 };
@@ -42,7 +42,7 @@ dmlc_check_mode dmlc_check_default(dmlr_operator_type op, dmlr_data_type dt)
 
 const char *dmlc_check_tokens(void)
 {
-#define X(name, token, op, float_only, digest, accepts) ", \"" token "\""
+#define X(name, token, op, float_only, digest, accepts, bound) ", \"" token "\""
     static const char list[] = DMLC_CHECK_MODES(X);
 #undef X
     return list + 2;

@@ -159,6 +159,13 @@ bool dmlc_cumprod_accepts(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
                                      dmlc_cumprod_prefix_length(c->op.Desc, e));
 }
 
+double dmlc_cumprod_bound_at(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
+                             const void *expected)
+{
+    uint64_t n = dmlc_cumprod_prefix_length(c->op.Desc, e);
+    return n ? dmlc_cumprod_bound(dt, load(dt, expected), n) : 0; /* n = 0: exact */
+}
+
 /* ---- CUMULATIVE_PRODUCT-12 ------------------------------------------------ */
 
 /* A magnitude m * 2^e, m in [0.5, 1): no overflow or underflow however long the run. */
@@ -346,6 +353,17 @@ bool dmlc_cumsum_accepts(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
         return dmlc_cumsum_within_bound(dt, expected, got, 0, 0);
     return dmlc_cumsum_within_bound(dt, expected, got, prefix_length(&s, e),
                                     prefix_magnitudes(&s, in, e));
+}
+
+double dmlc_cumsum_bound_at(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
+                            const void *expected)
+{
+    scan_shape s = sum_shape(c->op.Desc);
+    const dmlc_case_tensor *in = c->tensor_count ? &c->tensors[0] : NULL; /* InputTensor */
+    (void)expected; /* a sum's bound follows its terms, not its value */
+    if (!in || in->is_output || !dmlr_data_type_is_float(dt))
+        return 0;
+    return dmlc_cumsum_bound(dt, prefix_magnitudes(&s, in, e), prefix_length(&s, e));
 }
 
 /*

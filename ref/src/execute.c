@@ -158,13 +158,13 @@ static dmlr_status check_bindings(const resolved *r, const dmlr_buffer *inputs,
     return DMLR_STATUS_OK;
 }
 
-dmlr_status dmlr_execute(const dmlr_operator_desc *op, const dmlr_buffer *inputs,
-                         uint32_t input_count, dmlr_feature_level level,
-                         const dmlr_buffer *outputs, uint32_t output_count,
-                         dmlr_error *err)
+dmlr_status dmlr_execute_with(dmlr_compute_fn (*compute_of)(const dmlr_operator_info *info),
+                              const dmlr_operator_desc *op, const dmlr_buffer *inputs,
+                              uint32_t input_count, dmlr_feature_level level,
+                              const dmlr_buffer *outputs, uint32_t output_count,
+                              dmlr_error *err)
 {
     resolved r;
-    dmlr_cpu_read_env(); /* DMLREF_CPU, once a call (internal.h) */
     dmlr_status st = resolve(op, level, &r, err);
     if (st)
         return st;
@@ -177,7 +177,8 @@ dmlr_status dmlr_execute(const dmlr_operator_desc *op, const dmlr_buffer *inputs
     if (!st) {
         for (uint32_t i = 0; i < r.count; i++)
             data[i] = bound[i]->data;
-        r.info->compute(op->Desc, r.views, data);
+        dmlr_compute_fn fn = compute_of ? compute_of(r.info) : NULL;
+        (fn ? fn : r.info->compute)(op->Desc, r.views, data);
         if (err)
             err->status = DMLR_STATUS_OK, err->message[0] = '\0';
     }
@@ -185,4 +186,12 @@ dmlr_status dmlr_execute(const dmlr_operator_desc *op, const dmlr_buffer *inputs
     free(data);
     release(&r);
     return st;
+}
+
+dmlr_status dmlr_execute(const dmlr_operator_desc *op, const dmlr_buffer *inputs,
+                         uint32_t input_count, dmlr_feature_level level,
+                         const dmlr_buffer *outputs, uint32_t output_count,
+                         dmlr_error *err)
+{
+    return dmlr_execute_with(NULL, op, inputs, input_count, level, outputs, output_count, err);
 }

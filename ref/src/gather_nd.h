@@ -14,6 +14,18 @@ typedef struct dmlr_nd_counts {
     uint32_t input, indices, batch; /* InputDimensionCount, IndicesDimensionCount, Batch... */
 } dmlr_nd_counts;
 
+/* For each output dim: the input and indices dims it walks (-1: none); the tuple's dims. */
+typedef struct dmlr_nd_map {
+    uint32_t D, k, i0, x0, tuple0; /* tuple0: the input dim of tuple coordinate 0 */
+    int in_dim[DMLR_MAX_RANK], idx_dim[DMLR_MAX_RANK];
+    uint64_t expect[DMLR_MAX_RANK];
+    char source[DMLR_MAX_RANK][32];
+} dmlr_nd_map;
+
+/* GATHER_ND-6, GATHER_ND1-3: the output [b, q, t] right-aligned in DimensionCount. */
+dmlr_status dmlr_gather_nd_map(const char *op, dmlr_nd_counts c, const dmlr_view *in,
+                               const dmlr_view *ix, dmlr_nd_map *m, dmlr_error *err);
+
 /* The rules after the shared tensor checks; views: input, indices, output. */
 dmlr_status dmlr_gather_nd_validate(const char *op, dmlr_nd_counts c, const dmlr_view *views,
                                     dmlr_error *err);

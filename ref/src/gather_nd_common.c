@@ -14,22 +14,14 @@
  */
 #include "gather_nd.h"
 
-#include "copy.h"
 #include "index.h"
+#include "walk.h"
 
 #include <stdio.h>
 
-/* For each output dim: the input and indices dims it walks (-1: none); the tuple's dims. */
-typedef struct nd_map {
-    uint32_t D, k, i0, x0, tuple0; /* tuple0: the input dim of tuple coordinate 0 */
-    int in_dim[DMLR_MAX_RANK], idx_dim[DMLR_MAX_RANK];
-    uint64_t expect[DMLR_MAX_RANK];
-    char source[DMLR_MAX_RANK][32];
-} nd_map;
-
 /* GATHER_ND-6, GATHER_ND1-3: [b, q, t] right-aligned; only leading 1s may be dropped. */
-static dmlr_status map_output(const char *op, dmlr_nd_counts c, const dmlr_view *in,
-                              const dmlr_view *ix, nd_map *m, dmlr_error *err)
+dmlr_status dmlr_gather_nd_map(const char *op, dmlr_nd_counts c, const dmlr_view *in,
+                               const dmlr_view *ix, dmlr_nd_map *m, dmlr_error *err)
 {
     struct { int in_dim, idx_dim; uint64_t size; } cat[2 * DMLR_MAX_RANK];
     uint32_t D = in->rank, n = 0;
@@ -74,7 +66,7 @@ dmlr_status dmlr_gather_nd_validate(const char *op, dmlr_nd_counts c, const dmlr
     static const char *const names[3] = {"InputTensor", "IndicesTensor", "OutputTensor"};
     const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
     const dmlr_status bad = DMLR_STATUS_INVALID_ARGUMENT;
-    nd_map m;
+    dmlr_nd_map m;
 
     for (int t = 1; t < 3; t++)
         if (v[t].rank != in->rank) /* GATHER_ND-1 */
@@ -113,7 +105,7 @@ dmlr_status dmlr_gather_nd_validate(const char *op, dmlr_nd_counts c, const dmlr
                              (unsigned long long)ix->sizes[dx], (unsigned long long)in->sizes[di],
                              j, di);
     }
-    if (map_output(op, c, in, ix, &m, err)) /* GATHER_ND-6 */
+    if (dmlr_gather_nd_map(op, c, in, ix, &m, err)) /* GATHER_ND-6 */
         return bad;
     for (uint32_t d = 0; d < out->rank; d++)
         if (out->sizes[d] != m.expect[d]) /* GATHER_ND-6 */
@@ -123,60 +115,24 @@ dmlr_status dmlr_gather_nd_validate(const char *op, dmlr_nd_counts c, const dmlr
     return DMLR_STATUS_OK;
 }
 
-typedef struct nd_ctx {
-    unsigned char *dst;
-    const unsigned char *src, *idx;
-    uint64_t out_step, in_step, ix_step; /* along the innermost dimension */
-    uint64_t coord_step;                 /* bytes between a tuple's coordinates */
-    uint64_t dims[DMLR_MAX_RANK], steps[DMLR_MAX_RANK]; /* tuple coordinate j: size, bytes */
-    uint32_t k, esize;
-    dmlr_data_type index_type;
-} nd_ctx;
-
-/* The input byte offset a tuple adds (GATHER_ND-7, GATHER_ND-8: wrapped, then clamped). */
-static uint64_t tuple_offset(const nd_ctx *g, const unsigned char *x)
-{
-    uint64_t off = 0, pos;
-    for (uint32_t j = 0; j < g->k; j++, x += g->coord_step) {
-        dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, g->index_type), g->dims[j],
-                            &pos);
-        off += pos * g->steps[j];
-    }
-    return off;
-}
-
-static void nd_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
-{
-    const nd_ctx *g = ctx;
-    unsigned char *d = g->dst + off[0] + k0 * g->out_step;
-    const unsigned char *s = g->src + off[1] + k0 * g->in_step, *x = g->idx + off[2];
-    if (g->ix_step) { /* q or b innermost: a tuple per element */
-        x += k0 * g->ix_step;
-        for (uint64_t i = k0; i < k1; i++, d += g->out_step, s += g->in_step, x += g->ix_step)
-            dmlr_copy_elem(d, s + tuple_offset(g, x), g->esize); /* GATHER_ND-9 */
-        return;
-    }
-    /* t innermost: one tuple for the whole run, a block move (GATHER_ND-9) */
-    dmlr_copy_run(d, g->out_step, s + tuple_offset(g, x), g->in_step, k1 - k0, g->esize);
-}
-
-/* One nest over the output walks output (0), input (1: b and t) and indices (2: b and q). */
+/* GATHER_ND-7 .. GATHER_ND-9: each output element, its input coordinates read off the
+ * output's (b and t) and its tuple's (the k indexed dimensions, each wrapped then clamped). */
 void dmlr_gather_nd_compute(dmlr_nd_counts c, const dmlr_view *v, void *const *buf)
 {
     const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
-    nd_map m;
-    dmlr_nest n;
+    dmlr_nd_map m;
 
-    map_output("", c, in, ix, &m, NULL); /* validated: cannot fail */
-    dmlr_nest_init(&n, out->rank, out->sizes, 3);
-    dmlr_nest_steps(&n, 0, out);
-    dmlr_nest_steps_mapped(&n, 1, in, m.in_dim);
-    dmlr_nest_steps_mapped(&n, 2, ix, m.idx_dim);
-    dmlr_nest_coalesce(&n);
-    uint32_t last = n.rank - 1;
-    nd_ctx g = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last], n.step[2][last],
-                ix->strides[ix->rank - 1] * ix->esize, {0}, {0}, m.k, in->esize, ix->dtype};
-    for (uint32_t j = 0; j < m.k; j++)
-        g.dims[j] = in->sizes[m.tuple0 + j], g.steps[j] = in->strides[m.tuple0 + j] * in->esize;
-    dmlr_nest_walk(&n, nd_piece, &g);
+    dmlr_gather_nd_map("", c, in, ix, &m, NULL); /* validated: cannot fail */
+    DMLR_FOR_EACH(out, o) {
+        uint64_t ic[DMLR_MAX_RANK], xc[DMLR_MAX_RANK];
+        dmlr_map_coord(out->rank, m.in_dim, o, ic);
+        dmlr_map_coord(out->rank, m.idx_dim, o, xc);
+        for (uint32_t j = 0; j < m.k; j++) { /* tuple coordinate j along the indices' last dim */
+            xc[m.D - 1] = j;
+            dmlr_index_position(DMLR_INDEX_WRAP_CLAMP,
+                                dmlr_read_index(dmlr_at(ix, buf[1], xc), ix->dtype),
+                                in->sizes[m.tuple0 + j], &ic[m.tuple0 + j]);
+        }
+        dmlr_copy_elem(dmlr_at(out, buf[2], o), dmlr_at(in, buf[0], ic), in->esize);
+    }
 }

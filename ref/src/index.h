@@ -1,5 +1,5 @@
 /*
- * index.h -- index values; private to the library.  An element of an indices
+ * index.h -- index values, for the oracle and the engine; private.  An element of an indices
  * tensor becomes a position along a dimension of size dim under the policy
  * its operator's page names:
  *
@@ -12,9 +12,7 @@
  *                          still outside [0, dim) drops the write.
  *
  * Negative values only arrive in signed index types, which exist from FL 3_0,
- * so no level check is needed here.  Also the scaffold of indexed runs: an
- * operator writes its inner loop once, and DMLR_INDEXED_KERNELS specialises
- * it for every index type and element width, in the operator's own file.
+ * so no level check is needed here.
  */
 #ifndef DMLREF_INDEX_H
 #define DMLREF_INDEX_H
@@ -55,121 +53,6 @@ static inline bool dmlr_index_position(dmlr_index_policy p, int64_t idx, uint64_
     else if (p == DMLR_INDEX_WRAP_CLAMP)
         *pos = idx < 0 ? 0 : dim - 1;
     return in_range;
-}
-
-/*
- * WRAP_CLAMP's position as dmlr_index_position sets it, for loops of one load
- * and one store per index: an index already in [0, dim) costs one unsigned
- * compare, not taken where gcc lays out dmlr_index_position with three taken
- * branches per element, and the address waits only on the index load.
- */
-static inline uint64_t dmlr_index_clamp(int64_t idx, uint64_t dim)
-{
-    uint64_t pos;
-#if defined(__GNUC__)
-    if (__builtin_expect((uint64_t)idx < dim, 1))
-#else
-    if ((uint64_t)idx < dim)
-#endif
-        return (uint64_t)idx;
-    dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, idx, dim, &pos);
-    return pos;
-}
-
-/* Elements between a prefetch and its use in an indexed run: about one DRAM latency. */
-#ifndef DMLR_INDEX_AHEAD
-#define DMLR_INDEX_AHEAD 32 /* -DDMLR_INDEX_AHEAD=0: no prefetch, for comparison */
-#endif
-
-/* Bytes between an index prefetched and its use, in a run whose indices lie side by side
- * (0: none).  One stream beside the input's and the output's, yet the hardware's
- * prefetchers left the loops waiting on its loads (on the Zen 5, a third of the
- * samples in GATHER_ELEMENTS' loop here fell on the compare after an index load).
- * Medians of 3 to 6 rounds, 1 / 16 threads on the Intel host, 1 / 2 on the Zen 5, with
- * AVX-512's gathers: GATHER_ELEMENTS 0.85 / 0.80, 0.72 / 0.79 and 0.74 / 0.76 in three
- * A/Bs, 0.94 / 0.93 and 0.81 / 0.86 on the Zen 5; random GATHER 0.88 / 0.80, 0.99 /
- * 1.03 and 0.97 / 0.91, and 0.90 / 0.95 on the Zen 5; the strided one level.  Through
- * index_lines.h (the gathers switched off): GATHER_ELEMENTS 0.76 / 0.80 and 0.75 / 0.81,
- * random GATHER 0.84 / 0.73 and level.  8 KiB: no better.  SCATTER's count and fill with
- * theirs: 1.05-1.09x on the Zen 5 (docs/gpu-results/cpu-2026-11-27c). */
-#ifndef DMLR_INDEX_XAHEAD
-#define DMLR_INDEX_XAHEAD 4096
-#endif
-
-/* Prefetches the indices XAHEAD bytes past the `bytes` at x that a line of output takes
- * (128 at most): a hint, past the last index too. */
-static inline void dmlr_prefetch_indices(const unsigned char *x, uint32_t bytes)
-{
-    if (DMLR_INDEX_XAHEAD) {
-        const uintptr_t a = (uintptr_t)x + DMLR_INDEX_XAHEAD;
-        DMLR_PREFETCH((const void *)a);
-        if (bytes > 64)
-            DMLR_PREFETCH((const void *)(a + 64));
-    }
-}
-
-/* Starts loading the row at base + pos * step that index element x picks: a hint, no
- * effect on results (a dropped index prefetches nothing). */
-static inline void dmlr_prefetch_row(dmlr_index_policy p, const unsigned char *x,
-                                     dmlr_data_type it, uint64_t dim,
-                                     const unsigned char *base, uint64_t step)
-{
-    uint64_t pos;
-    if (dmlr_index_position(p, dmlr_read_index(x, it), dim, &pos) || p == DMLR_INDEX_WRAP_CLAMP)
-        DMLR_PREFETCH(base + pos * step);
-}
-
-/* An indexed run: element k reads its index at idx + k * idx_step. */
-typedef struct dmlr_indexed {
-    unsigned char *dst;
-    uint64_t dst_step;        /* GATHER: per k; SCATTER: per position along the axis */
-    const unsigned char *src;
-    uint64_t src_step;        /* GATHER: per position along the axis; SCATTER: per k */
-    const unsigned char *idx;
-    uint64_t idx_step;        /* per k */
-    uint64_t dim, lo, hi;     /* the axis size; SCATTER: the positions [lo, hi) this run owns */
-    dmlr_data_type index_type;
-    uint32_t esize;
-    bool stream; /* GATHER, GATHER_ELEMENTS: a large output, whole lines streamed where it
-                  * is contiguous (index_lines.h) */
-} dmlr_indexed;
-
-/* An operator's context for dmlr_nest_walk over output (0), input (1) and indices (2):
- * where they start, their byte steps along the innermost dimension, the input's step and
- * size along Axis (GATHER's gather_runs.c, GATHER_ELEMENTS). */
-typedef struct dmlr_index_walk {
-    unsigned char *dst;
-    const unsigned char *src, *idx;
-    uint64_t out_step, in_step, ix_step, axis_step, dim;
-    dmlr_data_type index_type;
-    uint32_t esize;
-    bool stream; /* a large output: whole lines streamed (index_lines.h) */
-} dmlr_index_walk;
-
-typedef void (*dmlr_indexed_fn)(const dmlr_indexed *a, uint64_t n);
-
-/*
- * DMLR_INDEXED_KERNELS(K, FN): FN(IT, IB, N) defines `static void K_IT_N(const
- * dmlr_indexed *a, uint64_t n)` for index type DMLR_IT of IB bytes and
- * elements of N bytes; this makes all sixteen and the table K_kernels, which
- * dmlr_indexed_pick reads.
- */
-#define DMLR_INDEXED_WIDTHS_(FN, IT, IB) FN(IT, IB, 1) FN(IT, IB, 2) FN(IT, IB, 4) FN(IT, IB, 8)
-#define DMLR_INDEXED_ROW_(K, IT) {K##_##IT##_1, K##_##IT##_2, K##_##IT##_4, K##_##IT##_8}
-#define DMLR_INDEXED_KERNELS(K, FN)                                                          \
-    DMLR_INDEXED_WIDTHS_(FN, INT32, 4) DMLR_INDEXED_WIDTHS_(FN, UINT32, 4)                  \
-    DMLR_INDEXED_WIDTHS_(FN, INT64, 8) DMLR_INDEXED_WIDTHS_(FN, UINT64, 8)                  \
-    static const dmlr_indexed_fn K##_kernels[4][4] = {                                      \
-        DMLR_INDEXED_ROW_(K, INT32), DMLR_INDEXED_ROW_(K, UINT32),                          \
-        DMLR_INDEXED_ROW_(K, INT64), DMLR_INDEXED_ROW_(K, UINT64)};
-
-static inline dmlr_indexed_fn dmlr_indexed_pick(const dmlr_indexed_fn (*kernels)[4],
-                                                const dmlr_indexed *a)
-{
-    int row = a->index_type == DMLR_INT32 ? 0 : a->index_type == DMLR_UINT32 ? 1
-            : a->index_type == DMLR_INT64 ? 2 : 3;
-    int col = a->esize == 1 ? 0 : a->esize == 2 ? 1 : a->esize == 4 ? 2 : 3;
-    return kernels[row][col];
 }
 
 #endif

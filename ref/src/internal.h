@@ -1,5 +1,7 @@
 /*
- * internal.h -- helpers shared by the library's sources; not installed.
+ * internal.h -- helpers shared by the oracle's sources (and the engine in ref/fast, which
+ * runs on the views validated here); not installed.  Nothing here depends on the host: no
+ * threads, no CPU detection, no build switches, no environment.
  */
 #ifndef DMLREF_INTERNAL_H
 #define DMLREF_INTERNAL_H
@@ -7,135 +9,6 @@
 #include "dmlref.h"
 
 #include <string.h>
-
-/*
- * OpenMP.  Every operator parallelises only over independent output elements,
- * lanes or lines, never inside a scan or an ordered sequence of writes, so
- * its bytes are the same at any thread count and in a build without
- * -fopenmp (the scalar reference).  DMLR_PARALLEL_FOR_IF(cond) is a
- * parallel for that stays on the calling thread when cond is false: every
- * loop passes DMLR_PARALLEL_WORTH(elements touched), so tiny tensors (the
- * test matrices: thousands of calls) never wake a thread team.
- */
-#define DMLR_PARALLEL_MIN ((uint64_t)1 << 15)
-#define DMLR_PARALLEL_WORTH(elements) ((uint64_t)(elements) >= DMLR_PARALLEL_MIN)
-#define DMLR_PRAGMA(x) _Pragma(#x)
-#define DMLR_PRAGMA_EXPANDED(x) DMLR_PRAGMA(x)
-/*
- * How the items of a loop go to threads (-DDMLR_SCHEDULE=static to compare):
- * dynamic hands them out as threads come free, so a core taken by another
- * process on a shared host delays its own items, not the whole loop's end,
- * and neighbouring items (tiles of a scan, pieces of a run) run at the same
- * time.  On the 16-core Intel host, 3 rounds at 16 threads: the transposed
- * scans 29.7 -> 16.0 and 55.6 -> 28.0 ms, random GATHER 13.2 -> 10.4, the
- * rest within the host's noise (docs/gpu-results/cpu-2026-11-26/ab-schedule.txt).
- */
-#ifndef DMLR_SCHEDULE
-#define DMLR_SCHEDULE dynamic
-#endif
-#ifdef _OPENMP
-#include <omp.h>
-#define DMLR_PARALLEL_FOR_IF(cond)                                                       \
-    DMLR_PRAGMA_EXPANDED(omp parallel for schedule(DMLR_SCHEDULE) if (cond))
-static inline uint32_t dmlr_max_threads(void) { return (uint32_t)omp_get_max_threads(); }
-static inline uint32_t dmlr_thread_num(void) { return (uint32_t)omp_get_thread_num(); }
-static inline uint32_t dmlr_num_threads(void) { return (uint32_t)omp_get_num_threads(); }
-#else
-#define DMLR_PARALLEL_FOR_IF(cond)
-static inline uint32_t dmlr_max_threads(void) { return 1; }
-static inline uint32_t dmlr_thread_num(void) { return 0; }
-static inline uint32_t dmlr_num_threads(void) { return 1; }
-#endif
-
-/*
- * Kernels for AVX, chosen at run time where the CPU has it (dmlr_cpu_avx): the
- * build itself stays baseline x86-64.  They do the same IEEE operations as the
- * SSE2 ones (the same bits); what they change is the width of streamed stores
- * (32 bytes: a split 28% faster on the Zen 5, 0-18% on the Intel host) and of the
- * scans' arithmetic.  -DDMLR_AVX=0 leaves them out; DMLREF_NO_AVX=1 in the
- * environment turns them off at run time (the tests run both ways).
- */
-#ifndef DMLR_AVX
-#if defined(__x86_64__) && defined(__GNUC__)
-#define DMLR_AVX 1
-#else
-#define DMLR_AVX 0
-#endif
-#endif
-#if DMLR_AVX
-#define DMLR_TARGET_AVX __attribute__((target("avx")))
-bool dmlr_cpu_avx(void);
-#else
-static inline bool dmlr_cpu_avx(void) { return false; }
-#endif
-/* AVX-512 (F and BW), for copy.c's line writer (a whole line in one store, a line of two
- * pieces by byte-masked loads) and index_gather512.c's gathers.  DMLREF_NO_AVX turns it
- * off too; DMLREF_NO_AVX512 only it, read again as DMLREF_CPU is (below), so that one test
- * run walks both ways. */
-#if DMLR_AVX
-#define DMLR_TARGET_AVX512 __attribute__((target("avx512f,avx512bw")))
-bool dmlr_cpu_avx512(void);
-#else
-static inline bool dmlr_cpu_avx512(void) { return false; }
-#endif
-
-/* Whether the CPU is AMD's, for choices measured per maker (scan.h, copy.c, gather_rows.c);
- * DMLREF_CPU=amd or =intel in the environment stands in for the answer.  The environment
- * is read when first asked and again by dmlr_cpu_read_env, which each dmlr_execute and
- * dmlr_tensor_pack call first: the tests walk both makers on any machine, while a streamed
- * copy asks once a run (a getenv there cost 24 ns a run of 8 KiB and more). */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-bool dmlr_cpu_amd(void);
-void dmlr_cpu_read_env(void);
-#else
-static inline bool dmlr_cpu_amd(void) { return false; }
-static inline void dmlr_cpu_read_env(void) {}
-#endif
-
-/* Streamed (non-temporal) stores are weakly ordered: dmlr_nest_walk fences each chunk's
- * once it is done, so the pieces it calls need not fence their own (a fence waits for
- * every line in flight, and JOIN's runs in join.4 are 16 KiB): join.4 at 16 threads 0.89
- * of the time on the Intel host, 0.88-0.92 at 1 thread on the Zen 5, the rest level
- * (docs/gpu-results/cpu-2026-11-27b).  -DDMLR_PIECE_FENCE=1: each piece fences too. */
-#ifndef DMLR_PIECE_FENCE
-#define DMLR_PIECE_FENCE 0
-#endif
-
-/* A hint to load p's cache line; no effect on results, nothing where unknown. */
-#if defined(__GNUC__)
-#define DMLR_PREFETCH(p) __builtin_prefetch(p)
-#define DMLR_PREFETCH_WRITE(p) __builtin_prefetch(p, 1)
-#define DMLR_PREFETCH_L2(p) __builtin_prefetch(p, 0, 1) /* x86: prefetcht2, the outer caches */
-#else
-#define DMLR_PREFETCH(p) ((void)0)
-#define DMLR_PREFETCH_WRITE(p) ((void)0)
-#define DMLR_PREFETCH_L2(p) ((void)0)
-#endif
-/* A helper written once for every index type and width: inlined into each kernel, where
- * those are constants, rather than one call that switches on them per element. */
-#if defined(__GNUC__)
-#define DMLR_INLINE static inline __attribute__((always_inline))
-#else
-#define DMLR_INLINE static inline
-#endif
-/* The same for every line that bytes (at least 1) from p touch: a run far from the last
- * one, which no hardware prefetcher has seen. */
-#define DMLR_PREFETCH_LINES(HINT, p, bytes)                                             \
-    do {                                                                                \
-        const unsigned char *b_ = (const unsigned char *)(p);                           \
-        for (uint64_t i_ = 0; i_ < (bytes); i_ += 64)                                   \
-            HINT(b_ + i_);                                                              \
-        HINT(b_ + (bytes) - 1); /* the last line, where p is not on a line */           \
-    } while (0)
-static inline void dmlr_prefetch_lines(const void *p, uint64_t bytes)
-{
-    DMLR_PREFETCH_LINES(DMLR_PREFETCH, p, bytes);
-}
-/* The same into the outer caches only: a row needed later than the next few. */
-static inline void dmlr_prefetch_lines_l2(const void *p, uint64_t bytes)
-{
-    DMLR_PREFETCH_LINES(DMLR_PREFETCH_L2, p, bytes);
-}
 
 /* printf-style failure: sets err (if any) and returns status. */
 dmlr_status dmlr_fail(dmlr_error *err, dmlr_status status, const char *fmt, ...)
@@ -228,5 +101,19 @@ static inline void dmlr_copy_elem(void *dst, const void *src, uint32_t esize)
     default: memcpy(dst, src, 8); break;
     }
 }
+
+/* An operator's computation on its validated views and bound buffers (bindings order). */
+typedef void (*dmlr_compute_fn)(const void *desc, const dmlr_view *views, void *const *buffers);
+
+/*
+ * dmlr_execute with another computation: every check of dmlr_execute (the oracle's
+ * validation: the one place that says what is valid), then compute_of(info)'s function
+ * where it gives one, else the oracle's.  The engine (ref/fast) runs through this.
+ */
+dmlr_status dmlr_execute_with(dmlr_compute_fn (*compute_of)(const dmlr_operator_info *info),
+                              const dmlr_operator_desc *op, const dmlr_buffer *inputs,
+                              uint32_t input_count, dmlr_feature_level level,
+                              const dmlr_buffer *outputs, uint32_t output_count,
+                              dmlr_error *err);
 
 #endif

@@ -1,30 +1,13 @@
 /*
  * scatter_common.c -- what SCATTER and SCATTER_ND share: dmlr_scatter_targets(),
  * the bookkeeping that case generators and judges use for colliding and
- * out-of-range updates (the input -> output copy is dmlr_copy_view, copy.c);
- * and the slots of SCATTER's buckets (scatter_bucket.c, scatter_blocked.c).
+ * out-of-range updates.
  *
  * SPEC_NOTES.md: SCATTER-5, SCATTER-6, SCATTER_ND-7, SCATTER_ND-8.
  */
 #include "scatter.h"
 
 #include <stdlib.h>
-
-void dmlr_bucket_slots(uint64_t *counts, uint64_t threads, uint64_t ranges, uint64_t *start)
-{
-    uint64_t off = 0;
-    for (uint64_t r = 0; r < ranges; r++) {
-        if (start)
-            start[r] = off;
-        for (uint64_t t = 0; t < threads; t++) { /* SCATTER-6: the shares in thread order */
-            uint64_t c = counts[t * ranges + r];
-            counts[t * ranges + r] = off;
-            off += c;
-        }
-    }
-    if (start)
-        start[ranges] = off;
-}
 
 /* Row-major flat index of coord over v's sizes. */
 static uint64_t ravel(const dmlr_view *v, const uint64_t *coord)

@@ -40,6 +40,7 @@
  * A crash or hang in any of these is caught by the harness (CRASH, TIMEOUT).
  */
 #include "dmlcts_backend.h"
+#include "dmlfast.h" /* the engine: the oracle's bytes, faster (ref/fast) */
 
 #include <stdio.h>
 #include <string.h>
@@ -70,7 +71,7 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
      * The reference runs on host memory, so the harness's buffers are bound
      * directly; a device copies them in and out around its dispatch.
      */
-    dmlr_status st = dmlr_execute(c->op, c->inputs, c->input_count, c->feature_level,
+    dmlr_status st = dmlf_execute(c->op, c->inputs, c->input_count, c->feature_level,
                                   c->outputs, c->output_count, &err);
     if (st == DMLR_STATUS_OK)
         return DMLCTS_RUN_OK;

@@ -57,6 +57,22 @@ assert len(f) == 1 and f[0].get("type") == "CRASH", [e.attrib for e in f]
 EOF
 grep -q "dmlcts-selftest/gather.nan_payloads" "$T/cmp.html" && grep -q "<h2>new failures (1)</h2>" "$T/cmp.html" &&
     ok || bad "compare --html lacks the new failure"
+# Grouped by operator x data type, each change with its reproduce line (text and page); the page
+# also holds both runs side by side, the crashed case first, with its details.
+has cmp_regress "^-- GATHER x FLOAT32 --$"
+grep -A1 "^CRASH $VICTIM " "$T/cmp_regress.out" | grep -q "^  reproduce: .*dmlcts .*--backend plugin:.*gather.nan_payloads.json -v$" &&
+    ok || bad "compare: no reproduce line under the new failure"
+$PY - "$T/cmp.html" "$T/ref.json" "$T/crash.json" <<'EOF' && ok || bad "compare --html: sections, reproduce lines, the runs side by side"
+import re, sys
+page = open(sys.argv[1]).read()
+assert '<tr class="section"><th colspan="6">GATHER &times; FLOAT32</th></tr>' in page
+assert "<br>reproduce: <code class=\"repro\">" in page
+assert "<th>%s</th><th>%s</th>" % (sys.argv[2], sys.argv[3]) in page
+first = re.search(r'<tr data-status="(\w+)"[^>]*data-differ="1"><td class="st-PASS">PASS</td>'
+                  r'<td class="st-CRASH"><a href="#case-(\d+)">CRASH</a></td><td>([^<]*)</td>', page)
+assert first and "gather.nan_payloads" in first.group(3), first
+assert 'id="case-%s"' % first.group(2) in page
+EOF
 # ... the other way round it is a fix, exit 0; a run against itself shows nothing.
 run cmp_fixed 0 compare "$T/crash.json" "$T/ref.json"
 has cmp_fixed "^PASS $VICTIM \(was CRASH\)$"

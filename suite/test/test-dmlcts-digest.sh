@@ -99,8 +99,9 @@ assert a["status"] == b["status"] == "FAIL"
 for k in ("mismatch_count", "compared", "message", "mismatches"):
     assert a[k] == b[k], (k, a[k], b[k])
 assert a["mismatch_count"] > 1
-svg = [re.findall(r'<svg class="heatmap".*?</svg>', open(p).read(), re.S) for p in sys.argv[3:5]]
-assert svg[0] and svg[0] == svg[1]  # the same picture
+maps = [re.findall(r'<div class="map" [^>]*>', open(p).read()) for p in sys.argv[3:5]]
+assert maps[0] and maps[0] == maps[1]  # the same heat map
+assert a["maps"] == b["maps"] and a["maps"][0]["mismatches"] == a["mismatch_count"]
 EOF
 
 echo "test-dmlcts-digest: $pass passed, $fail failed"

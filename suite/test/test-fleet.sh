@@ -3,8 +3,9 @@
 # --shard K/N is strict (one line, exit 2); --shard auto takes K and N from
 # Slurm, Kubernetes and CI variables (set here by hand) and picks the same
 # files as the explicit K/N; dmlcts merge joins shard reports into the
-# report one unsharded run writes (same cases, order, totals, exit code) and
-# refuses gaps, overlaps and reports of different runs.
+# report one unsharded run writes (same cases, order, totals, exit code; its
+# page with --html) and refuses gaps, overlaps and reports of different runs
+# (run ids: a stale shard is named).
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 CTS=$BUILD/bin/dmlcts
@@ -82,9 +83,10 @@ SEL="goldens/doc goldens/dmlcts-selftest goldens/gather"
 for k in 1 2 3; do
     # shellcheck disable=SC2086
     "$CTS" --no-progress -q --timeout 5 --backend "plugin:$LIB/dmlcts_mutant_crash.so" --shard "$k/3" \
-        --json "$T/s$k.json" $SEL >/dev/null 2>&1
+        --run-id night1 --json "$T/s$k.json" $SEL >/dev/null 2>&1
 done
-"$CTS" merge "$T/s2.json" "$T/s3.json" "$T/s1.json" --out "$T/merged.json" >"$T/merge.out" 2>&1
+"$CTS" merge "$T/s2.json" "$T/s3.json" "$T/s1.json" --out "$T/merged.json" --html "$T/merged.html" \
+    >"$T/merge.out" 2>&1
 rc=$?
 [ "$rc" -eq 1 ] && ok || bad "merge of shards with a CRASH: exit $rc, expected 1: $(cat "$T/merge.out")"
 $PY - "$T/whole.json" "$T/merged.json" <<'PYEOF' && ok || bad "the merged report is not the unsharded run's"
@@ -96,7 +98,12 @@ assert w["totals"] == m["totals"] and w["totals"]["CRASH"] == 1, (w["totals"], m
 assert w["exit_code"] == m["exit_code"] == 1
 assert [s["shard"]["index"] for s in m["shards"]] == [2, 3, 1]
 assert m["selection"] == w["selection"] and m["selection"]["files"] > 0
+assert m["run"]["id"] == "night1" and w["run"]["id_from"] == "generated", (m["run"], w["run"])
 PYEOF
+# merge --html: the merged report's page, as dmlcts report renders it.
+"$CTS" report "$T/merged.json" --html "$T/merged2.html" >/dev/null 2>&1
+[ -s "$T/merged.html" ] && cmp -s "$T/merged.html" "$T/merged2.html" && grep -q "<td>night1</td>" "$T/merged.html" &&
+    ok || bad "merge --html: no page, or not the page dmlcts report renders"
 # merge_refuses NAME WHAT FILE...: exit 2, one line containing WHAT
 merge_refuses() {
     name=$1 what=$2
@@ -107,10 +114,10 @@ merge_refuses() {
 }
 merge_refuses gap "gap: no report of shard 2/3" "$T/s1.json" "$T/s3.json"
 merge_refuses twice "overlap: .* are both shard 1/3" "$T/s1.json" "$T/s2.json" "$T/s1.json"
-merge_refuses whole_and_shard "not shards of one run" "$T/whole.json" "$T/s1.json"
-"$CTS" --no-progress -q --shard 2/3 --json "$T/other.json" goldens/doc >/dev/null 2>&1
+merge_refuses whole_and_shard "reports of different runs" "$T/whole.json" "$T/s1.json"
+"$CTS" --no-progress -q --shard 2/3 --run-id night1 --json "$T/other.json" goldens/doc >/dev/null 2>&1
 merge_refuses other_files "another list of case files" "$T/s1.json" "$T/other.json" "$T/s3.json"
-"$CTS" --no-progress -q --shard 2/3 --json "$T/ref2.json" $SEL >/dev/null 2>&1
+"$CTS" --no-progress -q --shard 2/3 --run-id night1 --json "$T/ref2.json" $SEL >/dev/null 2>&1
 merge_refuses other_backend "another backend" "$T/s1.json" "$T/ref2.json" "$T/s3.json"
 # A case smuggled into another shard's report; a case listed twice.
 $PY - "$T/s1.json" "$T/s2.json" "$T/smuggled.json" "$T/doubled.json" <<'PYEOF'
@@ -126,6 +133,26 @@ $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("selection"); jso
     "$T/s2.json" "$T/old.json"
 merge_refuses old_report "no \"shard\" and \"selection\"" "$T/s1.json" "$T/old.json" "$T/s3.json"
 merge_refuses not_json "$T/nope.json" "$T/s1.json" "$T/nope.json"
+# Run ids (issue 39): a shard left from an earlier night under the same name is named and refused;
+# ids come from --run-id, DMLCTS_RUN_ID, the scheduler (Slurm's array job id), else are generated
+# once per run (two runs differ); a malformed id is a usage error.
+"$CTS" --no-progress -q --timeout 5 --backend "plugin:$LIB/dmlcts_mutant_crash.so" --shard 1/3 \
+    --run-id night2 --json "$T/n2s1.json" $SEL >/dev/null 2>&1
+"$CTS" --no-progress -q --timeout 5 --backend "plugin:$LIB/dmlcts_mutant_crash.so" --shard 3/3 \
+    --run-id night2 --json "$T/n2s3.json" $SEL >/dev/null 2>&1
+merge_refuses stale "reports of different runs: $T/s2.json (run night1) not of run night2" \
+    "$T/n2s1.json" "$T/s2.json" "$T/n2s3.json"
+DMLCTS_RUN_ID=from-env "$CTS" --no-progress -q --json "$T/env.json" goldens/doc/gather.example1.json >/dev/null 2>&1
+env SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_COUNT=1 SLURM_ARRAY_JOB_ID=4242 \
+    "$CTS" --no-progress -q --shard auto --json "$T/slurm.json" goldens/doc/gather.example1.json >/dev/null 2>&1
+"$CTS" --no-progress -q --json "$T/gen2.json" goldens/doc/gather.example1.json >/dev/null 2>&1
+$PY - "$T/env.json" "$T/slurm.json" "$T/whole.json" "$T/gen2.json" <<'PYEOF' && ok || bad "run ids and where they came from"
+import json, sys
+e, s, g1, g2 = ((lambda r: (r["id"], r["id_from"]))(json.load(open(p))["run"]) for p in sys.argv[1:])
+assert e == ("from-env", "DMLCTS_RUN_ID") and s == ("4242", "SLURM_ARRAY_JOB_ID"), (e, s)
+assert g1[1] == g2[1] == "generated" and g1[0] != g2[0], (g1, g2)
+PYEOF
+usage bad_run_id "$CTS" list --run-id "a b" goldens/doc
 usage merge_noout "$CTS" merge "$T/s1.json"
 
 echo "test-fleet: $pass passed, $fail failed"

@@ -57,12 +57,18 @@ for s in jax cupy onnxruntime; do
 done
 
 # 1b. The JAX stand-in on bucketed shapes (lowering.py's padding) over one random set of
-# every operator (dmlref gen --random 1: 2162 cases): every case passes.
+# every operator (dmlref gen --random 1: 2162 cases): every case passes but the FLOAT16
+# near-overflow edge, which it must fail: jnp.cumsum in the array's dtype sums in FP16 (NumPy's
+# documented accumulator) and stays infinite where a wide sum comes back (CUMULATIVE_SUMMATION-16).
 "$BUILD/bin/dmlref" gen --out "$T/rnd" --random 1 >"$T/rnd.out" 2>&1 || bad "dmlref gen --random 1"
 if "$CTS" export "$T/jr" "$T/rnd" >/dev/null 2>&1 &&
    $PY -W ignore $HERE/test/standin.py jax "$T/jr" >"$T/jr.run" 2>&1; then
-    "$CTS" check --results "$T/jr" "$T/rnd" --no-progress -q >"$T/jr.out" 2>&1 && ok ||
-        bad "jax stand-in, random set: $(grep -E -m 3 '^(FAIL|ERROR) ' "$T/jr.out")"
+    "$CTS" check --results "$T/jr" "$T/rnd" --no-progress -q >"$T/jr.out" 2>&1
+    other=$(grep -E '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE|CASE_ERROR) ' "$T/jr.out" | grep -v '\.f16nearmax\.' |
+            head -n 3)
+    [ -z "$other" ] && ok || bad "jax stand-in, random set: $other"
+    grep -Eq '^FAIL random/[0-9]+/cumulative_summation/f16\..*\.f16nearmax\.' "$T/jr.out" && ok ||
+        bad "jax stand-in, random set: the FP16 sum passed the near-overflow edge"
 else
     bad "jax stand-in, random set: $(tail -3 "$T/jr.run")"
 fi

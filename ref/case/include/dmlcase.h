@@ -445,18 +445,19 @@ uint64_t dmlc_cumsum_implementation_defined(const dmlr_cumulative_summation_oper
  * the token in case files, the one operator it applies to (INVALID: every
  * operator), whether it applies to float outputs only, whether a
  * {"sha256", "samples"} digest may use it (a tolerance needs the expected
- * values), and the predicate for an element whose bits differ (NULL: none:
- * the bits must be equal).
+ * values), the predicate for an element whose bits differ (NULL: none:
+ * the bits must be equal), and the bound that predicate allows there (NULL:
+ * none; for reports).
  */
 #define DMLC_CHECK_MODES(X)                                                                 \
-    X(EXACT, "exact", DMLR_OPERATOR_INVALID, false, true, NULL)                            \
+    X(EXACT, "exact", DMLR_OPERATOR_INVALID, false, true, NULL, NULL)                      \
     X(CUMPROD_BOUND, "cumulative_product_bound", DMLR_OPERATOR_CUMULATIVE_PRODUCT, true,   \
-      false, dmlc_cumprod_accepts) /* CUMULATIVE_PRODUCT-10/11 */                        \
+      false, dmlc_cumprod_accepts, dmlc_cumprod_bound_at) /* CUMULATIVE_PRODUCT-10/11 */ \
     X(CUMSUM_BOUND, "cumulative_summation_bound", DMLR_OPERATOR_CUMULATIVE_SUMMATION, true, \
-      false, dmlc_cumsum_accepts) /* CUMULATIVE_SUMMATION-11/12 */
+      false, dmlc_cumsum_accepts, dmlc_cumsum_bound_at) /* CUMULATIVE_SUMMATION-11/12 */
 
 typedef enum dmlc_check_mode {
-#define X(name, token, op, float_only, digest, accepts) DMLC_CHECK_##name,
+#define X(name, token, op, float_only, digest, accepts, bound) DMLC_CHECK_##name,
     DMLC_CHECK_MODES(X)
 #undef X
     DMLC_CHECK_MODE_COUNT
@@ -467,12 +468,17 @@ struct dmlc_case;
 typedef bool (*dmlc_accepts_fn)(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
                                 const void *expected, const void *got);
 
+/* The largest |got - expected| accepted at element e (0 where only exact bits pass). */
+typedef double (*dmlc_bound_fn)(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
+                                const void *expected);
+
 typedef struct dmlc_check_info {
     dmlc_check_mode mode;
     const char *token;
     dmlr_operator_type op;  /* DMLR_OPERATOR_INVALID: any operator */
     bool float_only, digest;
     dmlc_accepts_fn accepts;
+    dmlc_bound_fn bound;
 } dmlc_check_info;
 
 const dmlc_check_info *dmlc_check_info_of(dmlc_check_mode mode);
@@ -488,6 +494,11 @@ const char *dmlc_check_tokens(void);
 /* CUMULATIVE_PRODUCT-10/11: dmlc_cumprod_within_bound at element e's prefix length. */
 bool dmlc_cumprod_accepts(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
                           const void *expected, const void *got);
+/* The bounds those two allow at element e (dmlc_cumprod_bound, dmlc_cumsum_bound), for reports. */
+double dmlc_cumprod_bound_at(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
+                             const void *expected);
+double dmlc_cumsum_bound_at(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
+                            const void *expected);
 /* CUMULATIVE_SUMMATION-11/12: dmlc_cumsum_within_bound with e's prefix from the case's input. */
 bool dmlc_cumsum_accepts(const struct dmlc_case *c, uint64_t e, dmlr_data_type dt,
                          const void *expected, const void *got);

@@ -6,11 +6,9 @@
  *   when HasExclusiveProduct; the empty product is 1.
  *
  * p: the coordinates before Axis, s: those after.  Each lane (p, s) is one
- * sequential walk in AxisDirection order (CUMULATIVE_PRODUCT-6); tiles of
- * neighbouring lanes walk side by side, tiles run in parallel, a walk is never
- * split.  Integers multiply in unsigned arithmetic of their width
+ * sequential walk in AxisDirection order (CUMULATIVE_PRODUCT-6).  Integers multiply in unsigned arithmetic of their width
  * (CUMULATIVE_PRODUCT-8); floats in FLOAT64, rounded once (CUMULATIVE_PRODUCT-9):
- * the validation and the kernels, shared with CUMULATIVE_SUMMATION, are in
+ * the validation and the lane walk, shared with CUMULATIVE_SUMMATION, are in
  * ref/src/scan.c.
  *
  * SPEC_NOTES.md: CUMULATIVE_PRODUCT-1 .. CUMULATIVE_PRODUCT-9, CUMULATIVE_PRODUCT-13
@@ -28,7 +26,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_cumulative_product_operator_desc *c = desc;
-    /* CUMULATIVE_PRODUCT-6: each lane one sequential walk, lanes in parallel */
+    /* CUMULATIVE_PRODUCT-6: each lane one sequential walk */
     dmlr_scan(DMLR_SCAN_PRODUCT, &v[0], buf[0], &v[1], buf[1], c->Axis,
               c->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING, c->HasExclusiveProduct);
 }

@@ -7,8 +7,7 @@
  *
  * p: the coordinates before Axis, s: those after.  Each lane (p, s) is one
  * sequential walk in AxisDirection order (CUMULATIVE_SUMMATION-6), as
- * CUMULATIVE_PRODUCT's: the same tiles and kernels (ref/src/scan.c), with
- * addition.  Integers add in unsigned arithmetic of their width
+ * CUMULATIVE_PRODUCT's (ref/src/scan.c), with addition.  Integers add in unsigned arithmetic of their width
  * (CUMULATIVE_SUMMATION-8); floats in FLOAT64, each output rounded once
  * (CUMULATIVE_SUMMATION-9, -10).
  *
@@ -27,7 +26,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_cumulative_summation_operator_desc *c = desc;
-    /* CUMULATIVE_SUMMATION-6: each lane one sequential walk, lanes in parallel */
+    /* CUMULATIVE_SUMMATION-6: each lane one sequential walk */
     dmlr_scan(DMLR_SCAN_SUM, &v[0], buf[0], &v[1], buf[1], c->Axis,
               c->AxisDirection == DMLR_AXIS_DIRECTION_DECREASING, c->HasExclusiveSum);
 }

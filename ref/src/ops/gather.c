@@ -7,24 +7,19 @@
  * the indices, s: the input coordinates after Axis; the output is [p, q, s]
  * right-aligned in DimensionCount (GATHER-6).  SPEC_NOTES.md: GATHER-1 .. GATHER-10.
  */
-#include "copy.h"
-#include "gather_rows.h"
-#include <stdio.h>
+#include "gather.h"
+#include "index.h"
+#include "walk.h"
 
-/* For each output dim: which input or indices dim it walks (-1: none). */
-typedef struct gather_map {
-    int in_dim[DMLR_MAX_RANK], idx_dim[DMLR_MAX_RANK];
-    uint64_t expect[DMLR_MAX_RANK];
-    char source[DMLR_MAX_RANK][32];
-} gather_map;
+#include <stdio.h>
 
 /*
  * GATHER-6: the concatenation [p, q, s] has rank D - 1 + IndexDimensions.
  * Shorter: leading 1s pad it (GATHER-10).  Longer: its leading entries that
  * do not fit are dropped, and only 1s may be dropped.
  */
-static dmlr_status map_output(const dmlr_gather_operator_desc *g, const dmlr_view *in,
-                              const dmlr_view *ix, gather_map *m, dmlr_error *err)
+dmlr_status dmlr_gather_map(const dmlr_gather_operator_desc *g, const dmlr_view *in,
+                            const dmlr_view *ix, dmlr_gather_dims *m, dmlr_error *err)
 {
     int D = (int)in->rank, K = (int)g->IndexDimensions, axis = (int)g->Axis;
     int full = D - 1 + K, pos = D - full; /* output position of the first entry */
@@ -67,7 +62,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
     const dmlr_gather_operator_desc *g = desc;
     const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
     const dmlr_status bad = DMLR_STATUS_INVALID_ARGUMENT;
-    gather_map m;
+    dmlr_gather_dims m;
 
     if (ix->rank != in->rank) /* GATHER-1 */
         return dmlr_fail(err, bad, "GATHER: IndicesTensor.DimensionCount is %u, expected %u "
@@ -90,7 +85,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
             return dmlr_fail(err, bad, "GATHER: IndicesTensor.Sizes[%u] is %llu, expected 1 "
                              "(only the last IndexDimensions=%u dimensions may exceed 1)", j,
                              (unsigned long long)ix->sizes[j], g->IndexDimensions);
-    dmlr_status st = map_output(g, in, ix, &m, err);
+    dmlr_status st = dmlr_gather_map(g, in, ix, &m, err);
     if (st)
         return st;
     for (uint32_t d = 0; d < out->rank; d++)
@@ -101,38 +96,23 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
     return DMLR_STATUS_OK;
 }
 
-/* One nest over the output's coordinates walks output (0), input (1: p and s) and indices
- * (2: q) at once.  Coalesced, a packed s block is one run: one index read, one memcpy;
- * whole rows contiguous on both sides go to gather_rows.c (DMLR_GATHER_ROWS), other runs to
- * gather_runs.c. */
+/* GATHER-7 .. GATHER-9: each output element, its input coordinates read off the output's
+ * (p and s), its index off the indices' (q), the index wrapped then clamped. */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_gather_operator_desc *g = desc;
     const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
-    gather_map m;
-    dmlr_nest n;
+    dmlr_gather_dims m;
 
-    map_output(g, in, ix, &m, NULL); /* validated: cannot fail */
-    dmlr_nest_init(&n, out->rank, out->sizes, 3);
-    dmlr_nest_steps(&n, 0, out);
-    dmlr_nest_steps_mapped(&n, 1, in, m.in_dim);
-    dmlr_nest_steps_mapped(&n, 2, ix, m.idx_dim);
-    dmlr_nest_coalesce(&n);
-    uint32_t last = n.rank - 1;
-    uint64_t axis_step = in->strides[g->Axis] * in->esize;
-    if (DMLR_GATHER_ROWS && n.rank == 2 && n.step[2][1] == 0 && n.step[0][1] == in->esize &&
-        n.step[1][1] == in->esize) {
-        dmlr_gather_rows_args r = {buf[2], buf[0], buf[1], n.size[0], n.size[1] * in->esize,
-                                   n.step[0][0], n.step[1][0], n.step[2][0], axis_step,
-                                   in->sizes[g->Axis], ix->dtype, in->esize,
-                                   dmlr_stream_worth(out->count * out->esize)};
-        dmlr_gather_rows(&r);
-        return;
+    dmlr_gather_map(g, in, ix, &m, NULL); /* validated: cannot fail */
+    DMLR_FOR_EACH(out, o) {
+        uint64_t ic[DMLR_MAX_RANK], xc[DMLR_MAX_RANK];
+        dmlr_map_coord(out->rank, m.in_dim, o, ic);
+        dmlr_map_coord(out->rank, m.idx_dim, o, xc);
+        dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(dmlr_at(ix, buf[1], xc), ix->dtype),
+                            in->sizes[g->Axis], &ic[g->Axis]); /* GATHER-7, GATHER-8 */
+        dmlr_copy_elem(dmlr_at(out, buf[2], o), dmlr_at(in, buf[0], ic), in->esize); /* GATHER-9 */
     }
-    dmlr_index_walk c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last],
-                         n.step[2][last], axis_step, in->sizes[g->Axis], ix->dtype, in->esize,
-                         dmlr_stream_worth(out->count * out->esize)};
-    dmlr_nest_walk(&n, dmlr_gather_piece, &c);
 }
 
 #define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)

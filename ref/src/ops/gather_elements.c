@@ -9,8 +9,8 @@
  *
  * SPEC_NOTES.md: GATHER_ELEMENTS-1 .. GATHER_ELEMENTS-8.
  */
-#include "copy.h"
-#include "index_lines.h"
+#include "index.h"
+#include "walk.h"
 
 static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *err)
 {
@@ -46,115 +46,20 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
     return DMLR_STATUS_OK;
 }
 
-/* An index per element; the source moves with the output on every dimension but Axis
- * (src_step) and jumps by the index along it (axis_step, beside the run: the kernels take
- * index.h's run).  Unit steps as constants where they are; locals, since the byte stores
- * may alias anything reachable through `a`. */
-typedef struct elements_run {
-    dmlr_indexed a; /* first: the kernel gets &run.a */
-    uint64_t axis_step;
-} elements_run;
-
-/* -DDMLR_GATHER_ELEMENTS_FAST_INDEX=0: the position through dmlr_index_position alone (in
- * the loops here; a streamed run takes index_lines.h's dmlr_index_clamp either way). */
-#ifndef DMLR_GATHER_ELEMENTS_FAST_INDEX
-#define DMLR_GATHER_ELEMENTS_FAST_INDEX 1
-#endif
-#if DMLR_GATHER_ELEMENTS_FAST_INDEX
-#define POSITION(x, it, dim, pos) (pos = dmlr_index_clamp(dmlr_read_index(x, it), dim))
-#else
-#define POSITION(x, it, dim, pos) \
-    dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(x, it), dim, &pos)
-#endif
-
-/* Along a packed innermost axis, the next source row is prefetched a line per line of
- * output: the row's own lines are read in the indices' (random) order, which no
- * hardware prefetcher follows (1 thread: 27.8 against 32.1 ms on the Intel host, 22-27
- * against 30-33 on the Zen 5).  -DDMLR_GATHER_ELEMENTS_NEXT_ROW=0 to compare. */
-#ifndef DMLR_GATHER_ELEMENTS_NEXT_ROW
-#define DMLR_GATHER_ELEMENTS_NEXT_ROW 1
-#endif
-#define ELEMENTS_LOOP(N, DS, SS, XS)                                                    \
-    for (uint64_t k = 0, pos; k < n; k++, d += (DS), s += (SS), x += (XS)) {           \
-        if (DMLR_GATHER_ELEMENTS_NEXT_ROW && (SS) == 0 && next && !(k & (64 / N - 1))) \
-            DMLR_PREFETCH((const void *)((uintptr_t)s + next + k * N)); /* a hint */    \
-        POSITION(x, it, dim, pos);                                                      \
-        memcpy(d, s + pos * as, N);                                                     \
-    }
-
-/* A large contiguous output goes out a whole line at a time in non-temporal stores
- * (index_lines.h).  -DDMLR_GATHER_ELEMENTS_STREAM=0 keeps ordinary stores (to compare:
- * scripts/gpu/ab-bench.sh); the size from which it streams is copy.c's. */
-#ifndef DMLR_GATHER_ELEMENTS_STREAM
-#define DMLR_GATHER_ELEMENTS_STREAM 1
-#endif
-#define LINES(N) (DMLR_GATHER_ELEMENTS_STREAM && DMLR_INDEX_LINES(N))
-/* 4-byte elements along a packed innermost axis, 16 at a time by AVX-512's gathers where
- * the CPU has them (index_gather512.c): -DDMLR_GATHER_ELEMENTS_SIMD=0 to compare. */
-#ifndef DMLR_GATHER_ELEMENTS_SIMD
-#define DMLR_GATHER_ELEMENTS_SIMD 1
-#endif
-#define SIMD(dim) (DMLR_GATHER_ELEMENTS_SIMD && dmlr_index_gather512_takes(4, dim))
-#define ELEMENTS_FN(IT, IB, N)                                                          \
-    static void elements_##IT##_##N(const dmlr_indexed *a, uint64_t n)                  \
-    {                                                                                   \
-        const dmlr_data_type it = DMLR_##IT;                                            \
-        const elements_run *r = (const elements_run *)a;                                \
-        unsigned char *d = a->dst;                                                      \
-        const unsigned char *s = a->src, *x = a->idx;                                   \
-        const uint64_t ds = a->dst_step, ss = a->src_step, xs = a->idx_step;            \
-        const uint64_t dim = a->dim, as = r->axis_step;                                 \
-        const uint64_t next = as == N ? dim * N : 0; /* the next row, if rows are packed */ \
-        if (LINES(N) && a->stream && ds == N && xs == IB && !((uintptr_t)d % N)) {      \
-            if (ss == 0 && as == N && N == 4 && SIMD(dim)) /* 16 at a time */           \
-                dmlr_index_gather512(d, s, 4, x, it, dim, next, false, n);               \
-            else if (ss == 0 && as == N) /* along a packed innermost axis */            \
-                dmlr_index_lines(d, s, 0, N, x, IB, it, dim, next, false, N, n);        \
-            else if (ss == 0)                                                           \
-                dmlr_index_lines(d, s, 0, as, x, IB, it, dim, 0, false, N, n);          \
-            else if (ss == N)                                                           \
-                dmlr_index_lines(d, s, N, as, x, IB, it, dim, 0, false, N, n);          \
-            else                                                                        \
-                dmlr_index_lines(d, s, ss, as, x, IB, it, dim, 0, false, N, n);         \
-        } else if (ds == N && ss == N && xs == IB)                                      \
-            ELEMENTS_LOOP(N, N, N, IB)                                                  \
-        else if (ds == N && ss == 0 && xs == IB) /* along the innermost axis */        \
-            ELEMENTS_LOOP(N, N, 0, IB)                                                  \
-        else                                                                            \
-            ELEMENTS_LOOP(N, ds, ss, xs)                                                \
-    }
-DMLR_INDEXED_KERNELS(elements, ELEMENTS_FN)
-
-static void elements_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
-{
-    const dmlr_index_walk *g = ctx;
-    elements_run r = {{g->dst + off[0] + k0 * g->out_step, g->out_step,
-                       g->src + off[1] + k0 * g->in_step, g->in_step,
-                       g->idx + off[2] + k0 * g->ix_step, g->ix_step, g->dim, 0, 0,
-                       g->index_type, g->esize, g->stream},
-                      g->axis_step};
-    dmlr_indexed_pick(elements_kernels, &r.a)(&r.a, k1 - k0); /* GATHER_ELEMENTS-6, -7, -8 */
-}
-
-/* One nest over the output walks output (0), input (1: every dimension but Axis, whose
- * position comes from the index) and indices (2) at once. */
+/* GATHER_ELEMENTS-6 .. -8: each output element reads its own index, wrapped then clamped,
+ * and the input element at its own coordinates but that index along Axis. */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
     const dmlr_gather_elements_operator_desc *g = desc;
     const dmlr_view *in = &v[0], *ix = &v[1], *out = &v[2];
-    dmlr_nest n;
 
-    dmlr_nest_init(&n, out->rank, out->sizes, 3);
-    dmlr_nest_steps(&n, 0, out);
-    dmlr_nest_steps(&n, 1, in);
-    dmlr_nest_steps(&n, 2, ix);
-    n.step[1][g->Axis] = 0;
-    dmlr_nest_coalesce(&n);
-    uint32_t last = n.rank - 1;
-    dmlr_index_walk c = {buf[2], buf[0], buf[1], n.step[0][last], n.step[1][last],
-                         n.step[2][last], in->strides[g->Axis] * in->esize, in->sizes[g->Axis],
-                         ix->dtype, in->esize, dmlr_stream_worth(out->count * out->esize)};
-    dmlr_nest_walk(&n, elements_piece, &c);
+    DMLR_FOR_EACH(out, c) {
+        uint64_t ic[DMLR_MAX_RANK];
+        memcpy(ic, c, sizeof ic);
+        dmlr_index_position(DMLR_INDEX_WRAP_CLAMP, dmlr_read_index(dmlr_at(ix, buf[1], c), ix->dtype),
+                            in->sizes[g->Axis], &ic[g->Axis]);
+        dmlr_copy_elem(dmlr_at(out, buf[2], c), dmlr_at(in, buf[0], ic), in->esize);
+    }
 }
 
 #define TYPES_21 (DMLR_TYPES_FLOAT16_32 | DMLR_TYPES_INT8_32)

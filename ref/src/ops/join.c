@@ -6,8 +6,7 @@
  *
  * The inputs fill consecutive slabs of the output along Axis, in array order
  * (JOIN-7); elements move as opaque bytes (JOIN-8).  The rules and the copy
- * are SPLIT's, the other way round (ref/src/parts.c, on copy.h): dimensions
- * contiguous in both merge, a run contiguous on both sides is one memcpy.
+ * are SPLIT's, the other way round (ref/src/parts.c).
  *
  * SPEC_NOTES.md: JOIN-1 .. JOIN-11.
  */

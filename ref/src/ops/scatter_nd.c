@@ -7,23 +7,16 @@
  * D = DimensionCount, k = IndicesTensor.Sizes[D - 1] (the tuple size),
  * q: the IndicesDimensionCount - 1 indices coordinates before the last,
  * s: the last InputDimensionCount - k input coordinates; UpdatesTensor is
- * [q, s] right-aligned in D (SCATTER_ND-6).  Only updates with the same s
- * meet, so blocks of s run in parallel and q runs in order inside each.
+ * [q, s] right-aligned in D (SCATTER_ND-6).
  * SPEC_NOTES.md: SCATTER_ND-1 .. SCATTER_ND-9.
  */
 #include "scatter.h"
 
 #include <stdio.h>
 
-typedef struct nd_map {
-    uint32_t D, k, q0, Q, i0, t0, T, L; /* q: indices dims q0..; tuple: output dims i0.. */
-    uint64_t expect[DMLR_MAX_RANK];
-    char source[DMLR_MAX_RANK][32];
-} nd_map;
-
 /* SCATTER_ND-6: [q, s] right-aligned; only leading 1s may be dropped to fit D. */
-static dmlr_status map_updates(const dmlr_scatter_nd_operator_desc *n, const dmlr_view *in,
-                               const dmlr_view *ix, nd_map *m, dmlr_error *err)
+dmlr_status dmlr_scatter_nd_map(const dmlr_scatter_nd_operator_desc *n, const dmlr_view *in,
+                                const dmlr_view *ix, dmlr_scatter_nd_dims *m, dmlr_error *err)
 {
     m->D = in->rank, m->k = (uint32_t)ix->sizes[in->rank - 1];
     m->q0 = m->D - n->IndicesDimensionCount, m->Q = n->IndicesDimensionCount - 1;
@@ -58,7 +51,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
     const dmlr_scatter_nd_operator_desc *n = desc;
     const dmlr_view *in = &v[0], *ix = &v[1], *up = &v[2], *out = &v[3];
     const dmlr_status bad = DMLR_STATUS_INVALID_ARGUMENT;
-    nd_map m;
+    dmlr_scatter_nd_dims m;
 
     for (int t = 1; t < 4; t++) {
         if (v[t].rank != in->rank) /* SCATTER_ND-1 */
@@ -90,7 +83,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
         return dmlr_fail(err, bad, "SCATTER_ND: IndicesTensor.Sizes[%u] is %llu, expected 1 to "
                          "%u (the index tuple size, at most InputDimensionCount)", ix->rank - 1,
                          (unsigned long long)ix->sizes[ix->rank - 1], n->InputDimensionCount);
-    if (map_updates(n, in, ix, &m, err)) /* SCATTER_ND-6 */
+    if (dmlr_scatter_nd_map(n, in, ix, &m, err)) /* SCATTER_ND-6 */
         return bad;
     for (uint32_t d = 0; d < up->rank; d++)
         if (up->sizes[d] != m.expect[d]) /* SCATTER_ND-6 */
@@ -102,7 +95,7 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
 
 /* The tuple at byte ix_off into output coordinates i0..i0+k-1; returns the mask of its
  * out-of-range coordinates (SCATTER_ND-7: the update is dropped), 0 when it lands. */
-static uint32_t decode(const nd_map *m, const dmlr_view *ix, const dmlr_view *out,
+static uint32_t decode(const dmlr_scatter_nd_dims *m, const dmlr_view *ix, const dmlr_view *out,
                        const unsigned char *idx, uint64_t ix_off, uint64_t *ocoord)
 {
     uint32_t bad = 0;
@@ -118,8 +111,8 @@ uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *v, const unsi
 {
     const dmlr_view *ix = &v[1], *out = &v[3];
     uint64_t ixc[DMLR_MAX_RANK] = {0};
-    nd_map m;
-    map_updates(desc, &v[0], ix, &m, NULL); /* validated: cannot fail */
+    dmlr_scatter_nd_dims m;
+    dmlr_scatter_nd_map(desc, &v[0], ix, &m, NULL); /* validated: cannot fail */
     memset(ocoord, 0, m.D * sizeof *ocoord);
     for (uint32_t e = 0; e < m.L; e++) /* [q, s] of the right-aligned update coordinates */
         *(e < m.Q ? &ixc[m.q0 + e] : &ocoord[m.t0 + e - m.Q]) =
@@ -127,45 +120,16 @@ uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *v, const unsi
     return decode(&m, ix, out, idx, dmlr_offset(ix, ixc), ocoord);
 }
 
-enum { CHUNK = 1024 };
-
+/* SCATTER_ND-7 .. SCATTER_ND-9: output = input, then every update in row-major order of
+ * [q, s]: the last write to an element wins, a tuple out of range once wrapped drops it. */
 static void compute(const void *desc, const dmlr_view *v, void *const *buf)
 {
-    const dmlr_view *ix = &v[1], *up = &v[2], *out = &v[3];
-    const unsigned char *idx = buf[1], *upd = buf[2];
-    unsigned char *dst = buf[3];
-    uint64_t sz[2 * DMLR_MAX_RANK], step[2 * DMLR_MAX_RANK], ustep[2 * DMLR_MAX_RANK], nq = 1, nt = 1;
-    nd_map m;
-    dmlr_copy_view(out, dst, &v[0], buf[0]); /* SCATTER_ND-8: output = input, as blocks */
-    map_updates(desc, &v[0], ix, &m, NULL);
-    for (uint32_t e = 0; e < m.L; e++) { /* each [q, s] coordinate: size and byte steps */
-        const dmlr_view *w = e < m.Q ? ix : out; /* q walks the indices, s the output */
-        uint32_t d = e < m.Q ? m.q0 + e : m.t0 + e - m.Q;
-        sz[e] = w->sizes[d], step[e] = w->strides[d] * w->esize;
-        ustep[e] = e + m.D >= m.L ? up->strides[e + m.D - m.L] * up->esize : 0;
-        *(e < m.Q ? &nq : &nt) *= sz[e];
-    }
-    const uint64_t *ts = sz + m.Q, *t_out = step + m.Q, *t_up = ustep + m.Q;
-    uint64_t chunks = (nt + CHUNK - 1) / CHUNK;
-    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(nq * nt) && chunks > 1)
-    for (int64_t c = 0; c < (int64_t)chunks; c++) {
-        uint64_t first = (uint64_t)c * CHUNK, last = first + CHUNK < nt ? first + CHUNK : nt;
-        uint64_t q[DMLR_MAX_RANK] = {0}, o[DMLR_MAX_RANK] = {0};
-        for (uint64_t iq = 0; iq < nq; iq++, dmlr_next(m.Q, sz, q)) { /* SCATTER_ND-8: in order */
-            uint64_t ix_off = 0, up_q = 0, t[DMLR_MAX_RANK];
-            for (uint32_t e = 0; e < m.Q; e++)
-                ix_off += q[e] * step[e], up_q += q[e] * ustep[e];
-            if (decode(&m, ix, out, idx, ix_off, o)) /* SCATTER_ND-7: dropped */
-                continue;
-            unsigned char *base = dst + dmlr_offset(out, o); /* o: trailing coords 0 */
-            dmlr_unravel(first, m.T, ts, t);
-            for (uint64_t i = first; i < last; i++, dmlr_next(m.T, ts, t)) {
-                uint64_t o_off = 0, u_off = up_q;
-                for (uint32_t e = 0; e < m.T; e++)
-                    o_off += t[e] * t_out[e], u_off += t[e] * t_up[e];
-                dmlr_copy_elem(base + o_off, upd + u_off, out->esize); /* SCATTER_ND-9 */
-            }
-        }
+    const dmlr_view *up = &v[2], *out = &v[3];
+    dmlr_copy_all(out, buf[3], &v[0], buf[0]);
+    DMLR_FOR_EACH(up, u) {
+        uint64_t o[DMLR_MAX_RANK];
+        if (!dmlr_scatter_nd_locate(desc, v, buf[1], u, o))
+            dmlr_copy_elem(dmlr_at(out, buf[3], o), dmlr_at(up, buf[2], u), out->esize);
     }
 }
 

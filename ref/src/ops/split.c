@@ -6,9 +6,7 @@
  *
  * The outputs take consecutive slabs of the input along Axis, in array order
  * (SPLIT-7); elements move as opaque bytes (SPLIT-8).  The rules and the copy
- * are JOIN's too, the other way round (ref/src/parts.c): the copy walks runs
- * of the innermost dimension after merging the dimensions contiguous in both
- * tensors; a run contiguous on both sides is one memcpy.
+ * are JOIN's too, the other way round (ref/src/parts.c).
  *
  * SPEC_NOTES.md: SPLIT-1 .. SPLIT-10.
  */

@@ -239,145 +239,18 @@ START_TEST(cumulative_product_with_float32_steps_contiguous_in_the_output_matche
 }
 END_TEST
 
-START_TEST(cumulative_product_across_layouts_walks_blocks_of_a_cache_line_of_steps_like_the_naive_loop)
+START_TEST(cumulative_product_across_layouts_matches_the_naive_loop)
 {
-    /* Steps contiguous on one side, lanes on the other (scan_sse2_cross.c's _t
-     * and _m): blocks of 64 or 32 (_t in either maker's shape, scan.h: both
-     * walked here through DMLREF_CPU) or 256 (_m) steps, then blocks of 4, then
-     * steps one by one: 71 and 301 steps leave blocks of 4 and 3 or 1 steps after
-     * the whole blocks, in both directions.  Then tensors of 8 MiB and more, whose
-     * output streams, every 11th element checked. */
-    static const char *const makers[2] = {"intel", "amd"};
-    for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
-        static const uint32_t lens[2] = {71, 301};
-        for (int axis = 0; axis < 2; axis++) /* 0: a transposed input (_t); 1: _m */
-            for (int n = 0; n < 2; n++)
-                for (int dir = 0; dir < 2; dir++)
-                    for (int excl = 0; excl < 2; excl++)
-                        ck_assert(matrix_case(2, (uint32_t)axis, DMLR_FLOAT32, dir, excl,
-                                              TU_PERMUTED, TU_PACKED, lens[n], 70,
-                                              (uint64_t)(axis * 8 + n * 4 + dir * 2 + excl)));
-        /* _t into padded rows (starting on and off 64-byte lines: scan.c's lead tiles,
-         * put_run's parts of lines); _m into packed lanes of 260 steps (1040 bytes:
-         * every lane aligned) */
-        ck_assert(sampled_case(2, 0, DMLR_FLOAT32, 0, false, TU_PERMUTED, TU_PADDED, 71, 30000,
-                               11, 11));
-        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, true, TU_PERMUTED, TU_PACKED, 260, 8068,
-                               12, 11));
-    }
-    unsetenv("DMLREF_CPU");
-}
-END_TEST
-
-START_TEST(cumulative_product_of_a_transposed_input_starts_its_blocks_where_the_output_lines_do)
-{
-    /* _m (scan_sse2_cross.c) into lanes of whole 64-byte lines (1040 steps), 8 MiB and
-     * more so that they stream: its blocks start where the runs start on a line, after
-     * a head of 0 to 15 steps that depends on where the output starts and on the
-     * direction (0, 15 and 6 steps increasing; 0, 1 and 10 decreasing), end in a
-     * shorter block and 0 to 3 steps one by one; every 13th element */
-    static const int at[3] = {0, 4, 40};
-    for (int a = 0; a < 3; a++)
-        for (int dir = 0; dir < 2; dir++)
-            ck_assert(placed_case(2, 1, DMLR_FLOAT32, dir, (a + dir) % 2, TU_PERMUTED, TU_PACKED,
-                                  1040, 2049, (uint64_t)(20 + a * 2 + dir), 13, at[a]));
-}
-END_TEST
-
-START_TEST(cumulative_product_down_long_column_major_lanes_that_stream_matches_the_naive_loop)
-{
-    /* _t and _tw (scan_sse2_cross.c: Intel's and AMD's shapes, walked here through
-     * DMLREF_CPU) down lanes of 1038 steps, 8 MiB and more so that the output
-     * streams: blocks of 64, then 3 blocks of 4 steps and 2 steps one by one, in both
-     * directions; every 13th element */
-    static const char *const makers[2] = {"intel", "amd"};
-    for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
-        for (int dir = 0; dir < 2; dir++)
-            ck_assert(sampled_case(2, 0, DMLR_FLOAT32, dir, (dir + m) % 2, TU_PERMUTED,
-                                   TU_PACKED, 1038, 2060, (uint64_t)(30 + m * 2 + dir), 13));
-    }
-    unsetenv("DMLREF_CPU");
-}
-END_TEST
-
-START_TEST(cumulative_product_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop)
-{
-    /* 8 MiB and more: the output streams (scan_sse2.c), rows in groups and
-     * a remainder, 4096-lane tiles and a remainder; padded rows start at every
-     * 16-byte alignment (a row at a time, the lanes before the boundary one by one) */
-    ck_assert(matrix_case(2, 0, DMLR_FLOAT32, 0, false, TU_PACKED, TU_PACKED, 5, 524299, 7));
-    ck_assert(matrix_case(2, 0, DMLR_FLOAT32, 1, true, TU_PADDED, TU_PADDED, 5, 430000, 8));
-}
-END_TEST
-
-START_TEST(cumulative_product_along_the_innermost_axis_beyond_the_caches_matches_the_naive_loop)
-{
-    /* 8 MiB and more along Axis 1 (scan_sse2.h's _r): lanes of 2052 steps, every
-     * block's rows on 16 bytes, streamed in both directions as AMD's CPUs do at any
-     * thread count (Intel's from 8: stored as usual here); 2051 steps decreasing
-     * (blocks off 16 bytes) and padded rows, stored as usual; every 61st element */
-    static const char *const makers[2] = {"amd", "intel"};
-    for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
-        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 0, false, TU_PACKED, TU_PACKED, 2052, 1030, 9, 61));
-        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, true, TU_PACKED, TU_PACKED, 2052, 1030, 10, 61));
-        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 1, false, TU_PACKED, TU_PACKED, 2051, 1030, 11, 61));
-        ck_assert(sampled_case(2, 1, DMLR_FLOAT32, 0, true, TU_PADDED, TU_PADDED, 2051, 1030, 12, 61));
-    }
-    unsetenv("DMLREF_CPU");
-}
-END_TEST
-
-START_TEST(cumulative_product_in_place_beyond_the_caches_equals_out_of_place)
-{
-    /* CUMULATIVE_PRODUCT-7 where the output would stream: in place, _r stores as
-     * usual (a line streamed in parts would be read back before it is whole) */
-    uint32_t sizes[2] = {1030, 2052};
-    ck_assert_int_eq(setenv("DMLREF_CPU", "amd", 1), 0); /* _r streams at any thread count */
-    for (int axis = 0; axis < 2; axis++) {
-        tu_tensor in, out, inplace;
-        dmlr_error err;
-        tu_tensor_init(&in, DMLR_FLOAT32, 2, sizes, TU_PACKED);
-        tu_tensor_init(&out, DMLR_FLOAT32, 2, sizes, TU_PACKED);
-        tu_tensor_init(&inplace, DMLR_FLOAT32, 2, sizes, TU_PACKED);
-        fill_values(&in, 13 + (uint64_t)axis, false); /* placed_case says why */
-        memcpy(inplace.data, in.data, in.bytes);
-        ck_assert_int_eq(run_tensors(&in, &out, (uint32_t)axis, 0, false, &err), 0);
-        ck_assert_int_eq(run_tensors(&inplace, &inplace, (uint32_t)axis, 0, false, &err), 0);
-        ck_assert(same_outputs(&inplace, out.data, 1));
-        tu_tensor_free(&in);
-        tu_tensor_free(&out);
-        tu_tensor_free(&inplace);
-    }
-    unsetenv("DMLREF_CPU");
-}
-END_TEST
-
-START_TEST(cumulative_product_is_bit_identical_at_any_thread_count)
-{
-    /* CUMULATIVE_PRODUCT-6: tiles of lanes in parallel, never a walk; both tilings */
-#ifdef _OPENMP
-    uint32_t sizes[2] = {500, 900};
-    for (int t = 0; t < 4; t++) {
-        tu_tensor in, a, b;
-        dmlr_error err;
-        tu_layout lout = t < 2 ? TU_PERMUTED : TU_PACKED;
-        tu_tensor_init(&in, cp_types[t % 2], 2, sizes, TU_PADDED);
-        tu_tensor_init(&a, cp_types[t % 2], 2, sizes, lout);
-        tu_tensor_init(&b, cp_types[t % 2], 2, sizes, lout);
-        fill_values(&in, 99, true);
-        omp_set_num_threads(1);
-        ck_assert_int_eq(run_tensors(&in, &a, t % 2, 0, false, &err), 0);
-        omp_set_num_threads(4);
-        ck_assert_int_eq(run_tensors(&in, &b, t % 2, 0, false, &err), 0);
-        ck_assert_mem_eq(a.data, b.data, a.bytes);
-        tu_tensor_free(&in);
-        tu_tensor_free(&a);
-        tu_tensor_free(&b);
-    }
-#endif
+    /* Steps contiguous on one side, lanes on the other, 71 and 301 steps, both directions,
+     * inclusive and exclusive (the engine's blocks of them: ref/fast/test/check_engine.c) */
+    static const uint32_t lens[2] = {71, 301};
+    for (int axis = 0; axis < 2; axis++) /* 0: a transposed input; 1: the output's */
+        for (int n = 0; n < 2; n++)
+            for (int dir = 0; dir < 2; dir++)
+                for (int excl = 0; excl < 2; excl++)
+                    ck_assert(matrix_case(2, (uint32_t)axis, DMLR_FLOAT32, dir, excl,
+                                          TU_PERMUTED, TU_PACKED, lens[n], 70,
+                                          (uint64_t)(axis * 8 + n * 4 + dir * 2 + excl)));
 }
 END_TEST
 
@@ -733,13 +606,7 @@ static Suite *cumulative_product_suite(void)
     tcase_add_test(tc, cumulative_product_of_long_axes_and_many_lanes_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_of_a_transposed_float32_input_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_with_float32_steps_contiguous_in_the_output_matches_the_naive_loop);
-    tcase_add_test(tc, cumulative_product_across_layouts_walks_blocks_of_a_cache_line_of_steps_like_the_naive_loop);
-    tcase_add_test(tc, cumulative_product_of_a_transposed_input_starts_its_blocks_where_the_output_lines_do);
-    tcase_add_test(tc, cumulative_product_down_long_column_major_lanes_that_stream_matches_the_naive_loop);
-    tcase_add_test(tc, cumulative_product_of_a_float32_tensor_beyond_the_caches_matches_the_naive_loop);
-    tcase_add_test(tc, cumulative_product_along_the_innermost_axis_beyond_the_caches_matches_the_naive_loop);
-    tcase_add_test(tc, cumulative_product_in_place_beyond_the_caches_equals_out_of_place);
-    tcase_add_test(tc, cumulative_product_is_bit_identical_at_any_thread_count);
+    tcase_add_test(tc, cumulative_product_across_layouts_matches_the_naive_loop);
     tcase_add_test(tc, cumulative_product_in_place_equals_out_of_place);
     tcase_add_test(tc, cumulative_product_int32_wraps_modulo_2_to_the_32);
     tcase_add_test(tc, cumulative_product_int64_wraps_modulo_2_to_the_64);

@@ -7,12 +7,12 @@
  * FLOAT64, the operation there, one round-to-nearest-even narrowing under the
  * default MXCSR; so every layout gives the portable kernel's bits.
  */
-#ifndef DMLREF_SCAN_SSE2_H
-#define DMLREF_SCAN_SSE2_H
+#ifndef DMLFAST_SCAN_SSE2_H
+#define DMLFAST_SCAN_SSE2_H
 
-#include "scan.h"
+#include "scan_kernels.h"
 
-#if DMLR_SCAN_SSE2
+#if DMLF_SCAN_SSE2
 #include <emmintrin.h>
 
 typedef unsigned char byte;
@@ -25,10 +25,10 @@ static inline double plus_zero_sd(double a) { return a + 0.0; }
 static inline __m128d keep_pd(__m128d a) { return a; }
 static inline __m128d plus_zero_pd(__m128d a) { return _mm_add_pd(a, _mm_setzero_pd()); }
 
-#if DMLR_AVX
+#if DMLF_AVX
 #include <immintrin.h>
-DMLR_TARGET_AVX static inline __m256d keep_pd4(__m256d a) { return a; }
-DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
+DMLF_TARGET_AVX static inline __m256d keep_pd4(__m256d a) { return a; }
+DMLF_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 {
     return _mm256_add_pd(a, _mm256_setzero_pd());
 }
@@ -37,7 +37,7 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 /* The operations, listed once: name, identity, the operation on one, two (SSE2)
  * and four (AVX: scan_avx.c) doubles, then the exclusive write on as many.  Each
  * kernel file expands it. */
-#define DMLR_SCAN_SSE2_OPS(KERNEL)                                                      \
+#define DMLF_SCAN_SSE2_OPS(KERNEL)                                                      \
     KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd, _mm256_mul_pd, keep_pd4) \
     KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd, _mm256_add_pd, \
            plus_zero_pd4)
@@ -45,24 +45,24 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 /*
  * Lanes contiguous in both tensors (scan_sse2.c, scan_avx.c): the accumulators
  * of the whole tile stay in a local array while the rows stream past, a group
- * of DMLR_SCAN_ROWS rows at a time; ROW_(OPS, OPP, EXCLS, EXCLP, EXCL) walks one
+ * of DMLF_SCAN_ROWS rows at a time; ROW_(OPS, OPP, EXCLS, EXCLP, EXCL) walks one
  * group across the tile (s, d: its rows; a: the accumulators; w: the lane).
  */
-#define DMLR_SCAN_ROWS_KERNEL(FN, ATTR, ROW_, ID, OPS, OPP, EXCLS, EXCLP)               \
-    ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
+#define DMLF_SCAN_ROWS_KERNEL(FN, ATTR, ROW_, ID, OPS, OPP, EXCLS, EXCLP)               \
+    ATTR void FN(const byte *src, byte *dst, const dmlf_scan_geom *g, uint64_t width)   \
     {                                                                                   \
-        const dmlr_scan_geom x = *g;                                                    \
-        /* the tile's part of a row, in bytes, and DMLR_SCAN_AHEAD in parts and bytes */ \
-        const uint64_t wb = width * 4, a_rows = DMLR_SCAN_AHEAD / wb;                   \
-        const uint64_t a_rem = DMLR_SCAN_AHEAD % wb;                                    \
-        double acc[DMLR_SCAN_WIDE];                                                     \
+        const dmlf_scan_geom x = *g;                                                    \
+        /* the tile's part of a row, in bytes, and DMLF_SCAN_AHEAD in parts and bytes */ \
+        const uint64_t wb = width * 4, a_rows = DMLF_SCAN_AHEAD / wb;                   \
+        const uint64_t a_rem = DMLF_SCAN_AHEAD % wb;                                    \
+        double acc[DMLF_SCAN_WIDE];                                                     \
         for (uint64_t w = 0; w < width; w++)                                            \
             acc[w] = ID;                                                                \
         /* streamed rows that start at different alignments: one at a time */           \
-        uint64_t rows = x.stream && x.out_step % 64 ? 1 : DMLR_SCAN_ROWS;               \
+        uint64_t rows = x.stream && x.out_step % 64 ? 1 : DMLF_SCAN_ROWS;               \
         for (uint64_t k = 0, r; k < x.len; k += r) {                                    \
-            const byte *s[DMLR_SCAN_ROWS];                                              \
-            byte *d[DMLR_SCAN_ROWS];                                                    \
+            const byte *s[DMLF_SCAN_ROWS];                                              \
+            byte *d[DMLF_SCAN_ROWS];                                                    \
             r = x.len - k < rows ? x.len - k : rows;                                    \
             for (uint64_t i = 0; i < r; i++) { /* in AxisDirection order */             \
                 uint64_t j = x.decreasing ? x.len - 1 - k - i : k + i;                  \
@@ -81,19 +81,19 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
         if (x.stream)                                                                   \
             _mm_sfence(); /* weakly ordered: visible before the tile returns */         \
     }
-/* A hint for the line DMLR_SCAN_AHEAD bytes on from lane w of the group's row i: along
+/* A hint for the line DMLF_SCAN_AHEAD bytes on from lane w of the group's row i: along
  * the tile's part of the row, then, where x.ahead_wrap says, on into its part of the row
  * r rows on, the one this slot reads next; else past the part's end, into the next tile's
  * part, or where the tile is the whole row, into the next row, which the group is already
  * reading. */
 #define ROWS_AHEAD(i)                                                                   \
-    if (DMLR_SCAN_AHEAD) {                                                              \
-        uint64_t o_ = w * 4 + (x.ahead_wrap ? a_rem : DMLR_SCAN_AHEAD);                 \
+    if (DMLF_SCAN_AHEAD) {                                                              \
+        uint64_t o_ = w * 4 + (x.ahead_wrap ? a_rem : DMLF_SCAN_AHEAD);                 \
         uint64_t q_ = k + (i) + (x.ahead_wrap ? a_rows * r : 0); /* in AxisDirection order */ \
         if (x.ahead_wrap && o_ >= wb)                                                   \
             o_ -= wb, q_ += r;                                                          \
         if (q_ < x.len)                                                                 \
-            DMLR_PREFETCH((const void *)((uintptr_t)src + o_ +                          \
+            DMLF_PREFETCH((const void *)((uintptr_t)src + o_ +                          \
                                          (x.decreasing ? x.len - 1 - q_ : q_) * x.in_step)); \
     }
 /* One lane down the group's r rows, exactly as scan.c's kernels do it. */
@@ -168,7 +168,7 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 #define ACC2_LOAD(w) __m128d a0 = _mm_loadu_pd(acc + (w)), a1 = _mm_loadu_pd(acc + (w) + 2);
 #define ACC2_STORE(w) _mm_storeu_pd(acc + (w), a0), _mm_storeu_pd(acc + (w) + 2, a1);
 #define ACC2_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_STEPS(OPP, EXCLP, R)
-#if DMLR_AVX
+#if DMLF_AVX
 #define ACC4_LOAD(w) __m256d a4 = _mm256_loadu_pd(acc + (w));
 #define ACC4_STORE(w) _mm256_storeu_pd(acc + (w), a4);
 /* One step of the 4 lanes in R (4 floats, replaced by their outputs). */
@@ -199,11 +199,11 @@ DMLR_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
         Q_BLOCK_REG(ACC, OPP, EXCLP, OPQ, EXCLQ, 1, 1, lo, w, ST)                       \
     }
 #define R_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
-    ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
+    ATTR void FN(const byte *src, byte *dst, const dmlf_scan_geom *g, uint64_t width)   \
     {                                                                                   \
-        const dmlr_scan_geom x = *g;                                                    \
+        const dmlf_scan_geom x = *g;                                                    \
         uint64_t quads = width / 4 * 4, len4 = x.len / 4 * 4;                           \
-        double acc[DMLR_SCAN_NARROW];                                                   \
+        double acc[DMLF_SCAN_NARROW];                                                   \
         for (uint64_t w = 0; w < width; w++)                                            \
             acc[w] = ID;                                                                \
         /* streamed where every block's 4 rows start on 16 bytes, and not in place: a   \

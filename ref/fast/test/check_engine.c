@@ -12,12 +12,15 @@
  */
 #include "testutil.h"
 
+#include "dmlfast.h"
+
 #include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 static const int thread_counts[] = {1, 2, 3, 8};
+#define STREAM_DEFAULT ((uint64_t)8 << 20) /* dmlfast.h's default */
 
 /* ---- a case: tensors, the desc, the expected output bytes ---------------- */
 
@@ -38,41 +41,65 @@ static void set_threads(int n)
 #endif
 }
 
-/* Runs c at every thread count; compares with the first run and with expect[]. */
+/* Runs c through the oracle once (its bytes must be the naive loop's), then through the
+ * engine under every configuration this CPU runs, at every thread count, with stores
+ * streamed from the default size (8 MiB) and, below it, from 0 bytes too: every output's
+ * bytes, padding included, must be the oracle's. */
 static void check_case(const tcase *c, const char *what)
 {
-    unsigned char *first[4] = {NULL};
+    unsigned char *oracle[4] = {NULL};
     dmlr_buffer ib[4], ob[4];
+    dmlr_error err;
     for (int i = 0; i < c->nin; i++)
         ib[i] = tu_buffer(c->ins[i]);
-    for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
-        dmlr_error err;
-        set_threads(thread_counts[t]);
-        for (int o = 0; o < c->nout; o++) {
-            memset(c->outs[o]->data, 0xA5, c->outs[o]->bytes);
-            ob[o] = tu_buffer(c->outs[o]);
-        }
-        ck_assert_msg(dmlr_execute(&c->op, ib, (uint32_t)c->nin, DMLR_FEATURE_LEVEL_MAX, ob,
-                                   (uint32_t)c->nout, &err) == DMLR_STATUS_OK, "%s: %s", what,
-                      err.message);
-        for (int o = 0; o < c->nout; o++) {
-            uint64_t n = c->outs[o]->bytes, b = 0;
-            const unsigned char *got = c->outs[o]->data;
-            if (!first[o]) {
-                first[o] = malloc(n);
-                memcpy(first[o], got, n);
+    bool large = false;
+    for (int o = 0; o < c->nout; o++) {
+        memset(c->outs[o]->data, 0xA5, c->outs[o]->bytes);
+        ob[o] = tu_buffer(c->outs[o]);
+        large |= c->outs[o]->bytes >= STREAM_DEFAULT;
+    }
+    ck_assert_msg(dmlr_execute(&c->op, ib, (uint32_t)c->nin, DMLR_FEATURE_LEVEL_MAX, ob,
+                               (uint32_t)c->nout, &err) == DMLR_STATUS_OK, "%s: %s", what,
+                  err.message);
+    for (int o = 0; o < c->nout; o++) {
+        uint64_t n = c->outs[o]->bytes, b = 0;
+        oracle[o] = malloc(n);
+        memcpy(oracle[o], c->outs[o]->data, n);
+        while (b < n && oracle[o][b] == c->expect[o][b])
+            b++;
+        ck_assert_msg(b == n, "%s: output %d of the oracle: byte %llu is 0x%02x, the naive "
+                      "loop says 0x%02x", what, o, (unsigned long long)b, oracle[o][b],
+                      c->expect[o][b]);
+    }
+    for (int k = 0; dmlf_config_name(k); k++) {
+        if (!dmlf_use(dmlf_config_name(k)))
+            continue; /* a row this CPU cannot run */
+        for (int sm = 0; sm < (large ? 1 : 2); sm++) {
+            dmlf_set_stream_min(sm ? 0 : STREAM_DEFAULT);
+            for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
+                set_threads(thread_counts[t]);
+                for (int o = 0; o < c->nout; o++)
+                    memset(c->outs[o]->data, 0xA5, c->outs[o]->bytes);
+                ck_assert_msg(dmlf_execute(&c->op, ib, (uint32_t)c->nin, DMLR_FEATURE_LEVEL_MAX,
+                                           ob, (uint32_t)c->nout, &err) == DMLR_STATUS_OK,
+                              "%s: %s", what, err.message);
+                for (int o = 0; o < c->nout; o++) {
+                    uint64_t n = c->outs[o]->bytes, b = 0;
+                    const unsigned char *got = c->outs[o]->data;
+                    while (b < n && got[b] == oracle[o][b])
+                        b++;
+                    ck_assert_msg(b == n, "%s: output %d, engine %s, %d threads, streaming "
+                                  "from %s: byte %llu is 0x%02x, the oracle's 0x%02x", what, o,
+                                  dmlf_config_name(k), thread_counts[t], sm ? "0" : "8 MiB",
+                                  (unsigned long long)b, got[b], oracle[o][b]);
+                }
             }
-            ck_assert_msg(memcmp(first[o], got, n) == 0, "%s: output %d at %d threads differs "
-                          "from 1 thread", what, o, thread_counts[t]);
-            while (b < n && got[b] == c->expect[o][b])
-                b++;
-            ck_assert_msg(b == n, "%s: output %d at %d threads: byte %llu is 0x%02x, the naive "
-                          "loop says 0x%02x", what, o, thread_counts[t], (unsigned long long)b,
-                          got[b], c->expect[o][b]);
         }
     }
+    dmlf_set_stream_min(STREAM_DEFAULT);
+    dmlf_use("auto");
     for (int o = 0; o < c->nout; o++)
-        free(first[o]);
+        free(oracle[o]);
 }
 
 static void free_case(tcase *c)
@@ -188,23 +215,17 @@ START_TEST(gather_is_bit_identical_at_1_2_3_and_8_threads)
      * CPU here, its lines in 64-byte stores where the CPU has AVX-512 and in 32-byte ones
      * (DMLREF_NO_AVX512); rows of 20 bytes (a line holds parts of four) and of 1028 (a
      * row starts anywhere in a line), chunks and the output starting off a line */
-    static const char *const makers[] = {"intel", "intel", "amd"};
-    static const char *const no512[] = {"0", "1", "0"};
     static const char *const names[][2] = {
         {"gather embedding rows of 20 bytes", "gather embedding rows of 1028 bytes"},
         {"gather embedding rows of 20 bytes, no avx512",
          "gather embedding rows of 1028 bytes, no avx512"},
         {"gather embedding rows of 20 bytes, amd", "gather embedding rows of 1028 bytes, amd"}};
-    for (int m = 0; m < 3; m++) {
-        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
-        ck_assert_int_eq(setenv("DMLREF_NO_AVX512", no512[m], 1), 0);
+    for (int m = 0; m < 1; m++) { /* check_case walks every configuration */
         gather_case(names[m][0], DMLR_FLOAT32, DMLR_INT32, 2, S(1000, 5), S(1, 450001), 0, 1,
                     S(450001, 5), TU_PACKED, TU_PACKED, TU_PACKED);
         gather_case(names[m][1], DMLR_UINT8, DMLR_INT64, 2, S(3000, 1028), S(1, 9001), 0, 1,
                     S(9001, 1028), TU_PACKED, TU_PACKED, TU_PACKED);
     }
-    unsetenv("DMLREF_CPU");
-    unsetenv("DMLREF_NO_AVX512");
 }
 END_TEST
 
@@ -399,9 +420,7 @@ START_TEST(split_is_bit_identical_at_1_2_3_and_8_threads)
     /* outputs beyond the caches (9 MiB each): streaming stores, rows that start off a
      * 16-byte boundary; pieces streamed in two ways side by side (copy.c's stream_ways:
      * not on AMD's CPUs) and in one, whatever the CPU here */
-    static const char *const makers[] = {"intel", "amd"};
-    for (int m = 0; m < 2; m++) {
-        ck_assert_int_eq(setenv("DMLREF_CPU", makers[m], 1), 0);
+    for (int m = 0; m < 1; m++) { /* check_case walks every configuration */
         split_case(m ? "split large, one way" : "split large, two ways", DMLR_UINT16, 2,
                    S(3, 3000001), 1, 2, S(1500000, 1500001), TU_PACKED, TU_PACKED);
         /* long runs in a nest of three (output 0 padded): copy.c's runs in pieces, each
@@ -414,7 +433,6 @@ START_TEST(split_is_bit_identical_at_1_2_3_and_8_threads)
         split_case(m ? "split large rows, one way" : "split large rows, two ways", DMLR_UINT16,
                    2, S(1100, 4001), 1, 3, S(1000, 2999, 2), TU_PACKED, ALL_PACKED);
     }
-    unsetenv("DMLREF_CPU");
     /* element loops: permuted and broadcast inputs, outputs padded / permuted / packed */
     split_case("split permuted", DMLR_INT64, 3, S(30, 40, 60), 1, 3, S(10, 20, 10), TU_PERMUTED,
                TU_PADDED);
@@ -506,6 +524,24 @@ START_TEST(cumulative_product_is_bit_identical_at_1_2_3_and_8_threads)
                  TU_PADDED, TU_PADDED);
     cumprod_case("cumprod broadcast", DMLR_INT32, 3, S(40, 70, 33), 2, false, false,
                  TU_BROADCAST, TU_PERMUTED);
+    /* 8 MiB and more, so that the output streams: the FLOAT32 kernels of each layout
+     * (scan_kernels.h): lanes packed in both (rows in groups and a remainder, padded rows
+     * at every 16-byte alignment), steps packed in both (_r: 2052 steps, blocks on 16
+     * bytes; 2051 off them), steps in the input and lanes in the output (_t / _tw: 1038
+     * steps, blocks of 64 then of 4 then single steps), lanes in the input and steps in
+     * the output (_m: lanes of 1040 steps, whole 64-byte lines) */
+    cumprod_case("cumprod outer, 10 MB", DMLR_FLOAT32, 2, S(5, 524299), 0, false, false,
+                 TU_PACKED, TU_PACKED);
+    cumprod_case("cumprod outer padded, 8.6 MB", DMLR_FLOAT32, 2, S(5, 430000), 0, true, true,
+                 TU_PADDED, TU_PADDED);
+    cumprod_case("cumprod inner, 8.5 MB", DMLR_FLOAT32, 2, S(1030, 2052), 1, false, false,
+                 TU_PACKED, TU_PACKED);
+    cumprod_case("cumprod inner padded, 8.5 MB", DMLR_FLOAT32, 2, S(1030, 2051), 1, true, true,
+                 TU_PADDED, TU_PADDED);
+    cumprod_case("cumprod transposed in, 8.6 MB", DMLR_FLOAT32, 2, S(1038, 2060), 0, true, false,
+                 TU_PERMUTED, TU_PACKED);
+    cumprod_case("cumprod transposed out, 8.5 MB", DMLR_FLOAT32, 2, S(2049, 1040), 1, false,
+                 true, TU_PERMUTED, TU_PACKED);
 }
 END_TEST
 
@@ -714,6 +750,122 @@ START_TEST(cumulative_summation_is_bit_identical_at_1_2_3_and_8_threads)
                 TU_PERMUTED);
     cumsum_case("cumsum broadcast", DMLR_UINT32, 3, S(40, 70, 33), 2, true, false, TU_BROADCAST,
                 TU_PADDED);
+    /* 8 MiB and more: the layouts of cumulative_product's (above), other directions */
+    cumsum_case("cumsum outer, 10 MB", DMLR_FLOAT32, 2, S(5, 524299), 0, true, true, TU_PACKED,
+                TU_PACKED);
+    cumsum_case("cumsum inner, 8.5 MB", DMLR_FLOAT32, 2, S(1030, 2052), 1, true, false,
+                TU_PACKED, TU_PACKED);
+    cumsum_case("cumsum transposed in, 8.6 MB", DMLR_FLOAT32, 2, S(1038, 2060), 0, false, true,
+                TU_PERMUTED, TU_PADDED);
+    cumsum_case("cumsum transposed out, 8.5 MB", DMLR_FLOAT32, 2, S(2049, 1040), 1, true,
+                false, TU_PERMUTED, TU_PACKED);
+}
+
+/* CUMULATIVE_PRODUCT-7, CUMULATIVE_SUMMATION-7 where the output would stream: the engine
+ * in place (its kernels read each line before a streamed store could leave it half
+ * written) gives the oracle's out-of-place bytes, under every configuration. */
+START_TEST(scans_in_place_beyond_the_caches_give_the_oracles_bytes)
+{
+    uint32_t sizes[2] = {1030, 2052};
+    for (int k = 0; k < 4; k++) {
+        tu_tensor in, out, inplace;
+        dmlr_error err;
+        uint32_t axis = (uint32_t)(k & 1);
+        tu_tensor_init(&in, DMLR_FLOAT32, 2, sizes, TU_PACKED);
+        tu_tensor_init(&out, DMLR_FLOAT32, 2, sizes, TU_PACKED);
+        tu_tensor_init(&inplace, DMLR_FLOAT32, 2, sizes, TU_PACKED);
+        fill_factors(&in, 13 + (uint64_t)k);
+        dmlr_cumulative_summation_operator_desc cs = {&in.desc, &out.desc, axis,
+                                                      DMLR_AXIS_DIRECTION_INCREASING, false};
+        dmlr_cumulative_product_operator_desc cp = {&in.desc, &out.desc, axis,
+                                                    DMLR_AXIS_DIRECTION_INCREASING, false};
+        dmlr_operator_desc op = {k < 2 ? DMLR_OPERATOR_CUMULATIVE_PRODUCT
+                                       : DMLR_OPERATOR_CUMULATIVE_SUMMATION,
+                                 k < 2 ? (const void *)&cp : (const void *)&cs};
+        dmlr_buffer ib = tu_buffer(&in), ob = tu_buffer(&out), pb = tu_buffer(&inplace);
+        ck_assert_int_eq(dmlr_execute(&op, &ib, 1, DMLR_FEATURE_LEVEL_MAX, &ob, 1, &err), 0);
+        for (int c = 0; dmlf_config_name(c); c++) {
+            if (!dmlf_use(dmlf_config_name(c)))
+                continue;
+            memcpy(inplace.data, in.data, in.bytes);
+            ck_assert_int_eq(dmlf_execute(&op, &pb, 1, DMLR_FEATURE_LEVEL_MAX, &pb, 1, &err), 0);
+            ck_assert_msg(memcmp(inplace.data, out.data, out.bytes) == 0, "%s in place, axis "
+                          "%u, engine %s: not the oracle's bytes", k < 2 ? "cumprod" : "cumsum",
+                          axis, dmlf_config_name(c));
+        }
+        dmlf_use("auto");
+        tu_tensor_free(&in);
+        tu_tensor_free(&out);
+        tu_tensor_free(&inplace);
+    }
+}
+END_TEST
+END_TEST
+
+/* ---- specials: NaN payloads and signs, zeros, infinities ---------------- */
+
+/* One element in four special: NaNs, +-0, +-inf; the rest finite. */
+static void fill_specials(tu_tensor *t, uint64_t seed)
+{
+    bool half = t->desc.DataType == DMLR_FLOAT16;
+    for (uint64_t i = 0; i < tu_count(t); i++) {
+        uint64_t r = tu_rand(&seed);
+        uint32_t sign = (uint32_t)(r >> 63), kind = (uint32_t)(r >> 8) % 16;
+        uint32_t f32 = kind < 2 ? 0x7fc00000u                                    /* NaN */
+                     : kind == 2 ? 0 : kind == 3 ? 0x7f800000u                     /* 0, inf */
+                     : 0x3f000000u + (uint32_t)(r >> 24 & 0xffffff);               /* [0.5, 2) */
+        uint16_t f16 = kind < 2 ? 0x7e00u
+                     : kind == 2 ? 0 : kind == 3 ? 0x7c00u : (uint16_t)(0x3800u + (r >> 24 & 0x7ff));
+        f32 |= kind < 2 ? 1u << 31 : sign << 31; /* one NaN, x86's default (for now) */
+        f16 = (uint16_t)(f16 | (kind < 2 ? 1u : sign) << 15);
+        memcpy(tu_elem(t, i), half ? (const void *)&f16 : (const void *)&f32, half ? 2 : 4);
+    }
+}
+
+static void special_case(const char *what, bool sum, dmlr_data_type dt, const uint32_t *sizes,
+                         uint32_t axis, bool dec, bool excl, tu_layout lin, tu_layout lout)
+{
+    tu_tensor in, out;
+    tu_tensor_init(&in, dt, 2, sizes, lin);
+    tu_tensor_init(&out, dt, 2, sizes, lout);
+    fill_specials(&in, 12 + axis);
+    dmlr_cumulative_summation_operator_desc cs = {&in.desc, &out.desc, axis,
+                                                  (dmlr_axis_direction)dec, excl};
+    dmlr_cumulative_product_operator_desc cp = {&in.desc, &out.desc, axis,
+                                                (dmlr_axis_direction)dec, excl};
+    tcase c = {{sum ? DMLR_OPERATOR_CUMULATIVE_SUMMATION : DMLR_OPERATOR_CUMULATIVE_PRODUCT,
+                sum ? (const void *)&cs : (const void *)&cp}, {&in}, {&out}, 1, 1,
+               {blank_like(&out)}};
+    (sum ? naive_cumsum : naive_cumprod)(&in, axis, dec, excl, &out, c.expect[0]);
+    check_case(&c, what);
+    free_case(&c);
+}
+
+START_TEST(scans_keep_the_oracles_nan_payloads_and_signs_zeros_and_infinities)
+{
+    /* every FLOAT32 kernel: lanes packed in both (outer), steps packed in both (inner),
+     * transposed in, transposed out; below 8 MiB (and streamed from 0 bytes) and above */
+    static const tu_layout lay[4][2] = {{TU_PACKED, TU_PACKED}, {TU_PACKED, TU_PACKED},
+                                        {TU_PERMUTED, TU_PACKED}, {TU_PACKED, TU_PERMUTED}};
+    static const uint32_t axes[4] = {0, 1, 1, 0};
+    static const char *const names[4] = {"outer", "inner", "transposed in", "transposed out"};
+    for (int k = 0; k < 4; k++)
+        for (int sum = 0; sum < 2; sum++) {
+            char what[96];
+            snprintf(what, sizeof what, "%s %s specials", sum ? "cumsum" : "cumprod", names[k]);
+            special_case(what, sum, DMLR_FLOAT32, S(300, 260), axes[k], k & 1, sum, lay[k][0],
+                         lay[k][1]);
+        }
+    special_case("cumsum outer specials, 8.8 MB", true, DMLR_FLOAT32, S(1100, 2000), 0, false,
+                 false, TU_PACKED, TU_PACKED);
+    special_case("cumprod outer specials, 8.8 MB", false, DMLR_FLOAT32, S(2000, 1100), 0, true,
+                 true, TU_PACKED, TU_PACKED);
+    special_case("cumsum inner specials, 8.8 MB", true, DMLR_FLOAT32, S(1100, 2000), 1, false,
+                 false, TU_PACKED, TU_PACKED);
+    special_case("cumsum float16 specials", true, DMLR_FLOAT16, S(300, 260), 0, false, true,
+                 TU_PACKED, TU_PACKED);
+    special_case("cumprod float16 specials", false, DMLR_FLOAT16, S(300, 260), 1, true, false,
+                 TU_PERMUTED, TU_PACKED);
 }
 END_TEST
 
@@ -755,6 +907,8 @@ static Suite *threads_suite(void)
     tcase_add_test(tc, gather_nd_and_nd1_are_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, join_is_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, cumulative_summation_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, scans_in_place_beyond_the_caches_give_the_oracles_bytes);
+    tcase_add_test(tc, scans_keep_the_oracles_nan_payloads_and_signs_zeros_and_infinities);
     tcase_add_test(tc, validation_reports_the_same_first_bad_element_at_any_thread_count);
     suite_add_tcase(s, tc);
     return s;

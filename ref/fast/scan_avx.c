@@ -1,7 +1,7 @@
 /*
  * scan_avx.c -- the FLOAT32 scans of lanes contiguous in both tensors, and (_r, at
  * the end) of steps contiguous in both, on CPUs with AVX (scan.c picks them at run
- * time: dmlr_cpu_avx; the build stays baseline x86-64).
+ * time: dmlf_cpu_avx; the build stays baseline x86-64).
  *
  *   per 4 lanes: 4 floats -> 4 doubles (exact), acc = acc (op) x,
  *   out = 4 x (float)(exclusive ? acc before : acc), one rounding each
@@ -13,7 +13,7 @@
  */
 #include "scan_sse2.h"
 
-#if DMLR_SCAN_SSE2 && DMLR_AVX
+#if DMLF_SCAN_SSE2 && DMLF_AVX
 
 /* Accumulators A of 4 lanes take X (their 4 elements, widened); O: the 4 outputs. */
 #define STEP4(OPQ, EXCLQ, EXCL, A, X, O)                                                \
@@ -75,13 +75,13 @@
         LANE(OPS, EXCLS, EXCL)
 
 #define AVX_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                        \
-    DMLR_SCAN_ROWS_KERNEL(dmlr_scan_avx_##NAME, DMLR_TARGET_AVX, ROW4, ID, OPS, OPQ,    \
+    DMLF_SCAN_ROWS_KERNEL(dmlf_scan_avx_##NAME, DMLF_TARGET_AVX, ROW4, ID, OPS, OPQ,    \
                           EXCLS, EXCLQ)
-DMLR_SCAN_SSE2_OPS(AVX_KERNEL)
+DMLF_SCAN_SSE2_OPS(AVX_KERNEL)
 
 /* _r (scan_sse2.h), the accumulators of the 4 lanes in one register. */
 #define R_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    R_BODY(dmlr_scan_avx_##NAME##_r, DMLR_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
+    R_BODY(dmlf_scan_avx_##NAME##_r, DMLF_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
            OPQ, EXCLQ)
-DMLR_SCAN_SSE2_OPS(R_KERNEL)
+DMLF_SCAN_SSE2_OPS(R_KERNEL)
 #endif

@@ -7,8 +7,8 @@
  *   per lane: acc = identity; for j in AxisDirection order:
  *             out[j] = (float)(exclusive ? acc : acc (op) in[j]); acc = acc (op) in[j]
  *
- * In blocks of STEPS steps x up to LANES lanes (scan.h: DMLR_SCAN_T_* and
- * DMLR_SCAN_M_*).  The side where steps are contiguous is walked lane by lane,
+ * In blocks of STEPS steps x up to LANES lanes (scan.h: DMLF_SCAN_T_* and
+ * DMLF_SCAN_M_*).  The side where steps are contiguous is walked lane by lane,
  * 4 lanes at a time through 4x4 transposes (scan_sse2.h), each lane's STEPS
  * steps used while their lines are loaded; the other side passes through a
  * local block, row by row, each row's run of lanes read or written whole
@@ -24,19 +24,19 @@
 #include "copy.h"
 #include "scan_sse2.h"
 
-#if DMLR_SCAN_SSE2
-#ifndef DMLR_SCAN_PREFETCH
-#define DMLR_SCAN_PREFETCH 16
+#if DMLF_SCAN_SSE2
+#ifndef DMLF_SCAN_PREFETCH
+#define DMLF_SCAN_PREFETCH 16
 #endif
-enum { PREFETCH = DMLR_SCAN_PREFETCH };
+enum { PREFETCH = DMLF_SCAN_PREFETCH };
 /* Aligned 16-byte loads and stores in the local blocks: rows and runs of whole quads. */
-_Static_assert(DMLR_SCAN_T_LANES % 4 == 0 && DMLR_SCAN_T_STEPS % 4 == 0 &&
-                   DMLR_SCAN_TW_LANES % 4 == 0 && DMLR_SCAN_TW_STEPS % 4 == 0 &&
-                   DMLR_SCAN_M_LANES % 4 == 0 && DMLR_SCAN_M_STEPS % 4 == 0,
+_Static_assert(DMLF_SCAN_T_LANES % 4 == 0 && DMLF_SCAN_T_STEPS % 4 == 0 &&
+                   DMLF_SCAN_TW_LANES % 4 == 0 && DMLF_SCAN_TW_STEPS % 4 == 0 &&
+                   DMLF_SCAN_M_LANES % 4 == 0 && DMLF_SCAN_M_STEPS % 4 == 0,
                "the -DDMLR_SCAN_T_*, _TW_* and _M_* block shapes are multiples of 4");
 /*
  * n floats from b to q, streamed where asked: q's whole 64-byte lines in non-temporal
- * stores, the parts of lines at either end as usual (dmlr_stream_copy).  A line
+ * stores, the parts of lines at either end as usual (dmlf_stream_copy).  A line
  * streamed in parts (from two tiles, or two blocks) is written to memory once per
  * part: on the Intel host 64-lane tiles whose 256-byte runs started 16 bytes off a
  * line took 4x as long as on a line boundary.  The caller fences.
@@ -44,19 +44,19 @@ _Static_assert(DMLR_SCAN_T_LANES % 4 == 0 && DMLR_SCAN_T_STEPS % 4 == 0 &&
 static void put_run(byte *q, const float *b, uint64_t n, bool stream)
 {
     if (stream)
-        dmlr_stream_copy(q, (const byte *)b, n * 4);
+        dmlf_stream_copy(q, (const byte *)b, n * 4);
     else
         memcpy(q, b, n * 4);
 }
 /*
  * _m: the steps before its blocks, so that each lane's runs start on 64-byte lines
- * (scan.h: DMLR_SCAN_M_*), where the lanes share one alignment and stream.  A run
+ * (scan.h: DMLF_SCAN_M_*), where the lanes share one alignment and stream.  A run
  * streamed from a line's middle writes that line in parts, and its ends as usual:
  * each then read from memory before it is written.
  */
-static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
+static uint64_t m_head(const byte *dst, const dmlf_scan_geom *x)
 {
-    if (!DMLR_SCAN_M_ALIGN || !x->stream || x->out_lane % 64 || (uintptr_t)dst % 4)
+    if (!DMLF_SCAN_M_ALIGN || !x->stream || x->out_lane % 64 || (uintptr_t)dst % 4)
         return 0;
     uintptr_t at = (uintptr_t)dst + (x->decreasing ? x->len * 4 : 0);
     return x->decreasing ? (at & 63) / 4 : ((64 - (at & 63)) & 63) / 4;
@@ -76,7 +76,7 @@ static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
  * HEAD steps (the caller goes through them one by one). */
 #define X_PROLOGUE(ID, LANES, STEPS_, HEAD)                                             \
     enum { STEPS = STEPS_ };                                                            \
-    const dmlr_scan_geom x = *g;                                                        \
+    const dmlf_scan_geom x = *g;                                                        \
     const uint64_t head = (HEAD) < x.len ? (HEAD) : x.len;                              \
     uint64_t quads = width / 4 * 4, len4 = head + (x.len - head) / 4 * 4;               \
     double acc[LANES];                                                                  \
@@ -87,9 +87,9 @@ static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
 #define X_LO(k) (x.decreasing ? x.len - (k) - STEPS : (k))
 
 #define T_BODY(FN, ATTR, ACC, SHAPE, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)            \
-    ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
+    ATTR void FN(const byte *src, byte *dst, const dmlf_scan_geom *g, uint64_t width)   \
     {                                                                                   \
-        X_PROLOGUE(ID, DMLR_SCAN_##SHAPE##_LANES, DMLR_SCAN_##SHAPE##_STEPS, 0)         \
+        X_PROLOGUE(ID, DMLF_SCAN_##SHAPE##_LANES, DMLF_SCAN_##SHAPE##_STEPS, 0)         \
         const uint64_t lenb = x.len / STEPS * STEPS; /* whole blocks (docs/performance.md) */ \
         for (uint64_t k = 0; k < lenb; k += STEPS) {                                    \
             uint64_t lo = X_LO(k);                                                      \
@@ -99,7 +99,7 @@ static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
                     pw -= quads, pk += STEPS;                                           \
                 if (PREFETCH > 0 && pk < lenb && pw < quads)                            \
                     for (uint64_t i = 0; i < 4; i++)                                    \
-                        dmlr_prefetch_lines(                                            \
+                        dmlf_prefetch_lines(                                            \
                             src + X_LO(pk) * x.in_step + (pw + i) * x.in_lane,          \
                             STEPS * 4);                                                 \
                 ACC##_LOAD(w)                                                           \
@@ -124,9 +124,9 @@ static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
 /* _m's block at step k (AxisDirection order) of n steps: its lowest step. */
 #define M_LO(k, n) (x.decreasing ? x.len - (k) - (n) : (k))
 #define M_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
-    ATTR void FN(const byte *src, byte *dst, const dmlr_scan_geom *g, uint64_t width)   \
+    ATTR void FN(const byte *src, byte *dst, const dmlf_scan_geom *g, uint64_t width)   \
     {                                                                                   \
-        X_PROLOGUE(ID, DMLR_SCAN_M_LANES, DMLR_SCAN_M_STEPS, m_head(dst, &x))           \
+        X_PROLOGUE(ID, DMLF_SCAN_M_LANES, DMLF_SCAN_M_STEPS, m_head(dst, &x))           \
         T_REST(OPS, EXCLS, 0, quads, 0, head) /* X_TAIL: the lanes after the quads */   \
         /* blocks of STEPS, the last one shorter, so that every run starts on a line */ \
         for (uint64_t k = head, n; k < len4; k += n) {                                  \
@@ -137,7 +137,7 @@ static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
                 if (pt >= n)                                                            \
                     pt -= n, pk += n, pn = len4 - pk < STEPS ? len4 - pk : STEPS;       \
                 if (PREFETCH > 0 && pk < len4 && pt < pn && quads)                      \
-                    dmlr_prefetch_lines(src + (M_LO(pk, pn) + pt) * x.in_step, quads * 4); \
+                    dmlf_prefetch_lines(src + (M_LO(pk, pn) + pt) * x.in_step, quads * 4); \
                 memcpy(buf[t], src + (lo + t) * x.in_step, quads * 4);                  \
             }                                                                           \
             for (uint64_t w = 0; w < quads; w += 4) {                                   \
@@ -163,18 +163,18 @@ static uint64_t m_head(const byte *dst, const dmlr_scan_geom *x)
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 0, 1, len4)                                      \
     }
 #define KERNELS2(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    T_BODY(dmlr_scan_sse2_##NAME##_t, , ACC2, T, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
-    T_BODY(dmlr_scan_sse2_##NAME##_tw, , ACC2, TW, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
-    M_BODY(dmlr_scan_sse2_##NAME##_m, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
-DMLR_SCAN_SSE2_OPS(KERNELS2)
-#if DMLR_AVX
+    T_BODY(dmlf_scan_sse2_##NAME##_t, , ACC2, T, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
+    T_BODY(dmlf_scan_sse2_##NAME##_tw, , ACC2, TW, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
+    M_BODY(dmlf_scan_sse2_##NAME##_m, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
+DMLF_SCAN_SSE2_OPS(KERNELS2)
+#if DMLF_AVX
 #define KERNELS4(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    T_BODY(dmlr_scan_avx_##NAME##_t, DMLR_TARGET_AVX, ACC4, T, ID, OPS, OPP, EXCLS,     \
+    T_BODY(dmlf_scan_avx_##NAME##_t, DMLF_TARGET_AVX, ACC4, T, ID, OPS, OPP, EXCLS,     \
            EXCLP, OPQ, EXCLQ)                                                           \
-    T_BODY(dmlr_scan_avx_##NAME##_tw, DMLR_TARGET_AVX, ACC4, TW, ID, OPS, OPP, EXCLS,   \
+    T_BODY(dmlf_scan_avx_##NAME##_tw, DMLF_TARGET_AVX, ACC4, TW, ID, OPS, OPP, EXCLS,   \
            EXCLP, OPQ, EXCLQ)                                                           \
-    M_BODY(dmlr_scan_avx_##NAME##_m, DMLR_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
+    M_BODY(dmlf_scan_avx_##NAME##_m, DMLF_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
            OPQ, EXCLQ)
-DMLR_SCAN_SSE2_OPS(KERNELS4)
+DMLF_SCAN_SSE2_OPS(KERNELS4)
 #endif
 #endif

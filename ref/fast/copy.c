@@ -7,7 +7,7 @@
  */
 #include "copy.h"
 
-void dmlr_nest_init(dmlr_nest *n, uint32_t rank, const uint64_t *sizes, uint32_t ops)
+void dmlf_nest_init(dmlf_nest *n, uint32_t rank, const uint64_t *sizes, uint32_t ops)
 {
     memset(n, 0, sizeof *n);
     n->rank = rank, n->ops = ops, n->count = 1;
@@ -15,19 +15,19 @@ void dmlr_nest_init(dmlr_nest *n, uint32_t rank, const uint64_t *sizes, uint32_t
         n->size[d] = sizes[d], n->count *= sizes[d];
 }
 
-void dmlr_nest_steps(dmlr_nest *n, uint32_t op, const dmlr_view *v)
+void dmlf_nest_steps(dmlf_nest *n, uint32_t op, const dmlr_view *v)
 {
     for (uint32_t d = 0; d < n->rank; d++)
         n->step[op][d] = v->strides[d] * v->esize;
 }
 
-void dmlr_nest_steps_mapped(dmlr_nest *n, uint32_t op, const dmlr_view *v, const int *dim_of)
+void dmlf_nest_steps_mapped(dmlf_nest *n, uint32_t op, const dmlr_view *v, const int *dim_of)
 {
     for (uint32_t d = 0; d < n->rank; d++)
         n->step[op][d] = dim_of[d] >= 0 ? v->strides[dim_of[d]] * v->esize : 0;
 }
 
-static bool mergeable(const dmlr_nest *n, uint32_t outer, uint32_t inner)
+static bool mergeable(const dmlf_nest *n, uint32_t outer, uint32_t inner)
 {
     for (uint32_t op = 0; op < n->ops; op++)
         if (n->step[op][outer] != n->step[op][inner] * n->size[inner])
@@ -35,7 +35,7 @@ static bool mergeable(const dmlr_nest *n, uint32_t outer, uint32_t inner)
     return true;
 }
 
-void dmlr_nest_coalesce(dmlr_nest *n)
+void dmlf_nest_coalesce(dmlf_nest *n)
 {
     uint32_t r = 0;
     for (uint32_t d = 0; d < n->rank; d++) {
@@ -61,7 +61,7 @@ void dmlr_nest_coalesce(dmlr_nest *n)
     n->rank = r;
 }
 
-void dmlr_nest_seek(const dmlr_nest *n, uint32_t dims, uint64_t flat, uint64_t *coord,
+void dmlf_nest_seek(const dmlf_nest *n, uint32_t dims, uint64_t flat, uint64_t *coord,
                     uint64_t *off)
 {
     for (uint32_t op = 0; op < n->ops; op++)
@@ -74,7 +74,7 @@ void dmlr_nest_seek(const dmlr_nest *n, uint32_t dims, uint64_t flat, uint64_t *
     }
 }
 
-void dmlr_nest_next(const dmlr_nest *n, uint32_t dims, uint64_t *coord, uint64_t *off)
+void dmlf_nest_next(const dmlf_nest *n, uint32_t dims, uint64_t *coord, uint64_t *off)
 {
     for (uint32_t d = dims; d-- > 0;) {
         bool wrap = ++coord[d] == n->size[d];
@@ -97,32 +97,32 @@ void dmlr_nest_next(const dmlr_nest *n, uint32_t dims, uint64_t *coord, uint64_t
  * as before (docs/gpu-results/cpu-2026-11-27/ab-walk-chunks.txt).  -DDMLR_WALK_CHUNKS=0:
  * CHUNK always.
  */
-#ifndef DMLR_WALK_CHUNKS
-#define DMLR_WALK_CHUNKS 64
+#ifndef DMLF_WALK_CHUNKS
+#define DMLF_WALK_CHUNKS 64
 #endif
 enum { PIECE = 1 << 14, CHUNK = 1 << 14 };
 
-void dmlr_nest_walk(const dmlr_nest *n, dmlr_piece_fn fn, void *ctx)
+void dmlf_nest_walk(const dmlf_nest *n, dmlf_piece_fn fn, void *ctx)
 {
     uint32_t last = n->rank - 1;
     uint64_t len = n->size[last], rows = n->count / len;
     uint64_t piece = len < PIECE ? len : PIECE, pieces = (len + piece - 1) / piece;
-    uint64_t share = DMLR_WALK_CHUNKS ? n->count / dmlr_max_threads() / DMLR_WALK_CHUNKS : 0;
+    uint64_t share = DMLF_WALK_CHUNKS ? n->count / dmlf_max_threads() / DMLF_WALK_CHUNKS : 0;
     uint64_t chunk = share > CHUNK ? share : CHUNK;
     uint64_t per = piece >= chunk ? 1 : chunk / piece, items = rows * pieces;
     uint64_t chunks = (items + per - 1) / per;
-    DMLR_PARALLEL_FOR_IF(DMLR_PARALLEL_WORTH(n->count) && chunks > 1)
+    DMLF_PARALLEL_FOR_IF(DMLF_PARALLEL_WORTH(n->count) && chunks > 1)
     for (int64_t c = 0; c < (int64_t)chunks; c++) {
         uint64_t item = (uint64_t)c * per, end = item + per < items ? item + per : items;
-        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS], p = item % pieces;
-        dmlr_nest_seek(n, last, item / pieces, coord, off);
+        uint64_t coord[DMLR_MAX_RANK], off[DMLF_NEST_OPS], p = item % pieces;
+        dmlf_nest_seek(n, last, item / pieces, coord, off);
         for (; item < end; item++) {
             uint64_t k0 = p * piece, k1 = k0 + piece < len ? k0 + piece : len;
             fn(ctx, off, k0, k1);
             if (++p == pieces)
-                p = 0, dmlr_nest_next(n, last, coord, off);
+                p = 0, dmlf_nest_next(n, last, coord, off);
         }
-        dmlr_stream_fence(); /* the chunk's streamed stores, if any, before it is done */
+        dmlf_stream_fence(); /* the chunk's streamed stores, if any, before it is done */
     }
 }
 
@@ -132,7 +132,7 @@ void dmlr_nest_walk(const dmlr_nest *n, dmlr_piece_fn fn, void *ctx)
         memcpy(d, s, N);                                 \
     return;
 
-void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss,
+void dmlf_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss,
                    uint64_t n, uint32_t esize)
 {
     if (ds == esize && ss == esize) { /* contiguous on both sides: one block */
@@ -154,7 +154,7 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  * lines without that read (glibc's memcpy does the same for copies above its
  * own threshold, but the runs here are pieces of at most PIECE elements).
  * Only where the compiler targets SSE2 (every x86-64); elsewhere memcpy.  Where
- * the CPU has AVX (dmlr_cpu_avx), 32-byte stores from a line boundary: split.4
+ * the CPU has AVX (dmlf_cpu_avx), 32-byte stores from a line boundary: split.4
  * at 1 thread 29.3 -> 21.1 ms on the Zen 5; on the Intel host 41.5 -> 34.2 at 1
  * thread and 5.2 -> 3.8 at 16 in one A/B, even in another
  * (docs/gpu-results/cpu-2026-11-26/ab-copy-avx.txt, ab-avx.txt).
@@ -175,31 +175,28 @@ void dmlr_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  *                               at 1 thread 7% faster on a 2-core EPYC (2048
  *                               the same, 4096 no gain).
  */
-#ifndef DMLR_STREAM_MIN
-#define DMLR_STREAM_MIN ((uint64_t)1 << 23)
+#ifndef DMLF_STREAM_THREADS
+#define DMLF_STREAM_THREADS 1
 #endif
-#ifndef DMLR_STREAM_THREADS
-#define DMLR_STREAM_THREADS 1
-#endif
-#ifndef DMLR_STREAM_AHEAD
-#define DMLR_STREAM_AHEAD 1024
+#ifndef DMLF_STREAM_AHEAD
+#define DMLF_STREAM_AHEAD 1024
 #endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#define STREAM_MIN ((uint64_t)(DMLR_STREAM_MIN))
+#define STREAM_MIN dmlf_stream_min()
 /* How many parts of a run stream side by side, a line of each in turn: on the Intel
  * host two sequential streams keep more lines in flight than one (at 1 thread
  * scatter.copy 28.6 -> 22.2 ms, split.4 32.3 -> 25.9, join.4 26.8 -> 25.7; at 16
  * threads 0.90-0.95 the time), while on the 2-core Zen 5 they cost 5-20% (scatter.copy
- * 14.9 -> 16.2 ms, join.4 16.4 -> 19.8): DMLR_STREAM_WAYS (default 2) where the CPU is
- * not AMD's (dmlr_cpu_amd, DMLREF_CPU), one elsewhere and for runs under 4 KiB a way. */
-#ifndef DMLR_STREAM_WAYS
-#define DMLR_STREAM_WAYS 2
+ * 14.9 -> 16.2 ms, join.4 16.4 -> 19.8): DMLF_STREAM_WAYS (default 2) where the CPU is
+ * not AMD's (dmlf_cpu_amd, DMLREF_CPU), one elsewhere and for runs under 4 KiB a way. */
+#ifndef DMLF_STREAM_WAYS
+#define DMLF_STREAM_WAYS 2
 #endif
 static uint64_t stream_ways(uint64_t n)
 {
-    return DMLR_STREAM_WAYS > 1 && n >= DMLR_STREAM_WAYS * (uint64_t)4096 && !dmlr_cpu_amd()
-               ? DMLR_STREAM_WAYS
+    return DMLF_STREAM_WAYS > 1 && n >= DMLF_STREAM_WAYS * (uint64_t)4096 && !dmlf_cpu_amd()
+               ? DMLF_STREAM_WAYS
                : 1;
 }
 /*
@@ -214,13 +211,13 @@ static uint64_t stream_ways(uint64_t n)
  * cpu-2026-11-26h/ab-unalias.txt).  At most 4032 bytes, which the last way's tail copies.
  * -DDMLR_STREAM_UNALIAS=0 leaves it out.
  */
-#ifndef DMLR_STREAM_UNALIAS
-#define DMLR_STREAM_UNALIAS 1
+#ifndef DMLF_STREAM_UNALIAS
+#define DMLF_STREAM_UNALIAS 1
 #endif
 static uint64_t unalias(const unsigned char *d, const unsigned char *s, uint64_t q,
                         uint64_t ways)
 {
-    if (!DMLR_STREAM_UNALIAS || ways < 2)
+    if (!DMLF_STREAM_UNALIAS || ways < 2)
         return 0;
     return ((uintptr_t)s + q - (uintptr_t)d - 2048) & 4032; /* then s + q - d = 2 KiB + r */
 }
@@ -231,7 +228,7 @@ static uint64_t unalias(const unsigned char *d, const unsigned char *s, uint64_t
  * parts is written to memory once per part (on the Intel host a transposed scan
  * whose 256-byte runs started 16 bytes off a line ran 4x as long), and on the 2-core
  * Zen 5 16-byte stores from a line boundary copied 1.16x as fast as from any
- * 16-byte one.  The stores are weakly ordered: dmlr_stream_fence before another
+ * 16-byte one.  The stores are weakly ordered: dmlf_stream_fence before another
  * thread reads them.
  */
 #define STREAM_LINES(MOVE64)                                                            \
@@ -245,14 +242,14 @@ static uint64_t unalias(const unsigned char *d, const unsigned char *s, uint64_t
             for (uint64_t i = 0; i < q; i += 64)                                        \
                 for (uint64_t w = 0; w < q * ways; w += q) {                            \
                     if (ahead)                                                          \
-                        DMLR_PREFETCH((const void *)((uintptr_t)s + w + i + ahead));    \
+                        DMLF_PREFETCH((const void *)((uintptr_t)s + w + i + ahead));    \
                     MOVE64(d + w + i, s + w + i);                                       \
                 }                                                                       \
             d += q * ways, s += q * ways, n -= q * ways;                                \
         }                                                                               \
         for (; n >= 64; n -= 64, d += 64, s += 64) {                                    \
             if (ahead)                                                                  \
-                DMLR_PREFETCH((const void *)((uintptr_t)s + ahead));                    \
+                DMLF_PREFETCH((const void *)((uintptr_t)s + ahead));                    \
             MOVE64(d, s);                                                               \
         }                                                                               \
         memcpy(d, s, n);                                                                \
@@ -261,30 +258,30 @@ static uint64_t unalias(const unsigned char *d, const unsigned char *s, uint64_t
     _mm_stream_si128((__m128i *)(void *)((d) + (o)),                                    \
                      _mm_loadu_si128((const __m128i *)(const void *)((s) + (o))))
 #define MOVE64_SSE2(d, s) (MOVE16(d, s, 0), MOVE16(d, s, 16), MOVE16(d, s, 32), MOVE16(d, s, 48))
-#if DMLR_AVX
+#if DMLF_AVX
 #include <immintrin.h>
 #define MOVE32(d, s, o)                                                                 \
     _mm256_stream_si256((__m256i *)(void *)((d) + (o)),                                 \
                         _mm256_loadu_si256((const __m256i *)(const void *)((s) + (o))))
 #define MOVE64_AVX(d, s) (MOVE32(d, s, 0), MOVE32(d, s, 32))
 /* 32-byte stores (n >= 256). */
-DMLR_TARGET_AVX static void stream_copy_avx(unsigned char *d, const unsigned char *s,
+DMLF_TARGET_AVX static void stream_copy_avx(unsigned char *d, const unsigned char *s,
                                             uint64_t n, uint64_t ahead)
 STREAM_LINES(MOVE64_AVX)
 /* n (a multiple of 64) bytes onto d's lines, a line in one 64-byte store; each line's
  * source prefetched `ahead` bytes on (modulo 2^64; 0: none), as in STREAM_LINES. */
-DMLR_TARGET_AVX512 static void stream_lines_avx512(unsigned char *d, const unsigned char *s,
+DMLF_TARGET_AVX512 static void stream_lines_avx512(unsigned char *d, const unsigned char *s,
                                                    uint64_t n, uint64_t ahead)
 {
     for (; n; n -= 64, d += 64, s += 64) {
         if (ahead)
-            DMLR_PREFETCH((const void *)((uintptr_t)s + ahead));
+            DMLF_PREFETCH((const void *)((uintptr_t)s + ahead));
         _mm512_stream_si512((void *)d, _mm512_loadu_si512((const void *)s));
     }
 }
 /* The line at d of off (1..63) bytes from t, then 64 - off from s, in one 64-byte store;
  * the masked-off bytes are not read. */
-DMLR_TARGET_AVX512 static void stream_joined_avx512(unsigned char *d, const unsigned char *t,
+DMLF_TARGET_AVX512 static void stream_joined_avx512(unsigned char *d, const unsigned char *t,
                                                     const unsigned char *s, uint64_t off)
 {
     const __mmask64 head = ((__mmask64)1 << off) - 1;
@@ -296,35 +293,35 @@ DMLR_TARGET_AVX512 static void stream_joined_avx512(unsigned char *d, const unsi
 /* From d's first line boundary on; the bytes around its whole lines by memcpy. */
 static void stream_copy(unsigned char *d, const unsigned char *s, uint64_t n, uint64_t ahead)
 {
-#if DMLR_AVX
-    if (dmlr_cpu_avx()) {
+#if DMLF_AVX
+    if (dmlf_cpu_avx()) {
         stream_copy_avx(d, s, n, ahead);
         return;
     }
 #endif
     STREAM_LINES(MOVE64_SSE2)
 }
-void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
+void dmlf_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 {
     if (n < 256)
         memcpy(d, s, n);
     else
-        stream_copy(d, s, n, DMLR_STREAM_AHEAD);
+        stream_copy(d, s, n, DMLF_STREAM_AHEAD);
 }
-void dmlr_stream_fence(void) { _mm_sfence(); }
+void dmlf_stream_fence(void) { _mm_sfence(); }
 #else
 #define STREAM_MIN UINT64_MAX /* never */
-void dmlr_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
+void dmlf_stream_copy(unsigned char *d, const unsigned char *s, uint64_t n)
 {
     memcpy(d, s, n);
 }
 #define stream_copy(d, s, n, ahead) ((void)(ahead), memcpy(d, s, n))
-void dmlr_stream_fence(void) {}
+void dmlf_stream_fence(void) {}
 #endif
 
-bool dmlr_stream_worth(uint64_t bytes)
+bool dmlf_stream_worth(uint64_t bytes)
 {
-    return bytes >= STREAM_MIN && dmlr_max_threads() >= DMLR_STREAM_THREADS;
+    return bytes >= STREAM_MIN && dmlf_max_threads() >= DMLF_STREAM_THREADS;
 }
 
 /*
@@ -335,8 +332,8 @@ bool dmlr_stream_worth(uint64_t bytes)
  * On the 2-core Zen 5, rows2.c's rows took 1.4x as long that way.
  * -DDMLR_LINE_WRITER_WIDE=0 leaves it out.
  */
-#ifndef DMLR_LINE_WRITER_WIDE
-#define DMLR_LINE_WRITER_WIDE 1
+#ifndef DMLF_LINE_WRITER_WIDE
+#define DMLF_LINE_WRITER_WIDE 1
 #endif
 /*
  * With those, a line two pieces share goes from both sources by byte-masked loads, not
@@ -346,23 +343,23 @@ bool dmlr_stream_worth(uint64_t bytes)
  * (6 rounds; without it, 1.09 / 1.03 in another A/B of 8: docs/gpu-results/
  * cpu-2026-11-26h/ab-join.txt).  -DDMLR_LINE_WRITER_JOIN=0 leaves it out.
  */
-#ifndef DMLR_LINE_WRITER_JOIN
-#define DMLR_LINE_WRITER_JOIN 1
+#ifndef DMLF_LINE_WRITER_JOIN
+#define DMLF_LINE_WRITER_JOIN 1
 #endif
-void dmlr_line_writer_start(dmlr_line_writer *w, unsigned char *d)
+void dmlf_line_writer_start(dmlf_line_writer *w, unsigned char *d)
 {
     w->p = d;
     w->first = ((uintptr_t)d + 63) & ~(uintptr_t)63; /* maybe past the output's end */
     w->tail = NULL;
-    w->wide = DMLR_LINE_WRITER_WIDE && dmlr_cpu_avx512() && !dmlr_cpu_amd();
+    w->wide = DMLF_LINE_WRITER_WIDE && dmlf_cpu_avx512() && !dmlf_cpu_amd();
 }
 
 /* n bytes, a multiple of 64, from s onto the lines from d on, each line's source
  * prefetched `ahead` bytes on (0: none). */
-static void writer_lines(const dmlr_line_writer *w, unsigned char *d, const unsigned char *s,
+static void writer_lines(const dmlf_line_writer *w, unsigned char *d, const unsigned char *s,
                          uint64_t n, uint64_t ahead)
 {
-#if defined(__SSE2__) && DMLR_AVX
+#if defined(__SSE2__) && DMLF_AVX
     if (w->wide) {
         stream_lines_avx512(d, s, n, ahead);
         return;
@@ -373,7 +370,7 @@ static void writer_lines(const dmlr_line_writer *w, unsigned char *d, const unsi
     stream_copy(d, s, n, ahead);
 }
 
-void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t n,
+void dmlf_line_writer_put(dmlf_line_writer *w, const unsigned char *s, uint64_t n,
                           const unsigned char *ahead)
 {
     /* the distance from s to its companion in `ahead`, which the loop keeps (modulo 2^64) */
@@ -387,10 +384,10 @@ void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t 
             memcpy(w->p, s, m);
         } else if (off || n < 64) { /* a line that more than one put fills */
             m = 64 - off < n ? 64 - off : n;
-            if (DMLR_LINE_WRITER_JOIN && w->wide && !off) /* read again when the line is whole */
+            if (DMLF_LINE_WRITER_JOIN && w->wide && !off) /* read again when the line is whole */
                 w->tail = s;
-#if defined(__SSE2__) && DMLR_AVX
-            else if (DMLR_LINE_WRITER_JOIN && w->wide && w->tail && off + m == 64)
+#if defined(__SSE2__) && DMLF_AVX
+            else if (DMLF_LINE_WRITER_JOIN && w->wide && w->tail && off + m == 64)
                 /* its first bytes from the last put's source, the rest from s */
                 stream_joined_avx512(w->p - off, w->tail, s, off), w->tail = NULL;
 #endif
@@ -409,7 +406,7 @@ void dmlr_line_writer_put(dmlr_line_writer *w, const unsigned char *s, uint64_t 
     }
 }
 
-void dmlr_line_writer_end(dmlr_line_writer *w)
+void dmlf_line_writer_end(dmlf_line_writer *w)
 {
     const uint64_t off = (uintptr_t)w->p & 63;
     if (off && (uintptr_t)w->p - off >= w->first) /* the last line, the next writer's too */
@@ -421,7 +418,7 @@ typedef struct copy_ctx {
     const unsigned char *src;
     uint64_t ds, ss;
     uint32_t esize;
-    bool stream; /* dmlr_stream_worth(the whole copy) */
+    bool stream; /* dmlf_stream_worth(the whole copy) */
 } copy_ctx;
 
 static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
@@ -430,10 +427,10 @@ static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
     unsigned char *d = c->dst + off[0] + k0 * c->ds;
     const unsigned char *s = c->src + off[1] + k0 * c->ss;
     if (c->stream && c->ds == c->esize && c->ss == c->esize) {
-        dmlr_stream_copy(d, s, (k1 - k0) * c->esize);
-        dmlr_piece_fence();
+        dmlf_stream_copy(d, s, (k1 - k0) * c->esize);
+        dmlf_piece_fence();
     } else
-        dmlr_copy_run(d, c->ds, s, c->ss, k1 - k0, c->esize);
+        dmlf_copy_run(d, c->ds, s, c->ss, k1 - k0, c->esize);
 }
 
 /*
@@ -451,11 +448,11 @@ static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
  * docs/gpu-results/cpu-2026-11-27b/ab-copy-runs.txt).  -DDMLR_COPY_RUNS=0: one run only.
  * -DDMLR_COPY_PIECES=0 walks the nest instead.
  */
-#ifndef DMLR_COPY_PIECES
-#define DMLR_COPY_PIECES 64
+#ifndef DMLF_COPY_PIECES
+#define DMLF_COPY_PIECES 64
 #endif
-#ifndef DMLR_COPY_RUNS
-#define DMLR_COPY_RUNS 1
+#ifndef DMLF_COPY_RUNS
+#define DMLF_COPY_RUNS 1
 #endif
 enum { MIN_PIECE = 1 << 16 };
 
@@ -469,57 +466,42 @@ static uint64_t line_split(uint64_t bytes, uint64_t skew, uint64_t t, uint64_t p
 
 /* Each run (the nest's innermost dimension, `bytes` long) in pieces, all runs' pieces
  * shared among the threads. */
-static void copy_streamed_runs(const dmlr_nest *n, unsigned char *d, const unsigned char *s,
+static void copy_streamed_runs(const dmlf_nest *n, unsigned char *d, const unsigned char *s,
                                uint64_t bytes)
 {
     const uint32_t last = n->rank - 1;
     const uint64_t runs = n->count / n->size[last];
-    const uint64_t per = dmlr_max_threads() * (uint64_t)DMLR_COPY_PIECES;
+    const uint64_t per = dmlf_max_threads() * (uint64_t)DMLF_COPY_PIECES;
     const uint64_t most = (per + runs - 1) / runs; /* pieces a run */
     uint64_t pieces = bytes / MIN_PIECE < most ? bytes / MIN_PIECE : most;
     pieces = pieces ? pieces : 1;
-    DMLR_PARALLEL_FOR_IF(runs * pieces > 1)
+    DMLF_PARALLEL_FOR_IF(runs * pieces > 1)
     for (int64_t i = 0; i < (int64_t)(runs * pieces); i++) {
-        uint64_t coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS], t = (uint64_t)i % pieces;
-        dmlr_nest_seek(n, last, (uint64_t)i / pieces, coord, off);
+        uint64_t coord[DMLR_MAX_RANK], off[DMLF_NEST_OPS], t = (uint64_t)i % pieces;
+        dmlf_nest_seek(n, last, (uint64_t)i / pieces, coord, off);
         unsigned char *dr = d + off[0];
         uint64_t skew = (uintptr_t)dr & 63;
         uint64_t lo = line_split(bytes, skew, t, pieces);
         uint64_t hi = line_split(bytes, skew, t + 1, pieces);
-        dmlr_stream_copy(dr + lo, s + off[1] + lo, hi - lo);
-        dmlr_stream_fence(); /* visible before the piece is done */
+        dmlf_stream_copy(dr + lo, s + off[1] + lo, hi - lo);
+        dmlf_stream_fence(); /* visible before the piece is done */
     }
 }
 
-void dmlr_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const void *src)
+void dmlf_copy_view(const dmlr_view *out, void *dst, const dmlr_view *in, const void *src)
 {
-    dmlr_nest n;
-    dmlr_nest_init(&n, out->rank, out->sizes, 2);
-    dmlr_nest_steps(&n, 0, out);
-    dmlr_nest_steps(&n, 1, in);
-    dmlr_nest_coalesce(&n);
+    dmlf_nest n;
+    dmlf_nest_init(&n, out->rank, out->sizes, 2);
+    dmlf_nest_steps(&n, 0, out);
+    dmlf_nest_steps(&n, 1, in);
+    dmlf_nest_coalesce(&n);
     copy_ctx c = {dst, src, n.step[0][n.rank - 1], n.step[1][n.rank - 1], out->esize,
-                  dmlr_stream_worth(out->count * out->esize)};
+                  dmlf_stream_worth(out->count * out->esize)};
     const uint64_t run = n.size[n.rank - 1] * c.esize;
-    if (DMLR_COPY_PIECES && c.stream && c.ds == c.esize && c.ss == c.esize &&
-        (n.rank == 1 || (DMLR_COPY_RUNS && run >= MIN_PIECE)))
+    if (DMLF_COPY_PIECES && c.stream && c.ds == c.esize && c.ss == c.esize &&
+        (n.rank == 1 || (DMLF_COPY_RUNS && run >= MIN_PIECE)))
         copy_streamed_runs(&n, dst, src, run);
     else
-        dmlr_nest_walk(&n, copy_piece, &c);
+        dmlf_nest_walk(&n, copy_piece, &c);
 }
 
-dmlr_status dmlr_tensor_pack(const dmlr_tensor_desc *t, const void *buffer, void *packed,
-                             dmlr_error *err)
-{
-    dmlr_view in, out;
-    dmlr_cpu_read_env(); /* DMLREF_CPU, once a call (internal.h) */
-    dmlr_status st = dmlr_view_from_desc(t, "dmlr_tensor_pack", "the tensor", false, &in, err);
-    if (st)
-        return st;
-    uint64_t stride = 1;
-    out = in;
-    for (uint32_t d = in.rank; d-- > 0; stride *= in.sizes[d])
-        out.strides[d] = stride;
-    dmlr_copy_view(&out, packed, &in, buffer);
-    return DMLR_STATUS_OK;
-}

@@ -30,41 +30,41 @@
  * -DDMLR_SCATTER_BLOCKED=0 to compare.
  */
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
-#include "scatter.h"
+#include "scatter_lines.h"
 
 #include <stdlib.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
-#ifndef DMLR_SCATTER_BLOCKED
-#define DMLR_SCATTER_BLOCKED 1 /* 0: never, to compare */
+#ifndef DMLF_SCATTER_BLOCKED
+#define DMLF_SCATTER_BLOCKED 1 /* 0: never, to compare */
 #endif
 /* At most this many threads (more take scatter_bucket.c's passes).  With positions and
  * bytes apart the two were level at 16 threads (27.9 against 27.5 ms); with records this
  * took 0.62 of the time there (0.70 with ranges of 1 MiB, whose 16 buffers put the peak
  * RSS at 1.21x the tensors' bytes), 0.80-0.92 from a strided input. */
-#ifndef DMLR_SCATTER_BLOCKED_THREADS
-#define DMLR_SCATTER_BLOCKED_THREADS 1024
+#ifndef DMLF_SCATTER_BLOCKED_THREADS
+#define DMLF_SCATTER_BLOCKED_THREADS 1024
 #endif
-/* Bytes of output a range, about, by CPU maker (dmlr_cpu_amd): half a core's L2 on the
+/* Bytes of output a range, about, by CPU maker (dmlf_cpu_amd): half a core's L2 on the
  * Intel host (2 MiB) and the Zen 5 (1 MiB) did best, the range's buffer staying there;
  * and at most BUFFERS over the thread count, so that the threads' buffers together stay
  * small beside the scratch (16 threads: 512 KiB ranges). */
-#ifndef DMLR_SCATTER_BUFFERS
-#define DMLR_SCATTER_BUFFERS (8u << 20)
+#ifndef DMLF_SCATTER_BUFFERS
+#define DMLF_SCATTER_BUFFERS (8u << 20)
 #endif
-#ifndef DMLR_SCATTER_RANGE
-#define DMLR_SCATTER_RANGE (1u << 20)
+#ifndef DMLF_SCATTER_RANGE
+#define DMLF_SCATTER_RANGE (1u << 20)
 #endif
-#ifndef DMLR_SCATTER_RANGE_AMD
-#define DMLR_SCATTER_RANGE_AMD (512u << 10)
+#ifndef DMLF_SCATTER_RANGE_AMD
+#define DMLF_SCATTER_RANGE_AMD (512u << 10)
 #endif
 /* Bytes of a bucket prefetched for writing ahead of its slot: the ranges' buckets fill
  * side by side, too many streams for the hardware's prefetchers, and a store that misses
  * holds up every store behind it (0: none). */
-#ifndef DMLR_SCATTER_FILL_AHEAD
-#define DMLR_SCATTER_FILL_AHEAD 128
+#ifndef DMLF_SCATTER_FILL_AHEAD
+#define DMLF_SCATTER_FILL_AHEAD 128
 #endif
 enum { MAX_RANGES = 1 << 16 }; /* so the counts stay in the caches */
 
@@ -103,13 +103,13 @@ static void *scratch(uint64_t bytes)
                                 &p)) {                                                      \
             unsigned char *r = rec + next[p >> shift]++ * (4 + (N));                       \
             const uint32_t q = (uint32_t)(p & mask);                                        \
-            if (DMLR_SCATTER_FILL_AHEAD) /* the bucket's line after next, before it is due */ \
-                DMLR_PREFETCH_WRITE(r + DMLR_SCATTER_FILL_AHEAD);                           \
+            if (DMLF_SCATTER_FILL_AHEAD) /* the bucket's line after next, before it is due */ \
+                DMLF_PREFETCH_WRITE(r + DMLF_SCATTER_FILL_AHEAD);                           \
             memcpy(r, &q, 4);                                                               \
             memcpy(r + 4, s, N); /* SCATTER-7 */                                            \
         }
 #define FILL_FN(IT, IB, N)                                                                  \
-    static void fill_##IT##_##N(const dmlr_indexed *a, uint64_t n)                          \
+    static void fill_##IT##_##N(const dmlf_indexed *a, uint64_t n)                          \
     {                                                                                       \
         const blocked *b = ((const fill_ctx *)(const void *)a)->b;                          \
         uint64_t *next = ((const fill_ctx *)(const void *)a)->next;                         \
@@ -122,16 +122,16 @@ static void *scratch(uint64_t bytes)
             FILL_LOOP(IT, N, a->src_step, a->idx_step)                                      \
         }                                                                                   \
     }
-/* A kernel's dmlr_indexed is the first member of this: the buckets ride along. */
+/* A kernel's dmlf_indexed is the first member of this: the buckets ride along. */
 typedef struct fill_ctx {
-    dmlr_indexed a;
+    dmlf_indexed a;
     const blocked *b;
     uint64_t *next;
 } fill_ctx;
-DMLR_INDEXED_KERNELS(fill, FILL_FN)
+DMLF_INDEXED_KERNELS(fill, FILL_FN)
 
 /* count: the updates [lo, hi) that land in each range, into cnt. */
-static void count(const blocked *b, const dmlr_indexed *a, uint64_t lo, uint64_t hi,
+static void count(const blocked *b, const dmlf_indexed *a, uint64_t lo, uint64_t hi,
                   uint64_t *cnt)
 {
     const uint64_t shift = b->shift, dim = a->dim, n = hi - lo;
@@ -145,12 +145,12 @@ static void count(const blocked *b, const dmlr_indexed *a, uint64_t lo, uint64_t
 }
 
 /* fill: the updates [lo, hi) into their buckets from slots next[range] on, in order. */
-static void fill(const blocked *b, const dmlr_indexed *a, uint64_t lo, uint64_t hi,
+static void fill(const blocked *b, const dmlf_indexed *a, uint64_t lo, uint64_t hi,
                  uint64_t *next)
 {
     fill_ctx c = {*a, b, next};
     c.a.idx += lo * a->idx_step, c.a.src += lo * a->src_step;
-    dmlr_indexed_pick(fill_kernels, a)(&c.a, hi - lo);
+    dmlf_indexed_pick(fill_kernels, a)(&c.a, hi - lo);
 }
 
 #define APPLY(N)                                                                            \
@@ -161,20 +161,20 @@ static void fill(const blocked *b, const dmlr_indexed *a, uint64_t lo, uint64_t 
     }
 
 /* Range r of the output: the input's bytes, its updates on them, streamed out. */
-static void apply(const blocked *b, const dmlr_indexed *a, const unsigned char *in,
+static void apply(const blocked *b, const dmlf_indexed *a, const unsigned char *in,
                   uint64_t in_step, uint64_t r, unsigned char *buf)
 {
     const uint64_t e = a->esize, lo = r << b->shift, end = (r + 1) << b->shift;
     const uint64_t hi = end < a->dim ? end : a->dim;
-    dmlr_copy_run(buf, e, in + lo * in_step, in_step, hi - lo, (uint32_t)e); /* packed: memcpy */
+    dmlf_copy_run(buf, e, in + lo * in_step, in_step, hi - lo, (uint32_t)e); /* packed: memcpy */
     switch (e) {
     case 1: APPLY(1) break;
     case 2: APPLY(2) break;
     case 4: APPLY(4) break;
     default: APPLY(8) break;
     }
-    dmlr_stream_copy(a->dst + lo * e, buf, (hi - lo) * e);
-    dmlr_stream_fence(); /* this thread's streamed stores, before the loop's end */
+    dmlf_stream_copy(a->dst + lo * e, buf, (hi - lo) * e);
+    dmlf_stream_fence(); /* this thread's streamed stores, before the loop's end */
 }
 
 /*
@@ -182,24 +182,24 @@ static void apply(const blocked *b, const dmlr_indexed *a, const unsigned char *
  * sum over (range, thread) gives each thread its slots in each bucket, after the slots of
  * the shares before its own, so each bucket is in index order whatever T is.
  */
-bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, uint64_t in_step,
+bool dmlf_scatter_line_blocked(const dmlf_indexed *a, const unsigned char *in, uint64_t in_step,
                                uint64_t n)
 {
     const uint64_t e = a->esize, bytes = a->dim * e;
-    if (!DMLR_SCATTER_BLOCKED || dmlr_max_threads() > DMLR_SCATTER_BLOCKED_THREADS ||
-        a->dst_step != e || !dmlr_stream_worth(bytes) || n * 64 < bytes ||
+    if (!DMLF_SCATTER_BLOCKED || dmlf_max_threads() > DMLF_SCATTER_BLOCKED_THREADS ||
+        a->dst_step != e || !dmlf_stream_worth(bytes) || n * 64 < bytes ||
         n * (4 + e) > bytes / 2)
         return false; /* few updates a line: the copy, then the updates, cost less */
     blocked b = {0, 0, NULL, NULL};
-    const uint64_t most = DMLR_SCATTER_BUFFERS / dmlr_max_threads();
-    const uint64_t maker = dmlr_cpu_amd() ? DMLR_SCATTER_RANGE_AMD : DMLR_SCATTER_RANGE;
+    const uint64_t most = DMLF_SCATTER_BUFFERS / dmlf_max_threads();
+    const uint64_t maker = dmlf_cpu_amd() ? DMLF_SCATTER_RANGE_AMD : DMLF_SCATTER_RANGE;
     const uint64_t range = maker < most ? maker : most;
     while ((e << b.shift) < range || ((a->dim - 1) >> b.shift) + 1 > MAX_RANGES)
         b.shift++;
     if (b.shift > 32)
         return false; /* a position within a range must fit 32 bits */
     const uint64_t ranges = b.ranges = ((a->dim - 1) >> b.shift) + 1;
-    const uint64_t range_bytes = e << b.shift, threads = dmlr_max_threads();
+    const uint64_t range_bytes = e << b.shift, threads = dmlf_max_threads();
     b.start = malloc((ranges + 1) * sizeof *b.start);
     uint64_t *cnt = calloc(threads * ranges, sizeof *cnt); /* [thread][range] */
     unsigned char *bufs = malloc(threads * range_bytes);  /* a range's bytes a thread */
@@ -210,14 +210,14 @@ bool dmlr_scatter_line_blocked(const dmlr_indexed *a, const unsigned char *in, u
 #pragma omp parallel num_threads((int)threads)
 #endif
         {
-            const uint64_t t = dmlr_thread_num(), nt = dmlr_num_threads();
+            const uint64_t t = dmlf_thread_num(), nt = dmlf_num_threads();
             const uint64_t lo = n * t / nt, hi = n * (t + 1) / nt;
             count(&b, a, lo, hi, cnt + t * ranges);
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp single
 #endif
-            dmlr_bucket_slots(cnt, nt, ranges, b.start); /* then the single's barrier */
+            dmlf_bucket_slots(cnt, nt, ranges, b.start); /* then the single's barrier */
             fill(&b, a, lo, hi, cnt + t * ranges);
 #ifdef _OPENMP
 #pragma omp barrier

@@ -14,7 +14,7 @@
  * in FLOAT64, one round-to-nearest-even narrowing under the default MXCSR), so
  * every output has the same bits as the portable kernel's.  The accumulators
  * of the whole tile stay in a local array while the rows stream past, a
- * group of DMLR_SCAN_ROWS rows at a time: each accumulator is loaded and stored
+ * group of DMLF_SCAN_ROWS rows at a time: each accumulator is loaded and stored
  * once per group, not once per row (a lane still takes its rows in order).
  *
  * g->stream: the output is written with non-temporal stores (a tensor larger
@@ -24,7 +24,7 @@
  */
 #include "scan_sse2.h"
 
-#if DMLR_SCAN_SSE2
+#if DMLF_SCAN_SSE2
 
 /* Lanes w + o .. w + o + 3 of row i: accumulators A (lanes 0, 1) and B (2, 3). */
 #define FOUR(OPP, EXCLP, EXCL, STORE, A, B, o)                                          \
@@ -87,11 +87,11 @@
         LANE(OPS, EXCLS, EXCL)
 
 #define SSE2_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                       \
-    DMLR_SCAN_ROWS_KERNEL(dmlr_scan_sse2_##NAME, , ROW, ID, OPS, OPP, EXCLS, EXCLP)
-DMLR_SCAN_SSE2_OPS(SSE2_KERNEL)
+    DMLF_SCAN_ROWS_KERNEL(dmlf_scan_sse2_##NAME, , ROW, ID, OPS, OPP, EXCLS, EXCLP)
+DMLF_SCAN_SSE2_OPS(SSE2_KERNEL)
 
 /* _r (scan_sse2.h), the accumulators in two pairs. */
 #define R_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    R_BODY(dmlr_scan_sse2_##NAME##_r, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
-DMLR_SCAN_SSE2_OPS(R_KERNEL)
+    R_BODY(dmlf_scan_sse2_##NAME##_r, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
+DMLF_SCAN_SSE2_OPS(R_KERNEL)
 #endif

@@ -19,20 +19,20 @@
  * the plain loop at any thread count.  Out-of-range indices are dropped in
  * `count` and `fill` alike (SCATTER-5).
  */
-#include "scatter.h"
+#include "scatter_lines.h"
 
 #include <stdlib.h>
 
 #ifdef _OPENMP
 enum { BLOCK = 1 << 18 }; /* updates per round: the scratch stays in the caches */
-#ifndef DMLR_SCATTER_AHEAD
-#define DMLR_SCATTER_AHEAD 32
+#ifndef DMLF_SCATTER_AHEAD
+#define DMLF_SCATTER_AHEAD 32
 #endif
-enum { AHEAD = DMLR_SCATTER_AHEAD }; /* updates between a prefetch and its store (0: none) */
+enum { AHEAD = DMLF_SCATTER_AHEAD }; /* updates between a prefetch and its store (0: none) */
 enum { MAX_PARTS = 256 };            /* output ranges; more threads than that share them */
 
 typedef struct bucket_job {
-    const dmlr_indexed *a;
+    const dmlf_indexed *a;
     uint64_t n, shift, parts; /* range p owns positions [p << shift, (p + 1) << shift) */
     uint64_t *slot;           /* [thread][part]: counts, then next free slot */
     uint64_t *pos;            /* BLOCK positions */
@@ -40,7 +40,7 @@ typedef struct bucket_job {
 } bucket_job;
 
 /* The position of update k, or false when its index is out of range (dropped). */
-static inline bool position(const dmlr_indexed *a, uint64_t k, uint64_t *pos)
+static inline bool position(const dmlf_indexed *a, uint64_t k, uint64_t *pos)
 {
     return dmlr_index_position(DMLR_INDEX_WRAP_DROP,
                                dmlr_read_index(a->idx + k * a->idx_step, a->index_type), a->dim,
@@ -57,13 +57,13 @@ static inline bool position(const dmlr_indexed *a, uint64_t k, uint64_t *pos)
 #define APPLY(N)                                                                            \
     for (uint64_t s = first; s < last; s++) {                                               \
         if (AHEAD && s + AHEAD < last) /* random targets: start the line's load early */    \
-            DMLR_PREFETCH_WRITE(a->dst + j->pos[s + AHEAD] * a->dst_step);                  \
+            DMLF_PREFETCH_WRITE(a->dst + j->pos[s + AHEAD] * a->dst_step);                  \
         memcpy(a->dst + j->pos[s] * a->dst_step, j->val + s * (N), N);                      \
     }
 
 static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, uint64_t nt)
 {
-    const dmlr_indexed *a = j->a;
+    const dmlf_indexed *a = j->a;
     const uint64_t parts = j->parts, lo = b0 + bn * t / nt, hi = b0 + bn * (t + 1) / nt;
     uint64_t next[MAX_PARTS] = {0}; /* counted here, not in shared lines: no false sharing */
     for (uint64_t k = lo, p; k < hi; k++)
@@ -72,7 +72,7 @@ static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, 
     memcpy(j->slot + t * parts, next, parts * sizeof next[0]);
 #pragma omp barrier
 #pragma omp single
-    dmlr_bucket_slots(j->slot, nt, parts, NULL);
+    dmlf_bucket_slots(j->slot, nt, parts, NULL);
     memcpy(next, j->slot + t * parts, parts * sizeof next[0]);
     switch (a->esize) { /* constant sizes: each move one load and one store */
     case 1: FILL(1) break;
@@ -96,26 +96,26 @@ static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, 
 #pragma omp barrier
 }
 
-#ifndef DMLR_SCATTER_BUCKET_THREADS
-#define DMLR_SCATTER_BUCKET_THREADS 3
+#ifndef DMLF_SCATTER_BUCKET_THREADS
+#define DMLF_SCATTER_BUCKET_THREADS 3
 #endif
 /* From this many threads on: with 2, reading the line twice is cheaper than three passes. */
-enum { MIN_THREADS = DMLR_SCATTER_BUCKET_THREADS };
+enum { MIN_THREADS = DMLF_SCATTER_BUCKET_THREADS };
 
-bool dmlr_scatter_lines_bucketed(const dmlr_nest *lines, const dmlr_indexed *a0, uint64_t n)
+bool dmlf_scatter_lines_bucketed(const dmlf_nest *lines, const dmlf_indexed *a0, uint64_t n)
 {
-    uint64_t threads = dmlr_max_threads() < MAX_PARTS ? dmlr_max_threads() : MAX_PARTS;
+    uint64_t threads = dmlf_max_threads() < MAX_PARTS ? dmlf_max_threads() : MAX_PARTS;
     if (threads < MIN_THREADS)
         return false;
     uint64_t shift = 0; /* ranges of a power of two: a shift, not a division, per update */
     while (((a0->dim - 1) >> shift) + 1 > threads)
         shift++;
-    uint64_t parts = ((a0->dim - 1) >> shift) + 1, coord[DMLR_MAX_RANK], off[DMLR_NEST_OPS];
-    dmlr_indexed a = *a0;
+    uint64_t parts = ((a0->dim - 1) >> shift) + 1, coord[DMLR_MAX_RANK], off[DMLF_NEST_OPS];
+    dmlf_indexed a = *a0;
     bucket_job j = {&a, n, shift, parts, calloc(threads * parts, sizeof(uint64_t)),
                     malloc(BLOCK * sizeof(uint64_t)), malloc((size_t)BLOCK * a0->esize)};
     bool ok = j.slot && j.pos && j.val;
-    dmlr_nest_seek(lines, lines->rank, 0, coord, off);
+    dmlf_nest_seek(lines, lines->rank, 0, coord, off);
     for (uint64_t l = 0; ok && l < lines->count; l++) {
         a = *a0;
         a.dst += off[2], a.src += off[1], a.idx += off[0];
@@ -125,13 +125,13 @@ bool dmlr_scatter_lines_bucketed(const dmlr_nest *lines, const dmlr_indexed *a0,
             for (uint64_t b0 = 0; b0 < n; b0 += BLOCK)
                 round_of(&j, b0, n - b0 < BLOCK ? n - b0 : BLOCK, t, nt);
         }
-        dmlr_nest_next(lines, lines->rank, coord, off);
+        dmlf_nest_next(lines, lines->rank, coord, off);
     }
     free(j.slot), free(j.pos), free(j.val);
     return ok;
 }
 #else
-bool dmlr_scatter_lines_bucketed(const dmlr_nest *lines, const dmlr_indexed *a0, uint64_t n)
+bool dmlf_scatter_lines_bucketed(const dmlf_nest *lines, const dmlf_indexed *a0, uint64_t n)
 {
     (void)lines, (void)a0, (void)n;
     return false; /* one thread: the plain line loop is already the best order */
