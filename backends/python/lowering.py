@@ -132,7 +132,8 @@ def gather(case, s):
     bP, bA, bS, bn = sizes(s, P, A, S, sub.size)
     xp = padded(s, data(s, x.reshape(P, A, S)), (bP, bA, bS), end_axes=(1,))
     r = call(s, "take", k_take, (), xp, padded(s, sub, (bn,)), int64(bA - A))
-    return [unpad(s, r, P, sub.size, S).view(x.dtype)]  # [before Axis, index dims, after Axis] (GATHER-6)
+    # [before Axis, index dims, after Axis] (GATHER-6)
+    return [unpad(s, r, P, sub.size, S).view(x.dtype)]
 
 
 def k_take_along(s, _, x, i, d):
@@ -200,8 +201,8 @@ def scatter(case, s):
     up = padded(s, data(s, np.asarray(upd).reshape(P, B, S)), (bP, bB, bS))
     p = np.broadcast_to(np.arange(bP, dtype=np.int64).reshape(bP, 1, 1), (bP, bB, bS))
     q = np.broadcast_to(np.arange(bS, dtype=np.int64).reshape(1, 1, bS), (bP, bB, bS))
-    r = call(s, "scatter", k_scatter, (), xp, ip, up, np.ascontiguousarray(p), np.ascontiguousarray(q),
-             int64(bA - A))
+    r = call(s, "scatter", k_scatter, (), xp, ip, up, np.ascontiguousarray(p),
+             np.ascontiguousarray(q), int64(bA - A))
     return [unpad(s, r, P, slice(bA - A, bA), S).view(x.dtype)]
 
 
@@ -220,9 +221,11 @@ def scatter_nd(case, s):
     # SCATTER_ND-6: UpdatesTensor is [q, s] right-aligned: one slab per tuple.
     upd = np.asarray(case.inputs()[2]).reshape(m, T)
     r = call(s, "scatter_nd", k_scatter_nd, (), xp, padded(s, t.reshape(m, k), (bm, k), DROPPED),
-             padded(s, data(s, upd), (bm, bT)), np.array(bD, dtype=np.int64) - np.array(D, dtype=np.int64))
+             padded(s, data(s, upd), (bm, bT)),
+             np.array(bD, dtype=np.int64) - np.array(D, dtype=np.int64))
     keep = [slice(b - n, b) for b, n in zip(bD, D)] + [T]
-    return [unpad(s, r, *keep).view(x.dtype).reshape(full.shape)]  # written back in the output's shape
+    # written back in the output's shape
+    return [unpad(s, r, *keep).view(x.dtype).reshape(full.shape)]
 
 
 # ---- SPLIT, JOIN ----------------------------------------------------------------------
@@ -302,7 +305,8 @@ def scan(case, s, product):
     bM, bA = sizes(s, M, A)
     xp = padded(s, lanes.reshape(M, A), (bM, bA), 1 if product else 0)
     first = np.full((bM, 1), 1 if product else 0, dtype=x.dtype)
-    r = call(s, "scan", k_scan, (product,), xp, first, np.array([decreasing, exclusive], dtype=np.int64))
+    flags = np.array([decreasing, exclusive], dtype=np.int64)
+    r = call(s, "scan", k_scan, (product,), xp, first, flags)
     return [np.moveaxis(unpad(s, r, M, A).reshape(lanes.shape), -1, axis)]
 
 
