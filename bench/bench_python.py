@@ -9,7 +9,6 @@ warm-up.  A benchmark line, not a test: `make bench` prints it.
 
 Usage: /usr/bin/python3 bench/bench_python.py [BUILD_DIR]
 """
-import ctypes
 import os
 import statistics
 import sys
@@ -52,7 +51,7 @@ def bare_call(x, idx, out):
     flat, bindings, arrays = op._flatten(inputs, outs, attrs)
     err = _lib.RefError()
     run, args = _lib.case.dmlpy_execute, (op.info.type, _lib.FEATURE_LEVEL_MAX, *flat,
-                                          ctypes.byref(err))
+                                          err.ptr)
 
     def call():
         if run(*args):

@@ -15,6 +15,7 @@
  *   dxdispatch.c   export --dxdispatch: DxDispatch models; what dxdispatch left, read back
  *   cmd.c          the cmd: backend (cmd.h: the file protocol), -j N batches
  *   cmd_proc.c     one run of the cmd: program, polled
+ *   cmd_reply.c    response.json: the documented shape, strictly
  *   worker_env.c   --worker-env: what worker i's environment gets
  *   shard.c        --shard K/N and auto; what a report records for merge
  *   merge.c        dmlcts merge: shard reports into one
@@ -424,6 +425,9 @@ void dmlcts_map_note(void *ctx, uint32_t tensor, uint64_t element);
 void dmlcts_map_bin(const dmlcts_mismatch_map *m, int a, uint32_t b, uint64_t *from,
                     uint64_t *to);
 void dmlcts_map_free(dmlcts_result *r);
+/* m's counts run-length coded, row-major: "COUNT" or "COUNT*RUN", comma-separated (malloc;
+ * NULL: no memory); what --json's "maps" and the page hold. */
+char *dmlcts_map_cells(const dmlcts_mismatch_map *m);
 
 /* ---- baseline.c ------------------------------------------------------------ */
 /* Load --baseline and --flakes; false (one line on stderr) on a bad file. */

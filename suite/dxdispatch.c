@@ -85,9 +85,16 @@ static bool not_expressible(const dmlc_case *c, char *why, size_t cap)
     reason_walk w = {c, why, cap};
     uint64_t total = 0;
     uint32_t listed = dmlr_operator_bindings(c->info, c->op.Desc, NULL, 0);
-    if (dmlcts_case_has_tag(c, DMLCTS_TAG_BEYOND) || dmlc_beyond_dml_limits(&c->op, &err)) {
+    if (dmlcts_case_has_tag(c, DMLCTS_TAG_BEYOND) || dmlr_beyond_dml_limits(&c->op, &err)) {
         snprintf(why, cap, "beyond DirectML's limits (LIMITS-1, LIMITS-4, tag %s)%s%s", DMLCTS_TAG_BEYOND,
                  err.message[0] ? ": " : "", err.message);
+        return true;
+    }
+    if (c->expect_error && c->expect_status == DMLR_STATUS_NOT_SUPPORTED &&
+        dmlr_validate(&c->op, DMLR_FEATURE_LEVEL_MAX, NULL) == DMLR_STATUS_OK) {
+        snprintf(why, cap, "a feature-level pin: the desc is valid at the highest level and refused only "
+                 "at %s; DMLCreateDevice1 takes a minimum feature level, never a maximum, so no DirectML "
+                 "can refuse it (docs/directml.md)", dmlr_feature_level_name(c->feature_level));
         return true;
     }
     if (!dmlr_visit_desc(c->info, c->op.Desc, reason_member, &w))

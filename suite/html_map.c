@@ -7,7 +7,10 @@
  * (mismatch_map.c), run-length coded.  The page's script (report_html.c)
  * draws a map when its failure is shown: a cell grid, each run of cells
  * titled with its coordinate ranges, so a page of 10,000 failures carries
- * their maps without drawing them all.
+ * their maps without drawing them all.  Failures beyond the first page keep
+ * their body in an inert <script type="text/html"> (every string in it is
+ * escaped, so it holds no "</script"), which the script turns into elements
+ * when it shows them.
  */
 #include "dmlcts.h"
 
@@ -17,7 +20,9 @@
 
 static void map(FILE *f, const dmlcts_mismatch_map *m)
 {
-    uint64_t cells = (uint64_t)m->bins[0] * m->bins[1] * m->bins[2];
+    char *cells = dmlcts_map_cells(m);
+    if (!cells) /* out of memory: the failure's text stands without its map */
+        return;
     fprintf(f, "<div class=\"map\" data-tensor=\"");
     dmlcts_html_text(f, m->tensor);
     fprintf(f, "\" data-sizes=\"");
@@ -26,14 +31,8 @@ static void map(FILE *f, const dmlcts_mismatch_map *m)
     fprintf(f, "\" data-extent=\"%llu,%llu,%llu\" data-bins=\"%u,%u,%u\" data-cells=\"",
             (unsigned long long)m->extent[0], (unsigned long long)m->extent[1],
             (unsigned long long)m->extent[2], m->bins[0], m->bins[1], m->bins[2]);
-    for (uint64_t i = 0, run; i < cells; i += run) { /* COUNT or COUNT*RUN, as in --json */
-        for (run = 1; i + run < cells && m->count[i + run] == m->count[i]; run++)
-            ;
-        fprintf(f, "%s%u", i ? "," : "", m->count[i]);
-        if (run > 1)
-            fprintf(f, "*%llu", (unsigned long long)run);
-    }
-    fprintf(f, "\"><b>");
+    fprintf(f, "%s\"><b>", cells);
+    free(cells);
     dmlcts_html_text(f, m->tensor);
     fprintf(f, "</b> Sizes [");
     for (uint32_t d = 0; d < m->rank; d++)
@@ -116,7 +115,8 @@ void dmlcts_html_failure(FILE *f, const char *run, const dmlcts_result *r, size_
         dmlcts_html_text(f, run);
         fprintf(f, ")</span>");
     }
-    fprintf(f, "</summary>\n<p>");
+    /* A failure beyond the first page is inert text until shown: no DOM to build at load. */
+    fprintf(f, "</summary>\n%s<p>", off ? "<script type=\"text/html\">" : "");
     dmlcts_html_text(f, r->message);
     fprintf(f, "</p>\n");
     for (uint32_t i = 0; i < r->note_count; i++) {
@@ -133,5 +133,5 @@ void dmlcts_html_failure(FILE *f, const char *run, const dmlcts_result *r, size_
         command(f, "reproduce:", r->reproduce);
     if (r->explain)
         command(f, "explain:", r->explain);
-    fprintf(f, "</details>\n");
+    fprintf(f, "%s</details>\n", off ? "</script>" : "");
 }

@@ -399,8 +399,10 @@ void dmlcts_judge_outputs(const dmlcts_options *o, const dmlc_case *c,
         return;
     }
     ok = dmlc_case_compare_each(c, outputs, &v, first, o->show, dmlcts_map_note, &map);
-    if (!ok && v.digest_mismatches && judge_digests_again(o, c, outputs, &x, &v, first, r))
+    if (!ok && v.digest_mismatches && judge_digests_again(o, c, outputs, &x, &v, first, r)) {
         judged = &x.c;
+        ok = v.mismatches == 0;
+    }
     r->compared = v.compared;
     r->skipped = v.skipped;
     r->legal = v.legal;

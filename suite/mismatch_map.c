@@ -11,6 +11,7 @@
  */
 #include "dmlcts.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,4 +80,23 @@ void dmlcts_map_free(dmlcts_result *r)
     free(r->maps);
     r->maps = NULL;
     r->map_count = 0;
+}
+
+char *dmlcts_map_cells(const dmlcts_mismatch_map *m)
+{
+    uint64_t cells = (uint64_t)m->bins[0] * m->bins[1] * m->bins[2];
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    for (uint64_t i = 0, run; i < cells; i += run) {
+        for (run = 1; i + run < cells && m->count[i + run] == m->count[i]; run++)
+            ;
+        fprintf(f, "%s%u", i ? "," : "", m->count[i]);
+        if (run > 1)
+            fprintf(f, "*%llu", (unsigned long long)run);
+    }
+    fclose(f);
+    return buf;
 }

@@ -181,26 +181,6 @@ static cJSON *mismatch(const dmlcts_mismatch_info *m)
     return j;
 }
 
-/* A map's counts, run-length coded: "COUNT" or "COUNT*RUN", comma-separated, row-major. */
-static char *map_cells(const dmlcts_mismatch_map *m)
-{
-    uint64_t cells = (uint64_t)m->bins[0] * m->bins[1] * m->bins[2];
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    for (uint64_t i = 0, run; i < cells; i += run) {
-        for (run = 1; i + run < cells && m->count[i + run] == m->count[i]; run++)
-            ;
-        fprintf(f, "%s%u", i ? "," : "", m->count[i]);
-        if (run > 1)
-            fprintf(f, "*%llu", (unsigned long long)run);
-    }
-    fclose(f);
-    return buf;
-}
-
 static cJSON *maps(const dmlcts_result *r)
 {
     cJSON *a = cJSON_CreateArray();
@@ -208,7 +188,7 @@ static cJSON *maps(const dmlcts_result *r)
         const dmlcts_mismatch_map *m = &r->maps[i];
         cJSON *j = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
         char *cells;
-        if (!m->count || !(cells = map_cells(m))) {
+        if (!m->count || !(cells = dmlcts_map_cells(m))) {
             cJSON_Delete(j);
             cJSON_Delete(sizes);
             continue;

@@ -39,6 +39,9 @@ int dmlpy_verdict_mismatch(const dmlpy_verdict *v, uint32_t i, uint32_t *tensor,
                            uint64_t *element, uint32_t *coord, uint64_t *expected, uint64_t *got,
                            char *text, size_t cap);
 void dmlpy_verdict_free(dmlpy_verdict *v);
+size_t dmlpy_error_size(int which);
+int dmlpy_error_number(const void *e, int which, int what);
+const char *dmlpy_error_message(const void *e, int which);
 
 dmlc_case *dmlpy_case_load(const char *path, uint64_t max_memory, uint64_t max_work,
                            dmlc_error *err)
@@ -326,4 +329,29 @@ int dmlpy_verdict_mismatch(const dmlpy_verdict *v, uint32_t i, uint32_t *tensor,
 void dmlpy_verdict_free(dmlpy_verdict *v)
 {
     free(v);
+}
+
+/*
+ * Errors whatever their layout (dmlc_error has gained a member before; a binding
+ * that mirrored it wrote past its buffer): a binding allocates
+ * dmlpy_error_size(which) bytes -- which 0: a dmlc_error, 1: a dmlr_error -- and
+ * reads them through these.  what: 0 the status (dmlr_status), 1 the case
+ * layer's rc, 2 errno.
+ */
+size_t dmlpy_error_size(int which)
+{
+    return which ? sizeof(dmlr_error) : sizeof(dmlc_error);
+}
+
+int dmlpy_error_number(const void *e, int which, int what)
+{
+    const dmlc_error *c = e;
+    if (which)
+        return what == 0 ? (int)((const dmlr_error *)e)->status : 0;
+    return what == 0 ? (int)c->status : what == 1 ? (int)c->rc : c->errnum;
+}
+
+const char *dmlpy_error_message(const void *e, int which)
+{
+    return which ? ((const dmlr_error *)e)->message : ((const dmlc_error *)e)->message;
 }

@@ -3,11 +3,12 @@ ctypes, and the C declarations the package calls.
 
 ctypes rather than cffi: it is in the standard library, so the package needs
 nothing beyond Debian's python3 and numpy, and like cffi's ABI mode it builds
-nothing against a Python ABI.  What ctypes reads as structs is kept to a few
-plain public ones of dmlref.h (the error, the operator and field tables, the
-data type rows); an operator runs through libdmlcase's dmlpy_execute (a few
-flat arrays: ctypes costs about a microsecond per object) and a case is read
-through its flat functions (python/capi), never through its struct layout.
+nothing against a Python ABI.  What ctypes reads as structs is kept to the
+leading members of a few tables of dmlref.h (operators, fields, data types,
+judge modes); an operator runs through libdmlcase's dmlpy_execute (a few flat
+arrays: ctypes costs about a microsecond per object), and a case and the
+errors are read through its flat functions (python/capi), never through their
+struct layout.
 
 Where the libraries are looked for, first hit wins (docs/python.md):
   1. $DMLREF_LIBDIR;
@@ -18,7 +19,7 @@ Where the libraries are looked for, first hit wins (docs/python.md):
 """
 import ctypes
 import os
-from ctypes import (POINTER, Structure, c_bool, c_char, c_char_p, c_int, c_size_t, c_uint32,
+from ctypes import (POINTER, Structure, c_bool, c_char_p, c_int, c_size_t, c_uint32,
                     c_uint64, c_void_p)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -63,13 +64,7 @@ def _load():
 ref, case, PATHS, FOUND_BY = _load()
 
 # ---- dmlref.h ---------------------------------------------------------------
-MESSAGE_MAX = 512   # DMLR_MESSAGE_MAX
 MAX_RANK = 8        # DMLR_MAX_RANK
-CASE_MSG_MAX = 1024  # DMLC_CASE_MSG_MAX
-
-
-class RefError(Structure):
-    _fields_ = [("status", c_int), ("message", c_char * MESSAGE_MAX)]
 
 
 class FieldInfo(Structure):
@@ -110,9 +105,26 @@ STATUS_OK = 0
 # ---- libdmlcase (dmlcase.h and python/capi/dmlcase_py.c) --------------------
 
 
-class CaseError(Structure):
-    _fields_ = [("rc", c_int), ("errnum", c_int), ("message", c_char * CASE_MSG_MAX),
-                ("status", c_int)]  # dmlc_error.status: NOT_SUPPORTED for LIMITS-3
+class _Error:
+    """A dmlc_error (which 0) or dmlr_error (1) in a buffer of the size C says, read
+    through python/capi's accessors: no mirror of its layout to fall behind."""
+
+    def __init__(self, which):
+        self.which = which
+        self.buf = ctypes.create_string_buffer(case.dmlpy_error_size(which))
+        self.ptr = ctypes.addressof(self.buf)
+
+    status = property(lambda self: case.dmlpy_error_number(self.ptr, self.which, 0))
+    rc = property(lambda self: case.dmlpy_error_number(self.ptr, self.which, 1))
+    message = property(lambda self: case.dmlpy_error_message(self.ptr, self.which))
+
+
+def CaseError():
+    return _Error(0)
+
+
+def RefError():
+    return _Error(1)
 
 
 class CheckInfo(Structure):
@@ -121,7 +133,7 @@ class CheckInfo(Structure):
 
 
 U64P, U32P = POINTER(c_uint64), POINTER(c_uint32)
-_proto(case, "dmlpy_case_load", c_void_p, c_char_p, c_uint64, c_uint64, POINTER(CaseError))
+_proto(case, "dmlpy_case_load", c_void_p, c_char_p, c_uint64, c_uint64, c_void_p)
 _proto(case, "dmlc_case_free", None, c_void_p)
 _proto(case, "dmlpy_case_text", c_char_p, c_void_p, c_int)
 _proto(case, "dmlpy_case_number", c_uint32, c_void_p, c_int)
@@ -133,21 +145,24 @@ _proto(case, "dmlpy_tensor_shape", c_uint32, c_void_p, c_uint32, U64P, U64P)
 _proto(case, "dmlpy_tensor_pointer", c_void_p, c_void_p, c_uint32, c_int)
 _proto(case, "dmlpy_tensor_legal", c_int, c_void_p, c_uint32, c_uint32, U64P, U32P,
        POINTER(c_void_p))
-_proto(case, "dmlpy_case_execute", c_void_p, c_void_p, c_uint32, POINTER(CaseError))
+_proto(case, "dmlpy_case_execute", c_void_p, c_void_p, c_uint32, c_void_p)
 _proto(case, "dmlpy_run_output", c_void_p, c_void_p, c_uint32, U64P)
 _proto(case, "dmlpy_run_free", None, c_void_p)
-_proto(case, "dmlpy_case_validate", c_int, c_void_p, c_uint32, POINTER(RefError))
+_proto(case, "dmlpy_case_validate", c_int, c_void_p, c_uint32, c_void_p)
 _proto(case, "dmlpy_case_compare", c_void_p, c_void_p, POINTER(c_void_p), U64P, c_uint32,
        c_uint32)
 _proto(case, "dmlpy_verdict_number", c_uint64, c_void_p, c_int)
 _proto(case, "dmlpy_verdict_mismatch", c_int, c_void_p, c_uint32, U32P, U64P, U32P, U64P, U64P,
        c_char_p, c_size_t)
 _proto(case, "dmlpy_verdict_free", None, c_void_p)
+_proto(case, "dmlpy_error_size", c_size_t, c_int)
+_proto(case, "dmlpy_error_number", c_int, c_void_p, c_int, c_int)
+_proto(case, "dmlpy_error_message", c_char_p, c_void_p, c_int)
 _proto(case, "dmlpy_execute", c_int, c_uint32, c_uint32, c_void_p, c_void_p, c_void_p, c_void_p,
-       POINTER(RefError))
+       c_void_p)
 _proto(case, "dmlpy_scatter_targets", c_int, c_uint32, c_uint32, c_void_p, c_void_p, c_void_p,
-       c_void_p, c_void_p, c_uint64, c_void_p, c_uint64, POINTER(RefError))
-_proto(case, "dmlc_negative_verdict", c_bool, c_void_p, c_int, c_char_p, POINTER(CaseError))
+       c_void_p, c_void_p, c_uint64, c_void_p, c_uint64, c_void_p)
+_proto(case, "dmlc_negative_verdict", c_bool, c_void_p, c_int, c_char_p, c_void_p)
 _proto(case, "dmlc_check_info_of", POINTER(CheckInfo), c_int)
 _proto(case, "dmlc_value_display", None, c_int, c_void_p, c_char_p, c_size_t)
 _proto(case, "dmlc_value_hex", None, c_int, c_void_p, c_char_p, c_size_t)

@@ -223,7 +223,7 @@ class Case:
         one line) when it is wrong, "NOT_SUPPORTED" when it binds more tensors than the
         reference does (LIMITS-3).  max_memory, max_work: INPUT-5's limits (0: defaults)."""
         err = _lib.CaseError()
-        h = _lib.case.dmlpy_case_load(os.fsencode(path), max_memory, max_work, ctypes.byref(err))
+        h = _lib.case.dmlpy_case_load(os.fsencode(path), max_memory, max_work, err.ptr)
         if not h:
             status = (status_name(err.status) if err.status != _lib.STATUS_OK else
                       _RC.get(err.rc, str(err.rc)))
@@ -265,7 +265,7 @@ class Case:
         """The reference's outputs (new C-order arrays), as dmlref run gets them."""
         err = _lib.CaseError()
         level = 0 if feature_level is None else _level(feature_level)
-        r = _lib.case.dmlpy_case_execute(self.handle, level, ctypes.byref(err))
+        r = _lib.case.dmlpy_case_execute(self.handle, level, err.ptr)
         if not r:
             raise Error(_RC.get(err.rc, str(err.rc)), _lib.text(err.message))
         try:
@@ -280,7 +280,7 @@ class Case:
         (status, message) when it refuses it."""
         err = _lib.RefError()
         st = _lib.case.dmlpy_case_validate(self.handle, 0 if feature_level is None else
-                                           _level(feature_level), ctypes.byref(err))
+                                           _level(feature_level), err.ptr)
         return None if st == _lib.STATUS_OK else (status_name(st), _lib.text(err.message))
 
     def check_error(self, status=None, message=""):
@@ -290,7 +290,7 @@ class Case:
         code = 0 if status in (None, "OK") else names.index(status)
         why = _lib.CaseError()
         ok = _lib.case.dmlc_negative_verdict(self.handle, code, (message or "").encode(),
-                                             ctypes.byref(why))
+                                             why.ptr)
         return Verdict(ok, why=None if ok else _lib.text(why.message), case=self)
 
     def check(self, outputs, show=10):

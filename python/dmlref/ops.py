@@ -19,7 +19,6 @@ order arrays are returned.  `feature_level="5_0"` validates as that level
 (default the highest).  Whatever the library refuses raises dmlref.Error.
 """
 import array
-import ctypes
 import math
 import re
 
@@ -31,7 +30,7 @@ from ._types import _BY_DTYPE, Error, data_type_of, feature_level as _level, sta
 _U32_MAX = (1 << 32) - 1
 _INPUT_KINDS = (_lib.FIELD_INPUT, _lib.FIELD_INDICES, _lib.FIELD_INPUT_ARRAY)
 _OUTPUT_KINDS = (_lib.FIELD_OUTPUT, _lib.FIELD_OUTPUT_ARRAY)
-_execute = _lib.case.dmlpy_execute
+_run_flat = _lib.case.dmlpy_execute
 _RANK = 32  # python/capi/execute_py.c's DMLPY_RANK: numpy's most dimensions
 
 
@@ -176,7 +175,6 @@ class Operator:
                   if f.kind in (_lib.FIELD_OUTPUT_ARRAY, _lib.FIELD_INPUT_ARRAY)}
         self.scalars = [f for f in self.fields
                         if f.kind >= _lib.FIELD_UINT and f.offset not in counts]
-        self.counts = counts
         # (each field's kind, its DirectML name, whether it is an array's count)
         self.plan = [(f.kind, _lib.text(f.name), f.offset in counts) for f in self.fields]
         self.keywords = [snake(_lib.text(f.name)) for f in self.scalars]
@@ -254,7 +252,7 @@ class Operator:
     def _execute(self, inputs, outs, attrs, level):
         flat, bindings, arrays = self._flatten(inputs, outs, attrs)
         err = _lib.RefError()
-        st = _execute(self.info.type, level, *flat, ctypes.byref(err))
+        st = _run_flat(self.info.type, level, *flat, err.ptr)
         if st != _lib.STATUS_OK:
             raise Error(status_name(st), _lib.text(err.message))
         for b in bindings:
@@ -274,7 +272,7 @@ class Operator:
         err = _lib.RefError()
         st = _lib.case.dmlpy_scatter_targets(self.info.type, _level(feature_level), *flat,
                                              target.ctypes.data, target.size, marks.ctypes.data,
-                                             marks.size, ctypes.byref(err))
+                                             marks.size, err.ptr)
         if st != _lib.STATUS_OK:
             raise Error(status_name(st), _lib.text(err.message))
         return target, marks

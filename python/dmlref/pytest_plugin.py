@@ -121,7 +121,7 @@ class CaseItem(pytest.Item):
         answer = self._ask_create(case, backend)
         v = case.check_error(*(answer or (None, "")))
         if not v:
-            raise CaseFailed(str(v))
+            raise CaseFailed(self._report(case, v))
 
     def _positive(self, case, backend):
         if backend["create"] is not None:

@@ -4,7 +4,8 @@
 # finds P/lib's libraries and P/bin/dmlref by itself (make install's _install.py)
 # with no environment set, runs an operator and explains a case element; `pip
 # install --no-build-isolation` of python/ (offline: Debian's setuptools) gives a
-# package whose pytest plugin is loaded by its entry point, with no -p.  About 5 s.
+# package whose pytest plugin is loaded by its entry point, with no -p (and with
+# -p as well, which finds it loaded).  About 5 s.
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 case $BUILD in *asan*) echo "test-python-install: skipped under ASan"; exit 0 ;; esac
@@ -62,6 +63,10 @@ out=$(cd "$T" && DMLREF_LIBDIR="$ROOT/$BUILD/lib" PYTHONPATH="$T/pip:$ROOT/pytho
     $PY -m pytest -q -p no:cacheprovider --rootdir="$T" --dmlref-backend=numpy_backend:run \
     "$ROOT/goldens/doc" 2>&1)
 case $out in *"27 passed"*) ok ;; *) bad "the pip-installed plugin by its entry point: $out" ;; esac
+out=$(cd "$T" && DMLREF_LIBDIR="$ROOT/$BUILD/lib" PYTHONPATH="$T/pip:$ROOT/python/test" \
+    $PY -m pytest -q -p no:cacheprovider --rootdir="$T" -p dmlref.pytest_plugin \
+    --dmlref-backend=numpy_backend:run "$ROOT/goldens/doc/join.example1.json" 2>&1)
+case $out in *"1 passed"*) ok ;; *) bad "-p dmlref.pytest_plugin beside the entry point: $out" ;; esac
 
 echo "test-python-install: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -64,6 +64,16 @@ def test_negative_cases_go_to_the_create_hook(pytester):
     r.assert_outcomes(passed=24)
 
 
+def test_a_create_hook_that_accepts_a_bad_desc_fails_the_negative_case(pytester):
+    pytester.makepyfile(lax="def run(op, inputs, attrs, outputs):\n    raise AssertionError\n"
+                        "def create(case):\n    return None\n")
+    r = session(pytester, "lax:run", os.path.join(NEGATIVE, "GATHER-3.axis-3.json"))
+    r.assert_outcomes(failed=1)
+    r.stdout.fnmatch_lines(["FAIL gen/negative/gather/GATHER-3.axis-3",
+                            "  the validator accepted the desc; expected INVALID_ARGUMENT",
+                            "  reproduce: pytest -p dmlref.pytest_plugin --dmlref-backend=lax:run *"])
+
+
 def test_negative_cases_are_skipped_without_a_create_hook(pytester):
     pytester.makepyfile(bare="def run(op, inputs, attrs, outputs):\n    raise AssertionError\n")
     r = session(pytester, "bare:run", NEGATIVE, "-rs")

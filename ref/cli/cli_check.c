@@ -257,7 +257,7 @@ int cli_validate(int argc, char **argv)
         return rc;
     }
     dmlr_status st = dmlc_case_validate(c, level ? level : c->feature_level, &err);
-    if (st == DMLR_STATUS_OK && dml_limits && dmlc_beyond_dml_limits(&c->op, &err)) /* LIMITS-1, -4 */
+    if (st == DMLR_STATUS_OK && dml_limits && dmlr_beyond_dml_limits(&c->op, &err)) /* LIMITS-1, -4 */
         st = err.status;
     if (st == DMLR_STATUS_OK)
         printf("valid\n");

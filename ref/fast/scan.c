@@ -27,11 +27,11 @@ static uint64_t same_u64(uint64_t x) { return x; }
 /* CUMULATIVE_PRODUCT-8: modulo 2^bits; 1u * keeps narrow types from promoting to int. */
 static uint32_t mul_u32(uint32_t a, uint32_t b) { return (uint32_t)(1u * a * b); }
 static uint64_t mul_u64(uint64_t a, uint64_t b) { return a * b; }
-static double mul_f64(double a, double b) { return a * b; }
+static double mul_f64(double a, double b) { return dmlr_scan_mul(a, b); }
 /* CUMULATIVE_SUMMATION-8: modulo 2^bits. */
 static uint32_t add_u32(uint32_t a, uint32_t b) { return a + b; }
 static uint64_t add_u64(uint64_t a, uint64_t b) { return a + b; }
-static double add_f64(double a, double b) { return a + b; }
+static double add_f64(double a, double b) { return dmlr_scan_add(a, b); }
 /*
  * The value an exclusive scan writes: the running result; for sums a zero is
  * written +0 (CUMULATIVE_SUMMATION-10: the running sum starts at -0, the exact

@@ -17,8 +17,17 @@
 
 typedef unsigned char byte;
 
-static inline double mul_sd(double a, double b) { return a * b; }
-static inline double add_sd(double a, double b) { return a + b; }
+static inline double mul_sd(double a, double b) { return dmlr_scan_mul(a, b); }
+static inline double add_sd(double a, double b) { return dmlr_scan_add(a, b); }
+/* The same NaN as dmlr_scan_mul and _add (scan.h): lanes whose accumulator is a NaN take it
+ * for the element too; a NaN made from numbers is already x86's negative one. */
+static inline __m128d nan_pick_pd(__m128d a, __m128d x)
+{
+    __m128d m = _mm_cmpunord_pd(a, a);
+    return _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, x));
+}
+static inline __m128d mul_pd(__m128d a, __m128d x) { return _mm_mul_pd(a, nan_pick_pd(a, x)); }
+static inline __m128d add_pd(__m128d a, __m128d x) { return _mm_add_pd(a, nan_pick_pd(a, x)); }
 static inline double keep_sd(double a) { return a; }
 /* CUMULATIVE_SUMMATION-10: an exclusive sum writes a zero as +0 (a + 0.0, as scan.c). */
 static inline double plus_zero_sd(double a) { return a + 0.0; }
@@ -28,6 +37,18 @@ static inline __m128d plus_zero_pd(__m128d a) { return _mm_add_pd(a, _mm_setzero
 #if DMLF_AVX
 #include <immintrin.h>
 DMLF_TARGET_AVX static inline __m256d keep_pd4(__m256d a) { return a; }
+DMLF_TARGET_AVX static inline __m256d nan_pick_pd4(__m256d a, __m256d x)
+{
+    return _mm256_blendv_pd(x, a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
+}
+DMLF_TARGET_AVX static inline __m256d mul_pd4(__m256d a, __m256d x)
+{
+    return _mm256_mul_pd(a, nan_pick_pd4(a, x));
+}
+DMLF_TARGET_AVX static inline __m256d add_pd4(__m256d a, __m256d x)
+{
+    return _mm256_add_pd(a, nan_pick_pd4(a, x));
+}
 DMLF_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 {
     return _mm256_add_pd(a, _mm256_setzero_pd());
@@ -38,8 +59,8 @@ DMLF_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
  * and four (AVX: scan_avx.c) doubles, then the exclusive write on as many.  Each
  * kernel file expands it. */
 #define DMLF_SCAN_SSE2_OPS(KERNEL)                                                      \
-    KERNEL(prod_f32, 1.0, mul_sd, _mm_mul_pd, keep_sd, keep_pd, _mm256_mul_pd, keep_pd4) \
-    KERNEL(sum_f32, -0.0, add_sd, _mm_add_pd, plus_zero_sd, plus_zero_pd, _mm256_add_pd, \
+    KERNEL(prod_f32, 1.0, mul_sd, mul_pd, keep_sd, keep_pd, mul_pd4, keep_pd4)           \
+    KERNEL(sum_f32, -0.0, add_sd, add_pd, plus_zero_sd, plus_zero_pd, add_pd4,           \
            plus_zero_pd4)
 
 /*

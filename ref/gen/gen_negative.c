@@ -188,7 +188,7 @@ char *dmlg_negative_case(const dmlg_negative *s, char *why, size_t cap)
         return NULL;
     }
     snprintf(name, sizeof name, "gen/negative/%s/%s.%s", s->dir, s->rule, s->slug);
-    if (dmlc_beyond_dml_limits(&n->op, NULL)) /* LIMITS-1, LIMITS-4 */
+    if (dmlr_beyond_dml_limits(&n->op, NULL)) /* LIMITS-1, LIMITS-4 */
         tags[ntags++] = "beyond-dml-limits";
     dmlg_head h = {name, s->why, tags, ntags, min, level, false};
     dmlg_json_head(&w, &h, &n->op);

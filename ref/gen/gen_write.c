@@ -81,7 +81,7 @@ static void tags(dmlg_case *gc, const char **out, uint32_t *count)
         all[m++] = s->variant;
     for (uint32_t i = 0; i < gc->tag_count && m < 47; i++)
         all[m++] = gc->tags[i];
-    if (dmlc_beyond_dml_limits(&gc->op, NULL)) /* LIMITS-1, LIMITS-4 */
+    if (dmlr_beyond_dml_limits(&gc->op, NULL)) /* LIMITS-1, LIMITS-4 */
         all[m++] = "beyond-dml-limits";
     for (uint32_t i = 0; i < m; i++) { /* each once, first place kept */
         bool known = false;

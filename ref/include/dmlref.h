@@ -343,9 +343,11 @@ dmlr_status dmlr_validate(const dmlr_operator_desc *op, dmlr_feature_level level
                           dmlr_error *err);
 
 /*
- * LIMITS-1: whether a tensor of the desc has more elements than DirectML
- * allows (DMLR_DML_MAX_ELEMENTS), which the reference itself accepts
- * (TENSOR-5).  True with an INVALID_ARGUMENT message in err naming the
+ * LIMITS-1, LIMITS-4: whether a tensor of the desc is beyond DirectML's cap
+ * of DMLR_DML_MAX_ELEMENTS, which the reference itself does not apply
+ * (TENSOR-5): in its elements, its strided span dot(Sizes - 1, Strides) + 1,
+ * or its TotalTensorSizeInBytes (at most DMLCalcBufferTensorSize of that many
+ * elements).  True with an INVALID_ARGUMENT message in err naming the
  * tensor; false (err untouched) otherwise.  Descs that overflow 64 bits count
  * as beyond.
  */

@@ -8,9 +8,8 @@
  * (CUMULATIVE_PRODUCT-8, CUMULATIVE_SUMMATION-8); floats in FLOAT64, each
  * output rounded once (CUMULATIVE_PRODUCT-9, CUMULATIVE_SUMMATION-9).  Each
  * element of a lane is read before it is written, so OutputTensor may alias
- * InputTensor (CUMULATIVE_PRODUCT-7, CUMULATIVE_SUMMATION-7).  The operands go
- * in the order written here, the accumulator first: with two NaNs the result
- * is the first's (quieted) on x86-64 and AArch64, the bits the goldens hold.
+ * InputTensor (CUMULATIVE_PRODUCT-7, CUMULATIVE_SUMMATION-7).  Which NaN a
+ * step makes is fixed in scan.h, not left to the compiler's operand order.
  */
 #include "scan.h"
 #include "walk.h"
@@ -74,7 +73,7 @@ static void scan_lane(dmlr_scan_op op, dmlr_data_type dt, uint32_t esize, const 
         unsigned char *d = dst + j * out_step;
         if (is_float) {
             double x = load_float(s, dt);
-            double next = op == DMLR_SCAN_PRODUCT ? facc * x : facc + x;
+            double next = op == DMLR_SCAN_PRODUCT ? dmlr_scan_mul(facc, x) : dmlr_scan_add(facc, x);
             /* exclusive: the running result; a sum's zero written +0 (the empty sum is 0) */
             double put = !exclusive ? next : op == DMLR_SCAN_SUM ? facc + 0.0 : facc;
             store_float(d, dt, put);

@@ -59,8 +59,12 @@ enum {
                                bfloat16 (8 significant bits) */
     M_scan_low_32_bits,     /* INT64/UINT64 scans: only the low 32 bits of each result kept */
     M_nd_declines_rank5,    /* GATHER_ND, GATHER_ND1: NOT_SUPPORTED from 5 dimensions on */
-    M_f16_sum_accumulator   /* CUMULATIVE_SUMMATION FLOAT16: every partial sum rounded to FLOAT16,
+    M_f16_sum_accumulator,  /* CUMULATIVE_SUMMATION FLOAT16: every partial sum rounded to FLOAT16,
                                so one past 65520 stays infinite (CuPy's way; SUMMATION-16) */
+    M_gather_rank_over_8    /* GATHER with InputTensor rank - 1 + IndexDimensions > 8: every element
+                               past the first of the last dimension written one row late, as
+                               DirectML 1.15 did in goldens/known/gather_rank8_index_dimensions_2
+                               (docs/directml.md) */
 };
 
 #ifndef MUTANT
@@ -644,6 +648,25 @@ static void split_reuse(const dmlcts_case *c, const dmlr_binding_info *outs, uin
 
 /* M_scan_low_32_bits: a 64-bit integer scan result cut to its low word (sign-extended for INT64),
  * what a 32-bit accumulator gives, since sums and products modulo 2^32 are the low words. */
+/* DirectML's GATHER past 8 dimensions: in packed element order, element e whose last coordinate
+ * is not 0 lands at e + Sizes[last] (lost past the end), and what it leaves is never written. */
+static void gather_row_late(const dmlcts_case *c, const dmlr_tensor_desc *t)
+{
+    const dmlr_gather_operator_desc *d = c->op->Desc;
+    uint32_t es = dmlr_data_type_size(t->DataType), last = t->Sizes[t->DimensionCount - 1];
+    unsigned char *o = c->outputs[0].data;
+    if (d->InputTensor->DimensionCount - 1 + d->IndexDimensions <= 8 || !last)
+        return;
+    for (uint64_t n = count_of(t), e = n; e-- > 0;) {
+        if (e % last == 0)
+            continue;
+        if (e + last < n)
+            memcpy(o + offset_of(t, e + last), o + offset_of(t, e), es);
+        if (e < last)
+            memset(o + offset_of(t, e), 0xA5, es);
+    }
+}
+
 static void low_32_bits(const dmlr_tensor_desc *t, unsigned char *buf)
 {
     for (uint64_t e = 0, n = count_of(t); e < n; e++) {
@@ -876,6 +899,8 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
         return st;
     if (MUTANT == M_blend_duplicates)
         blend_duplicates(c, c->op, outs);
+    if (MUTANT == M_gather_rank_over_8 && c->op->Type == DMLR_OPERATOR_GATHER && no)
+        gather_row_late(c, outs[0].desc);
     if (MUTANT == M_reuses_first_tensor && c->op->Type == DMLR_OPERATOR_SPLIT && no)
         split_reuse(c, outs, no);
     if (MUTANT == M_scan_low_32_bits && no && dmlr_data_type_size(outs[0].desc->DataType) == 8 &&

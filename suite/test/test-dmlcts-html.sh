@@ -236,13 +236,26 @@ assert "OutputTensor rows 0, columns 1\u20133: 0 of 3 element(s) differ" in svgs
 assert 'class="cellgrid"' in svgs[0]
 EOF
     # 10,000 failures: the page loads (navigation to the load event, as the page itself
-    # measures it) within 10 s on the 2-core CI machine under the test's load; about 2 s
-    # measured with a load average of 6.
+    # measures it) within 30 s on the 2-core CI machine under the test's load: 1.9-3.0 s
+    # measured at a load average of 6, 10.9 s at 14 (a page that draws every failure took
+    # 7-10 s at 6).
     browse "$T/10k.html" dom_10k --dump-dom
     ms=$(grep -o 'id="js-time">loaded in [0-9]* ms' "$T/dom_10k.out" | grep -o '[0-9]*' | head -n 1)
     echo "test-dmlcts-html: the 10,000-failure page ($(wc -c <"$T/10k.html") bytes) loaded in ${ms:-?} ms"
-    [ -n "$ms" ] && [ "$ms" -lt 10000 ] && ok || bad "the 10,000-failure page loaded in ${ms:-(never)} ms, limit 10000"
+    [ -n "$ms" ] && [ "$ms" -lt 30000 ] && ok || bad "the 10,000-failure page loaded in ${ms:-(never)} ms, limit 30000"
     grep -q 'id="js-status">script ok<' "$T/dom_10k.out" && ok || bad "the 10,000-failure page's script failed"
+    # A link to the 1000th failure (page 20) shows its page: its body, kept inert until then,
+    # becomes elements (the mismatch table), and no other page is shown.
+    id=$(grep -o '^<details class="failure off" id="case-[0-9]*"' "$T/10k.html" | sed -n 950p | grep -o 'case-[0-9]*')
+    browse "$T/10k.html#$id" dom_10k_link --dump-dom
+    $PY - "$T/dom_10k_link.out" "$id" <<'EOF' && ok || bad "a link to a failure on a later page does not show it"
+import re, sys
+dom, id = open(sys.argv[1]).read(), sys.argv[2]
+shown = re.findall(r'<details class="failure" id="(case-\d+)" open="">(.*?)</details>', dom, re.S)
+assert len(shown) == 50 and id in [i for i, _ in shown], len(shown)
+body = dict(shown)[id]
+assert '<table class="mono">' in body and 'type="text/html"' not in body and "reproduce:" in body
+EOF
     browse "$T/r.html" shot --screenshot="$T/shot.png" --window-size=1000,1300
     if [ -s "$T/shot.png" ] && [ "$(head -c 4 "$T/shot.png" | od -An -c | tr -d ' ')" = "211PNG" ]; then
         cp "$T/shot.png" "$BUILD/dmlcts-report.png" && ok

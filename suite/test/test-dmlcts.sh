@@ -108,6 +108,11 @@ sed 's/c.pop("action", None)/c["status"] = "OK" if c.get("action") == "create" e
     "$T/old_client.sh" >"$T/lax_client.sh"
 run cmd_lax 1 --backend "cmd:sh $T/lax_client.sh" --batch 50 goldens/gen/negative/gather goldens/doc
 has cmd_lax "^FAIL gen/negative/gather/TENSOR-5.sizes-overflow: accepted an invalid desc: it breaks TENSOR-5"
+# A create answered ERROR (the program crashed inside CreateOperator) is an ERROR with its message.
+sed 's/c.pop("action", None)/c.update(status="ERROR", message="died in CreateOperator") if c.get("action") == "create" else None/' \
+    "$T/old_client.sh" >"$T/crash_client.sh"
+run cmd_crash 1 --backend "cmd:sh $T/crash_client.sh" --batch 50 goldens/gen/negative/gather goldens/doc
+has cmd_crash "^ERROR gen/negative/gather/TENSOR-5.sizes-overflow: the backend returned an error: died in CreateOperator"
 run export 0 export "$T/exported" goldens
 $CLIENT "$T/exported" >/dev/null 2>&1 || bad "ref_client.py failed on the exported batch"
 run check 0 check --results "$T/exported" goldens
@@ -146,6 +151,7 @@ bf16_accumulator FAIL known/cumulative_product_float16_repeated_6_5_middle_axis
 scan_low_32_bits FAIL known/cumulative_summation_int64_past_2_32
 nd_declines_rank5 FAIL known/gather_nd1_rank5
 f16_sum_accumulator FAIL gen/cumulative_summation/f16.r3.padded.axlast.inc.incl.outplace.extreme.f16nearmax
+gather_rank_over_8 FAIL known/gather_rank8_index_dimensions_2
 EOF
 
 # 2b. The known-bug corpus: every case tagged "mutant:NAME" (goldens/known,

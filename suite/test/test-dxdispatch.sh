@@ -54,6 +54,12 @@ n=$(grep -rl '"beyond-dml-limits"' goldens | wc -l)
 # SCATTER_ND-10: the page-ambiguous cases are exported and marked.
 [ "$(grep -l '"page_ambiguous"' "$D"/*.dxdispatch.json | wc -l)" -eq 15 ] && ok ||
     bad "expected 15 models marked page_ambiguous"
+# A negative case refused only for its feature level cannot reach any DirectML (DMLCreateDevice1
+# takes a minimum level): left out, and the stand-in, like DirectML, runs above the level it is given.
+has "$T/export.out" "^  gen/negative/gather/FL-2.float64-at-4_0: a feature-level pin: the desc is valid at the highest level"
+has "$T/export.out" "^  gen/negative/scatter_nd/FL-1.at-2_0: a feature-level pin"
+(cd "$D" && "$STANDIN" --dml_feature_level 1.0 c000000.dxdispatch.json >/dev/null 2>&1) && ok ||
+    bad "the stand-in refused a model below its --dml_feature_level"
 
 # 2. Every model against the schema, and its inner references.
 if "$PY" -c 'import jsonschema' 2>/dev/null; then

@@ -608,15 +608,6 @@ bool dmlc_negative_verdict(const dmlc_case *c, dmlr_status status, const char *m
  */
 dmlr_status dmlc_case_validate(const dmlc_case *c, dmlr_feature_level level, dmlr_error *err);
 
-/*
- * LIMITS-1 and LIMITS-4: whether the desc is beyond DirectML's cap of
- * 2^32 - 1 elements, which the reference does not apply: a tensor's elements
- * (dmlr_beyond_dml_limits), its strided span dot(Sizes - 1, Strides) + 1, or
- * its TotalTensorSizeInBytes above the size of 2^32 - 1 elements.  True with
- * INVALID_ARGUMENT and a message naming the tensor in err (may be NULL).
- */
-bool dmlc_beyond_dml_limits(const dmlr_operator_desc *op, dmlr_error *err);
-
 /* The i-th input or output binding (i < input_count / output_count). */
 const dmlc_case_tensor *dmlc_case_input(const dmlc_case *c, uint32_t i);
 const dmlc_case_tensor *dmlc_case_output(const dmlc_case *c, uint32_t i);

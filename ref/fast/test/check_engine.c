@@ -443,6 +443,20 @@ END_TEST
 
 /* ---- CUMULATIVE_PRODUCT ----------------------------------------------------- */
 
+/* The NaN a step makes (CUMULATIVE_PRODUCT-9): the accumulator's, else the element's, with
+ * the quiet bit set; one made from numbers is negative and quiet. */
+static double naive_nan(double acc, double x, double r)
+{
+    uint64_t b;
+    if (acc == acc && x == x && r == r)
+        return r;
+    double pick = acc != acc ? acc : x != x ? x : -NAN;
+    memcpy(&b, &pick, 8);
+    b |= (uint64_t)1 << 51;
+    memcpy(&pick, &b, 8);
+    return pick;
+}
+
 /* Each lane walked in AxisDirection order, floats in double, integers mod 2^64. */
 static void naive_cumprod(const tu_tensor *in, uint32_t axis, bool dec, bool excl,
                           const tu_tensor *out, unsigned char *expect)
@@ -462,7 +476,8 @@ static void naive_cumprod(const tu_tensor *in, uint32_t axis, bool dec, bool exc
             unsigned char *q = expect + tu_offset_of(out, tu_ravel(out, c));
             uint64_t bits = 0;
             memcpy(&bits, p, es);
-            double fnext = tu_is_float(dt) ? facc * tu_read_float(p, dt) : 0;
+            double x = tu_is_float(dt) ? tu_read_float(p, dt) : 0;
+            double fnext = naive_nan(facc, x, facc * x);
             uint64_t inext = iacc * bits;
             if (tu_is_float(dt))
                 tu_store_float(q, dt, excl ? facc : fnext);
@@ -709,7 +724,7 @@ static void naive_cumsum(const tu_tensor *in, uint32_t axis, bool dec, bool excl
             uint64_t bits = 0;
             memcpy(&bits, p, es);
             double x = tu_is_float(dt) ? tu_read_float(p, dt) : 0;
-            double fnext = t ? facc + x : x;
+            double fnext = t ? naive_nan(facc, x, facc + x) : naive_nan(x, x, x);
             uint64_t inext = iacc + bits;
             if (tu_is_float(dt))
                 tu_store_float(q, dt, excl ? (facc == 0 ? 0 : facc) : fnext);
@@ -804,20 +819,22 @@ END_TEST
 
 /* ---- specials: NaN payloads and signs, zeros, infinities ---------------- */
 
-/* One element in four special: NaNs, +-0, +-inf; the rest finite. */
+/* One element in four special: NaNs of any payload and sign (signalling ones too), +-0,
+ * +-inf; the rest finite. */
 static void fill_specials(tu_tensor *t, uint64_t seed)
 {
     bool half = t->desc.DataType == DMLR_FLOAT16;
     for (uint64_t i = 0; i < tu_count(t); i++) {
         uint64_t r = tu_rand(&seed);
         uint32_t sign = (uint32_t)(r >> 63), kind = (uint32_t)(r >> 8) % 16;
-        uint32_t f32 = kind < 2 ? 0x7fc00000u                                    /* NaN */
+        uint32_t f32 = kind == 0 ? 0x7f800000u | (uint32_t)(r >> 20 & 0x7fffff) | 1u /* NaN */
+                     : kind == 1 ? 0x7fc00000u | (uint32_t)(r >> 30 & 0x3fffff)   /* quiet */
                      : kind == 2 ? 0 : kind == 3 ? 0x7f800000u                     /* 0, inf */
                      : 0x3f000000u + (uint32_t)(r >> 24 & 0xffffff);               /* [0.5, 2) */
-        uint16_t f16 = kind < 2 ? 0x7e00u
+        uint16_t f16 = kind == 0 ? (uint16_t)(0x7c00u | (r >> 20 & 0x3ff) | 1u)
+                     : kind == 1 ? (uint16_t)(0x7e00u | (r >> 30 & 0x1ff))
                      : kind == 2 ? 0 : kind == 3 ? 0x7c00u : (uint16_t)(0x3800u + (r >> 24 & 0x7ff));
-        f32 |= kind < 2 ? 1u << 31 : sign << 31; /* one NaN, x86's default (for now) */
-        f16 = (uint16_t)(f16 | (kind < 2 ? 1u : sign) << 15);
+        f32 |= sign << 31, f16 = (uint16_t)(f16 | sign << 15);
         memcpy(tu_elem(t, i), half ? (const void *)&f16 : (const void *)&f32, half ? 2 : 4);
     }
 }

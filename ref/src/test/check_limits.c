@@ -1,12 +1,10 @@
 /*
- * check_dml_limits.c -- dmlc_beyond_dml_limits (ref/case/dml_limits.c):
- * DirectML's cap of 2^32 - 1 elements on a tensor's elements (LIMITS-1), its
- * strided span and its TotalTensorSizeInBytes (LIMITS-4), each just inside
- * and just outside, against a span computed here coordinate by coordinate.
+ * check_limits.c -- dmlr_beyond_dml_limits (limits.c): DirectML's cap of
+ * 2^32 - 1 elements on a tensor's strided span and its TotalTensorSizeInBytes
+ * (LIMITS-4), each just inside and just outside, against a span computed here
+ * coordinate by coordinate; the elements' cap (LIMITS-1) is in check_tensor.c.
  */
 #include "testutil.h"
-
-#include "dmlcase.h"
 
 #include <stdio.h>
 
@@ -49,16 +47,14 @@ START_TEST(a_strided_span_beyond_the_cap_is_beyond_though_the_elements_are_few)
     f.in[1].Strides = S(0, 2147483647u);
     ck_assert_uint_eq(naive_span(&f.in[1]), 4294967295u);
     ck_assert_int_eq(dmlr_validate(&f.op, DMLR_FEATURE_LEVEL_MAX, NULL), DMLR_STATUS_OK);
-    ck_assert(!dmlr_beyond_dml_limits(&f.op, NULL)); /* LIMITS-1 alone never saw it */
-    ck_assert(!dmlc_beyond_dml_limits(&f.op, &e));
+    ck_assert(!dmlr_beyond_dml_limits(&f.op, &e));
     f.in[1].Strides = S(0, 2147483648u);
     ck_assert_uint_eq(naive_span(&f.in[1]), 4294967297u);
-    ck_assert(!dmlr_beyond_dml_limits(&f.op, NULL));
-    ck_assert(dmlc_beyond_dml_limits(&f.op, &e));
+    ck_assert(dmlr_beyond_dml_limits(&f.op, &e));
     ck_assert_error(e, DMLR_STATUS_INVALID_ARGUMENT,
                     "JOIN: InputTensors[1] spans 4294967297 elements of its buffer (dot(Sizes - 1, "
                     "Strides) + 1); DirectML caps a buffer tensor at 4294967295 (LIMITS-4)");
-    ck_assert(dmlc_beyond_dml_limits(&f.op, NULL)); /* err may be NULL */
+    ck_assert(dmlr_beyond_dml_limits(&f.op, NULL)); /* err may be NULL */
 }
 END_TEST
 
@@ -75,7 +71,7 @@ START_TEST(too_many_elements_are_named_first_and_a_long_span_is_counted_exactly)
     f.in[1].Sizes = S(4294967295u, 1, 3);
     f.in[1].Strides = S(4294967295u, 0, 4294967295u);
     f.out.Strides = S(0, 0, 1);
-    ck_assert(dmlc_beyond_dml_limits(&f.op, &e));
+    ck_assert(dmlr_beyond_dml_limits(&f.op, &e));
     ck_assert_error_has(e, DMLR_STATUS_INVALID_ARGUMENT, "(LIMITS-1)"); /* elements first */
     f.out.Sizes = S(1, 1, 5);
     f.in[0].Sizes = S(1, 1, 2);
@@ -83,7 +79,7 @@ START_TEST(too_many_elements_are_named_first_and_a_long_span_is_counted_exactly)
     f.in[1].Strides = S(4294967295u, 4294967295u, 4294967295u);
     f.j.Axis = 2;
     ck_assert_uint_eq(naive_span(&f.in[1]), 21474836476u);
-    ck_assert(dmlc_beyond_dml_limits(&f.op, &e));
+    ck_assert(dmlr_beyond_dml_limits(&f.op, &e));
     ck_assert_error_has(e, DMLR_STATUS_INVALID_ARGUMENT, "JOIN: InputTensors[1] spans 21474836476 "
                         "elements");
 }
@@ -109,9 +105,9 @@ START_TEST(a_total_size_beyond_the_bytes_of_the_cap_is_beyond)
         fixture_init(&f, widths[i].dt);
         ck_assert_uint_eq(widths[i].most, (4294967295u * (uint64_t)esize + 3) / 4 * 4);
         f.out.TotalTensorSizeInBytes = widths[i].most;
-        ck_assert(!dmlc_beyond_dml_limits(&f.op, &e));
+        ck_assert(!dmlr_beyond_dml_limits(&f.op, &e));
         f.out.TotalTensorSizeInBytes = widths[i].most + 4;
-        ck_assert(dmlc_beyond_dml_limits(&f.op, &e));
+        ck_assert(dmlr_beyond_dml_limits(&f.op, &e));
         snprintf(want, sizeof want, "JOIN: OutputTensor has a TotalTensorSizeInBytes of %llu, more "
                  "than %llu (4294967295 elements, DirectML's cap of a buffer tensor: LIMITS-4)",
                  (unsigned long long)widths[i].most + 4, (unsigned long long)widths[i].most);
@@ -125,15 +121,15 @@ START_TEST(a_desc_within_every_cap_is_not_beyond_and_err_is_left_alone)
     fixture f;
     dmlr_error e = {DMLR_STATUS_OK, "untouched"};
     fixture_init(&f, DMLR_FLOAT32);
-    ck_assert(!dmlc_beyond_dml_limits(&f.op, &e));
+    ck_assert(!dmlr_beyond_dml_limits(&f.op, &e));
     ck_assert_str_eq(e.message, "untouched");
-    ck_assert(!dmlc_beyond_dml_limits(NULL, &e));
+    ck_assert(!dmlr_beyond_dml_limits(NULL, &e));
 }
 END_TEST
 
 static Suite *suite(void)
 {
-    Suite *s = suite_create("dml_limits");
+    Suite *s = suite_create("limits");
     TCase *tc = tcase_create("LIMITS-4");
     tcase_add_test(tc, a_strided_span_beyond_the_cap_is_beyond_though_the_elements_are_few);
     tcase_add_test(tc, too_many_elements_are_named_first_and_a_long_span_is_counted_exactly);
