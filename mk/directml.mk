@@ -1,12 +1,14 @@
 # mk/directml.mk -- the real DirectML as a dmlcts backend (docs/directml.md):
 #   make directml          scripts/directml/setup.sh (packages, private Mesa, DirectML.dll, prefix) + the runner
 #   make directml-runner   build/directml/dmlrun.exe only (x86_64-w64-mingw32-gcc, static)
-#   make directml-corpus   the whole corpus through DirectML (DMLREF_DIRECTML_ORT picks the DLL)
+#   make directml-corpus   the whole corpus through DirectML (DMLREF_DIRECTML_ORT picks the DLL;
+#                          DML_FLAGS="--feature-level 6_3" for DirectML 1.14, which stops at 6_3)
 MINGW_CC     ?= x86_64-w64-mingw32-gcc
 DML_RUNNER   := $(BUILD)/directml/dmlrun.exe
 DML_SRC      := $(wildcard backends/directml/*.c)
-DML_BACKEND  := cmd:/usr/bin/python3 backends/directml/dml_backend.py
+DML_BACKEND  := directml
 DML_REPORTS  ?= $(BUILD)/directml
+DML_FLAGS    ?=
 
 $(DML_RUNNER): $(DML_SRC) $(wildcard backends/directml/*.h)
 	@mkdir -p $(@D)
@@ -18,5 +20,5 @@ directml:
 	sh scripts/directml/setup.sh
 directml-corpus: $(DMLCTS) $(DML_RUNNER)
 	@mkdir -p $(DML_REPORTS)
-	$(DMLCTS) --backend "$(DML_BACKEND)" --batch 400 --json $(DML_REPORTS)/corpus.json \
+	$(DMLCTS) --backend "$(DML_BACKEND)" --batch 400 $(DML_FLAGS) --json $(DML_REPORTS)/corpus.json \
 		--html $(DML_REPORTS)/corpus.html goldens

@@ -26,12 +26,14 @@ static const char *jstr(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* A create answer's status word; -2 for anything else (create.c: ERROR). */
+/* A create answer's status word; -1 for ERROR (the program could not take the step: its
+ * message is reported), -2 for anything else (create.c: ERROR). */
 static int create_status(const char *st)
 {
     return strcmp(st, "OK") == 0                 ? DMLCTS_CREATE_OK
            : strcmp(st, "INVALID_ARGUMENT") == 0 ? DMLCTS_CREATE_INVALID_ARGUMENT
            : strcmp(st, "NOT_SUPPORTED") == 0    ? DMLCTS_CREATE_NOT_SUPPORTED
+           : strcmp(st, "ERROR") == 0            ? -1
                                                  : -2;
 }
 

@@ -90,6 +90,13 @@ static bool not_expressible(const dmlc_case *c, char *why, size_t cap)
                  err.message[0] ? ": " : "", err.message);
         return true;
     }
+    if (c->expect_error && c->expect_status == DMLR_STATUS_NOT_SUPPORTED &&
+        dmlr_validate(&c->op, DMLR_FEATURE_LEVEL_MAX, NULL) == DMLR_STATUS_OK) {
+        snprintf(why, cap, "a feature-level pin: the desc is valid at the highest level and refused only "
+                 "at %s; DMLCreateDevice1 takes a minimum feature level, never a maximum, so no DirectML "
+                 "can refuse it (docs/directml.md)", dmlr_feature_level_name(c->feature_level));
+        return true;
+    }
     if (!dmlr_visit_desc(c->info, c->op.Desc, reason_member, &w))
         return true;
     if (listed != c->tensor_count) { /* a count member that disagrees with its array */
@@ -254,7 +261,7 @@ static bool write_model(const char *dir, const dmlcts_batch_case *bc, char *msg,
     cJSON_AddStringToObject(about, "expect", c->expect_error ? "CreateOperator fails"
                                                              : "outputs as the case's");
     if (dmlcts_case_has_tag(c, DMLCTS_TAG_AMBIGUOUS))
-        cJSON_AddStringToObject(about, "page_ambiguous", "SCATTER_ND-10: a refusal is reported "
+        cJSON_AddStringToObject(about, "page_ambiguous", "tagged page-ambiguous: a refusal is reported "
                                 "as the page being ambiguous, not as a failure");
     cJSON_AddItemToObject(root, "resources", resources(bc));
     dmlr_visit_desc(c->info, c->op.Desc, model_member, &w);

@@ -35,6 +35,8 @@ static const char usage[] =
     "  --backend ref            the built-in reference, in a worker process (default)\n"
     "  --backend plugin:LIB.so  a shared library with the C ABI of suite/dmlcts_backend.h\n"
     "  --backend cmd:COMMAND    a program driven through batch directories (docs/cmd-protocol.md)\n"
+    "  --backend directml       the real DirectML.dll under Wine, from the repository root:\n"
+    "                           cmd:/usr/bin/python3 backends/directml/dml_backend.py (docs/directml.md)\n"
     "  --timeout SECONDS        per case (default 60); past it: TIMEOUT, the worker is killed\n"
     "  -j, --jobs N             worker processes (ref, plugin), batches in flight (cmd);\n"
     "                           default 1; verdicts and their order do not change\n"
@@ -291,8 +293,11 @@ static int parse(int argc, char **argv, dmlcts_options *o, dmlc_paths *args)
     } else if (strncmp(o->backend_spec, "cmd:", 4) == 0 && o->backend_spec[4]) {
         o->backend = DMLCTS_CMD;
         o->backend_arg = o->backend_spec + 4;
+    } else if (strcmp(o->backend_spec, "directml") == 0) { /* docs/directml.md */
+        o->backend = DMLCTS_CMD;
+        o->backend_arg = "/usr/bin/python3 backends/directml/dml_backend.py";
     } else {
-        return usage_error("--backend %s: expected ref, plugin:LIB.so or cmd:COMMAND",
+        return usage_error("--backend %s: expected ref, plugin:LIB.so, cmd:COMMAND or directml",
                            o->backend_spec);
     }
     if (o->in_process && (o->mode != DMLCTS_RUN || o->backend == DMLCTS_CMD))

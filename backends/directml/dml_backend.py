@@ -271,7 +271,7 @@ def run_batch(batch, cases, dll, runner, timeout, answers):
                     answers[word[1]] = (word[2], word[3] if len(word) > 3 else "")
                     state["begun"] = None
                 elif word[0] == "@crash":
-                    state["crash"] = ", exception " + word[1]
+                    state["crash"] = ", exception " + line[len("@crash "):]
                 elif word[0] == "@fatal":
                     state["fatal"] = line[len("@fatal "):]
                 elif word[0] == "@device":

@@ -7,6 +7,7 @@
 
 #define DMLRUN_MAX_DIMS 16 /* more than any desc may have: 9 dimensions reach DirectML as written */
 #define DMLRUN_GUARD 256   /* bytes after each buffer that DirectML must not touch */
+#define DMLRUN_FILL 0xA5   /* outputs start as this byte, and every guard band holds it */
 
 typedef struct {
     DML_BUFFER_TENSOR_DESC buf;
@@ -35,9 +36,13 @@ typedef struct {
 
 typedef enum { DMLRUN_OK, DMLRUN_INVALID_ARGUMENT, DMLRUN_NOT_SUPPORTED, DMLRUN_ERROR } dmlrun_status;
 
+/* The DirectML call in progress, named in a crash report. */
+extern const char *volatile dmlrun_phase;
+
 int dmlrun_gpu_init(const wchar_t *dll, char *msg, size_t cap);
 DML_FEATURE_LEVEL dmlrun_gpu_max_level(void);
 int dmlrun_gpu_int64_ops(void);
+int dmlrun_gpu_shader_model(void); /* D3D_SHADER_MODEL: 0x51 = 5.1 */
 /* Creates (and, for a run case, compiles, initializes and dispatches) the case's operator;
  * on OK the buffers' data hold what the GPU buffers held afterwards, guard bands included. */
 dmlrun_status dmlrun_gpu_case(dmlrun_case *c, char *msg, size_t cap);

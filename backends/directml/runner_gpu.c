@@ -9,6 +9,7 @@
 #include <initguid.h> /* the D3D12 interface ids are defined here: mingw's libdxguid lacks them */
 #include "runner_desc.h"
 
+const char *volatile dmlrun_phase = "start";
 static ID3D12Device *dev;
 static ID3D12CommandQueue *queue;
 static ID3D12CommandAllocator *alloc;
@@ -21,13 +22,14 @@ static UINT heap_size;
 static DMLCreateDevice1_fn create_device;
 static IDMLDevice *dml;
 static DML_FEATURE_LEVEL max_level;
-static int int64_ops, lost;
+static int int64_ops, shader_model, lost;
 
 #define CHECK(call, what) do { HRESULT hr_ = (call); if (FAILED(hr_)) { \
     snprintf(msg, cap, "%s failed: 0x%08lX", what, (unsigned long)hr_); goto fail; } } while (0)
 
 DML_FEATURE_LEVEL dmlrun_gpu_max_level(void) { return max_level; }
 int dmlrun_gpu_int64_ops(void) { return int64_ops; }
+int dmlrun_gpu_shader_model(void) { return shader_model; }
 int dmlrun_gpu_lost(void) { return lost; }
 
 int dmlrun_gpu_init(const wchar_t *dll, char *msg, size_t cap)
@@ -47,6 +49,9 @@ int dmlrun_gpu_init(const wchar_t *dll, char *msg, size_t cap)
     D3D12_FEATURE_DATA_D3D12_OPTIONS1 o1 = {0};
     if (SUCCEEDED(ID3D12Device_CheckFeatureSupport(dev, D3D12_FEATURE_D3D12_OPTIONS1, &o1, sizeof o1)))
         int64_ops = o1.Int64ShaderOps;
+    D3D12_FEATURE_DATA_SHADER_MODEL sm = {D3D_SHADER_MODEL_6_0};
+    shader_model = SUCCEEDED(ID3D12Device_CheckFeatureSupport(dev, D3D12_FEATURE_SHADER_MODEL, &sm, sizeof sm))
+                       ? (int)sm.HighestShaderModel : 0x51;
     CHECK(create_device(dev, DML_CREATE_DEVICE_FLAG_NONE, 0x1000, &dmlrun_iid_device, (void **)&dml), "DMLCreateDevice1(1_0)");
     static const DML_FEATURE_LEVEL levels[] = {0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000,
                                                0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400};
@@ -221,23 +226,28 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
         if (!w->res[i]) { snprintf(msg, cap, "a buffer of %llu bytes failed", (unsigned long long)w->size[i]); return DMLRUN_ERROR; }
     }
 
+    dmlrun_phase = "CompileOperator";
     HRESULT hr = dml->v->CompileOperator(dml, w->op, DML_EXECUTION_FLAG_NONE, &dmlrun_iid_compiled, (void **)&w->co);
     if (FAILED(hr)) {
-        if (is_64bit_scan(c) && !int64_ops) {
-            snprintf(msg, cap, "CompileOperator: 0x%08lX %s; this device has no 64-bit integer shader ops "
-                     "(D3D12 Int64ShaderOps = 0: shader model 5.1)", (unsigned long)hr, hr_name(hr));
+        /* DirectML's 64-bit integer scans need DXIL (shader model 6.0); vkd3d under Wine offers 5.1. */
+        if (is_64bit_scan(c) && (shader_model < 0x60 || !int64_ops)) {
+            snprintf(msg, cap, "CompileOperator: 0x%08lX %s; the device offers shader model %d.%d "
+                     "(64-bit integer arithmetic needs 6.0): an environment limit", (unsigned long)hr, hr_name(hr),
+                     shader_model >> 4, shader_model & 15);
             return DMLRUN_NOT_SUPPORTED;
         }
         dmlrun_status s = status_of(hr, "CompileOperator", msg, cap);
         return s == DMLRUN_INVALID_ARGUMENT ? DMLRUN_ERROR : s; /* the desc was accepted: a failure, not a refusal */
     }
     IDMLCompiledOperator *ops[1] = {w->co};
+    dmlrun_phase = "CreateOperatorInitializer";
     CHECK(dml->v->CreateOperatorInitializer(dml, 1, ops, &dmlrun_iid_initializer, (void **)&w->ini), "CreateOperatorInitializer");
     DML_BINDING_PROPERTIES pi, pe;
     w->ini->v->GetBindingProperties(w->ini, &pi);
     w->co->v->GetBindingProperties(w->co, &pe);
     if (ensure_heap(pi.RequiredDescriptorCount + pe.RequiredDescriptorCount + 2, msg, cap))
         return DMLRUN_ERROR;
+    dmlrun_phase = "CreateBindingTable";
     CHECK(table((IDMLDispatchable *)w->ini, 0, pi.RequiredDescriptorCount, &w->bt_init), "CreateBindingTable(initializer)");
     CHECK(table(w->co, pi.RequiredDescriptorCount + 1, pe.RequiredDescriptorCount, &w->bt_exec), "CreateBindingTable(operator)");
     if (pe.PersistentResourceSize && !(w->persistent = buffer(D3D12_HEAP_TYPE_DEFAULT, pe.PersistentResourceSize, D3D12_RESOURCE_STATE_UNORDERED_ACCESS)))
@@ -278,6 +288,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     DML_BINDING_DESC pe_b = buffer_binding(w, n + 4, w->persistent, pe.PersistentResourceSize);
     if (w->persistent)
         w->bt_exec->v->BindPersistentResource(w->bt_exec, &pe_b);
+    dmlrun_phase = "RecordDispatch";
     CHECK(dml->v->CreateCommandRecorder(dml, &dmlrun_iid_recorder, (void **)&w->rec), "CreateCommandRecorder");
 
     CHECK(ID3D12CommandAllocator_Reset(alloc), "CommandAllocator::Reset");
@@ -302,6 +313,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     }
     CHECK(ID3D12GraphicsCommandList_Close(list), "CommandList::Close");
     ID3D12CommandList *lists[1] = {(ID3D12CommandList *)list};
+    dmlrun_phase = "ExecuteCommandLists";
     ID3D12CommandQueue_ExecuteCommandLists(queue, 1, lists);
     CHECK(ID3D12CommandQueue_Signal(queue, fence, ++fence_value), "Signal");
     if (ID3D12Fence_GetCompletedValue(fence) < fence_value) {
@@ -340,6 +352,7 @@ dmlrun_status dmlrun_gpu_case(dmlrun_case *c, char *msg, size_t cap)
     }
     dmlrun_work w = {0};
     dmlrun_status s;
+    dmlrun_phase = "CreateOperator";
     HRESULT hr = dml->v->CreateOperator(dml, &d.op, &dmlrun_iid_operator, (void **)&w.op);
     if (FAILED(hr))
         s = status_of(hr, "CreateOperator", msg, cap);
@@ -348,7 +361,9 @@ dmlrun_status dmlrun_gpu_case(dmlrun_case *c, char *msg, size_t cap)
         s = DMLRUN_OK;
     } else
         s = run_case(c, &w, msg, cap);
+    dmlrun_phase = "Release";
     work_free(&w);
+    dmlrun_phase = "between cases";
     dmlrun_free_desc(&d);
     return s;
 }

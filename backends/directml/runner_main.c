@@ -97,7 +97,7 @@ static unsigned char *read_npy(const char *file, UINT64 bytes, char *msg, size_t
         return NULL;
     }
     fclose(f);
-    memset(data + bytes, 0x5A, DMLRUN_GUARD);
+    memset(data + bytes, DMLRUN_FILL, DMLRUN_GUARD);
     return data;
 }
 
@@ -142,7 +142,7 @@ static dmlrun_status write_results(dmlrun_case *c, dmlrun_buffer *orig_in, char 
         dmlrun_buffer *b = &c->out[i];
         int guard_hit = 0;
         for (UINT k = 0; k < DMLRUN_GUARD; k++)
-            guard_hit |= b->data[b->bytes + k] != 0xA5;
+            guard_hit |= b->data[b->bytes + k] != DMLRUN_FILL;
         if (write_npy(b->file, b->data, b->bytes + (guard_hit ? DMLRUN_GUARD : 0), 0)) {
             snprintf(msg, cap, "%s: cannot write", b->file);
             return DMLRUN_ERROR;
@@ -200,7 +200,7 @@ static dmlrun_status one_case(dmlrun_case *c, char *msg, size_t cap)
         if (!(c->out[i].data = malloc(n)))
             s = DMLRUN_ERROR;
         else
-            memset(c->out[i].data, 0xA5, n);
+            memset(c->out[i].data, DMLRUN_FILL, n);
     }
     if (s == DMLRUN_OK)
         s = dmlrun_gpu_case(c, msg, cap);
@@ -214,7 +214,15 @@ static dmlrun_status one_case(dmlrun_case *c, char *msg, size_t cap)
  * (which would wait for ever): the wrapper answers the case in flight. */
 static LONG WINAPI on_fault(EXCEPTION_POINTERS *e)
 {
-    printf("@crash 0x%08lX\n", (unsigned long)e->ExceptionRecord->ExceptionCode);
+    HMODULE m = NULL;
+    char name[MAX_PATH] = "?";
+    void *at = e->ExceptionRecord->ExceptionAddress;
+    if (GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                           (LPCSTR)at, &m))
+        GetModuleFileNameA(m, name, sizeof name);
+    const char *base = strrchr(name, '\\') ? strrchr(name, '\\') + 1 : name;
+    printf("@crash 0x%08lX at %s+0x%llX in %s\n", (unsigned long)e->ExceptionRecord->ExceptionCode, base,
+           (unsigned long long)((char *)at - (char *)m), dmlrun_phase);
     fflush(stdout);
     TerminateProcess(GetCurrentProcess(), 5);
     return EXCEPTION_EXECUTE_HANDLER;
@@ -245,7 +253,8 @@ int main(int argc, char **argv)
     const char *magic = token();
     if (!magic || strcmp(magic, "dmlrun-job-1") != 0) { printf("@fatal %s: not a dmlrun-job-1 file\n", argv[2]); return 2; }
     if (dmlrun_gpu_init(dll, msg, sizeof msg)) { printf("@fatal %s\n", msg); fflush(stdout); return 3; }
-    printf("@device max_feature_level=0x%X int64_shader_ops=%d\n", dmlrun_gpu_max_level(), dmlrun_gpu_int64_ops());
+    printf("@device max_feature_level=0x%X shader_model=%X int64_shader_ops=%d\n", dmlrun_gpu_max_level(),
+           dmlrun_gpu_shader_model(), dmlrun_gpu_int64_ops());
     fflush(stdout);
     for (long index = 0;; index++) {
         const char *kw = token();

@@ -606,6 +606,32 @@ def known_negative():
               "Axis": 0, "AxisDirection": "DML_AXIS_DIRECTION_INCREASING", "HasExclusiveSum": False})
 
 
+# ---- DirectML itself (docs/directml.md: the corpus through DirectML.dll under Wine) ---------
+
+DML_SEEN = ("observed in DirectML 1.15.4 (onnxruntime-node 1.30.0; 1.15.1, 1.15.2 and 1.14.1 alike) "
+            "under Wine 8.0 + vkd3d 1.6 + lavapipe 25.0.7 (docs/directml.md)")
+DML_BUG = "microsoft/DirectML@1.15.4"
+
+
+def known_directml():
+    x = np.array([0, 1, 10, 11, 20, 21], dtype=np.float32).reshape(3, 1, 1, 1, 1, 1, 1, 2)
+    gather_case("gather_rank8_index_dimensions_2",
+                "GATHER of an 8-D {3,1,1,1,1,1,1,2} along Axis 0 with indices [2, 0, 1] and "
+                "IndexDimensions 2: the output, 9-D before its leading 1 is dropped, is rows 2, 0, 1. "
+                "DirectML wrote every element past the first of the last dimension one row late "
+                "([20, unwritten, 0, 21, 10, 1]); 12 of the 33 goldens whose InputTensor rank - 1 + "
+                "IndexDimensions is above 8 came back wrong, none below; "
+                + DML_SEEN, DML_BUG, "gather_rank_over_8", "3_0",
+                x, "UINT32", np.array([2, 0, 1], dtype=np.uint32), 0, 2)
+    negative("scatter_nd_tuple_longer_than_input_dims",
+             "SCATTER_ND with index tuples of 3 where InputDimensionCount is 2 (SCATTER_ND-5): "
+             "DirectML's CreateOperator ends the process (a fail-fast) instead of returning "
+             "E_INVALIDARG; " + DML_SEEN, DML_BUG, "SCATTER_ND", "3_0",
+             {"InputTensor": sc.tensor("FLOAT32", [1, 4, 3]), "IndicesTensor": sc.tensor("UINT32", [1, 2, 3]),
+              "UpdatesTensor": sc.tensor("FLOAT32", [1, 2, 3]), "OutputTensor": sc.tensor("FLOAT32", [1, 4, 3]),
+              "InputDimensionCount": 2, "IndicesDimensionCount": 2})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -620,6 +646,7 @@ def main():
     known_gather_family()
     known_join()
     known_negative()
+    known_directml()
     print("known-bug cases written to goldens/known/")
 
 

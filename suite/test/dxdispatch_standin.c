@@ -12,7 +12,8 @@
  * (relative to the model) or a {valueCount, value} constant; one DML operator
  * dispatchable, its desc parsed member by member through the operator's
  * field list (so every operator of dmlref is read with no code here); dispatch
- * and writeFile commands.  The operator is created (dmlr_validate) before any
+ * and writeFile commands.  The operator is created (dmlr_validate, at the highest
+ * level whatever --dml_feature_level says: DirectML takes it as a minimum) before any
  * command, as dxdispatch creates every dispatchable first: a refused desc
  * prints "Failed to create the operator: E_INVALIDARG (0x80070057): ..." and
  * exits 1.  writeFile writes NumPy v1 .npy files of the resource's type, 1-D,
@@ -326,8 +327,10 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "%s", fl);
         for (char *p = name; *p; p++)
             *p = *p == '.' ? '_' : *p;
-        if (!(level = dmlr_feature_level_from_name(name)))
+        if (!dmlr_feature_level_from_name(name))
             return fail("--dml_feature_level %s is not a feature level%s", fl, "");
+        /* As DirectML: the level is the minimum DMLCreateDevice1 asks for, never a cap, so the
+         * device still validates and runs at its own (the highest) level (docs/directml.md). */
     }
     if (!dmlc_read_file(path, &text, &len, &why))
         return fail("%s%s", why.message, "");
