@@ -109,8 +109,8 @@ MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_
                 elements_line_index nd_tuple_reversed nd1_batch_ignored \
                 join_reversed sum_saturates merge_leading_dims reuses_first_tensor \
                 bf16_accumulator scan_low_32_bits nd_declines_rank5 \
-                accept_invalid decline_declared refuse_trimmed f16_sum_accumulator \
-                gather_rank_over_8
+                accept_invalid decline_declared refuse_scatter_nd f16_sum_accumulator \
+                gather_rank_over_8 oob_flat_address oob_next_element
 # With them, the reference plugin as ABI version 1 (no create), which must keep working.
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so) $(BUILD)/lib/dmlcts_ref_plugin_v1.so
 

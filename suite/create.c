@@ -8,7 +8,7 @@
  *   negative case, accepted            FAIL "accepted an invalid desc", with
  *                                      the rule the desc breaks
  *   positive case, refused             FAIL, unless the case is tagged
- *                                      page-ambiguous (SCATTER_ND-10):
+ *                                      page-ambiguous (no golden today):
  *                                      NOT_SUPPORTED, "the page is ambiguous"
  *   positive case, run says NOT_SUPPORTED although the backend's declaration
  *   claims it                          FAIL "declared support, then declined"
@@ -108,7 +108,7 @@ bool dmlcts_judge_create(const dmlc_case *c, int st, const char *msg, dmlcts_res
         return true;
     if (dmlcts_case_has_tag(c, DMLCTS_TAG_AMBIGUOUS)) {
         r->status = DMLCTS_NOT_SUPPORTED;
-        dmlcts_set_message(r, "the page is ambiguous (SCATTER_ND-10): the backend refused a desc "
+        dmlcts_set_message(r, "the page is ambiguous (tag page-ambiguous): the backend refused a desc "
                            "the reference accepts, as %s: %s",
                            create_name((dmlcts_create_status)st), msg);
         return false;
@@ -126,7 +126,7 @@ void dmlcts_judge_declined(const dmlc_case *c, dmlcts_result *r)
     if (r->status != DMLCTS_NOT_SUPPORTED || !dmlcts_info.abi_version)
         return; /* cmd: programs declare nothing, so their NOT_SUPPORTED stands */
     if (dmlcts_case_has_tag(c, DMLCTS_TAG_AMBIGUOUS)) {
-        dmlcts_set_message(r, "the page is ambiguous (SCATTER_ND-10): %s", r->message);
+        dmlcts_set_message(r, "the page is ambiguous (tag page-ambiguous): %s", r->message);
         return;
     }
     r->status = DMLCTS_FAIL;

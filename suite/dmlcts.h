@@ -340,7 +340,7 @@ void dmlcts_expanded_free(dmlcts_expanded *x);
 
 /* ---- create.c ------------------------------------------------------------- */
 /* Case tags the harness acts on (goldens/, SPEC_NOTES "DirectML's limits"). */
-#define DMLCTS_TAG_AMBIGUOUS "page-ambiguous"   /* SCATTER_ND-10 */
+#define DMLCTS_TAG_AMBIGUOUS "page-ambiguous"   /* refusal: NOT_SUPPORTED (no golden since SCATTER_ND-10) */
 #define DMLCTS_TAG_BEYOND "beyond-dml-limits"   /* TENSOR-5, LIMITS-1 */
 
 bool dmlcts_case_has_tag(const dmlc_case *c, const char *tag);

@@ -261,7 +261,7 @@ static bool write_model(const char *dir, const dmlcts_batch_case *bc, char *msg,
     cJSON_AddStringToObject(about, "expect", c->expect_error ? "CreateOperator fails"
                                                              : "outputs as the case's");
     if (dmlcts_case_has_tag(c, DMLCTS_TAG_AMBIGUOUS))
-        cJSON_AddStringToObject(about, "page_ambiguous", "SCATTER_ND-10: a refusal is reported "
+        cJSON_AddStringToObject(about, "page_ambiguous", "tagged page-ambiguous: a refusal is reported "
                                 "as the page being ambiguous, not as a failure");
     cJSON_AddItemToObject(root, "resources", resources(bc));
     dmlr_visit_desc(c->info, c->op.Desc, model_member, &w);

@@ -21,6 +21,7 @@
  *   dmlref-cuda-bench [--json FILE] [--runs N] [--filter SUBSTR] [--no-verify] [--no-big]
  *                     [--case FILE]...
  */
+#include "bench_roofline.h"
 #include "dmlcu.h"
 /* C headers without extern "C" of their own (ref/cli is compiled as C). */
 extern "C" {
@@ -389,6 +390,27 @@ static void report(const char *name, const char *note, const timing &t, bool rig
     first_json = 0;
 }
 
+/* The random case's sector roofline (bench_roofline.cu) as a row "<case>.roofline" of the
+ * same bytes and D2D yardstick, with the case's fraction of it. */
+static bool sector_roofline(const bench_case &c, const timing &t)
+{
+    char msg[256] = "", name[40], note[96], why[96];
+    double ms = 0, sectors = 0;
+    bool scatter = c.op.Type == DMLR_OPERATOR_SCATTER;
+    if (!dmlcu_sector_roofline(scatter, (const int64_t *)c.host[1].data(), 16 * M, 64 * M, runs,
+                               stream, &ms, &sectors, msg, sizeof msg)) {
+        printf("%-26s FAILED: %s\n", c.name, msg);
+        return false;
+    }
+    snprintf(name, sizeof name, "%s.roofline", c.name);
+    snprintf(note, sizeof note, "plain kernels over the %.0f MB of 32-byte sectors the picks touch",
+             sectors / 1e6);
+    snprintf(why, sizeof why, "%s at %.2f of this roofline", c.name, ms / t.ms);
+    timing r = {ms, c.bytes / (ms * 1e-3) / 1e9, t.cgbs};
+    report(name, note, r, true, why);
+    return true;
+}
+
 /* The logical bytes of a golden case (see the top of this file). */
 static double golden_bytes(const dmlc_case *c)
 {
@@ -564,6 +586,8 @@ int main(int argc, char **argv)
         failures += ok && !right;
         if (ok)
             report(c.name, c.note, t, right, why);
+        if (ok && (!strcmp(c.name, "gather.random") || !strcmp(c.name, "scatter.random")))
+            failures += !sector_roofline(c, t);
         c.host.clear();
         c.host.shrink_to_fit();
         c.count = 0;

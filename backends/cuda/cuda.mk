@@ -19,7 +19,8 @@ CUDA_FLAGS := $(CUDA_ARCH) -std=c++17 --fmad=false -Xcompiler -fPIC,-Wall \
               -Iref/include -Iref/case/include -Isuite -Ibackends/cuda
 CUDA_DIR  := $(BUILD)/obj/backends/cuda
 CUDA_CORE := $(CUDA_DIR)/common.o $(CUDA_DIR)/gather.o $(CUDA_DIR)/move.o $(CUDA_DIR)/scan.o \
-             $(CUDA_DIR)/scan_onepass.o $(CUDA_DIR)/scan_lookback.o
+             $(CUDA_DIR)/scan_onepass.o $(CUDA_DIR)/scan_lookback.o $(CUDA_DIR)/scan_cub.o \
+             $(CUDA_DIR)/scatter_slabs.o
 CUDA_HDR  := $(wildcard backends/cuda/*.h backends/cuda/*.cuh) ref/include/dmlref.h \
              suite/dmlcts_backend.h
 # libdmlref.a is built with -fopenmp unless OPENMP=0.
@@ -53,15 +54,15 @@ $(CUDA_CONTROL): $(CUDA_DIR)/plugin_control.o $(CUDA_CORE) $(LIB)
 	$(NVCC) $(CUDA_ARCH) -shared -o $@ $< $(CUDA_CORE) $(LIB) $(CUDA_LIBS)
 
 # Both judge CUMULATIVE_PRODUCT with the cases' own tolerance (ref/case/tolerance.c).
-$(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
+$(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_DIR)/bench_roofline.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/bench_cuda.o $(CUDA_CORE) \
+	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/bench_cuda.o $(CUDA_DIR)/bench_roofline.o $(CUDA_CORE) \
 		$(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(CUDA_LIBS)
 
-$(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(CASE_LIB) $(LIB)
+$(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) \
-		$(CASE_LIB) $(LIB) $(CUDA_LIBS)
+		$(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(CUDA_LIBS)
 
 # `make cuda-emu`: the same kernel sources compiled with the host C++ compiler
 # against emu/ (a CPU stand-in for the CUDA runtime: one fiber per thread,
@@ -71,6 +72,7 @@ CUDA_EMU_FLAGS := -x c++ -std=c++17 -O1 -g -fPIC -DDMLCU_EMULATION -ffp-contract
                   -Wno-unused-function -Wno-unknown-pragmas -Ibackends/cuda/emu -Iref/include -Iref/case/include -Isuite -Ibackends/cuda
 CUDA_EMU_OBJ  := $(CUDA_EMU_DIR)/common.o $(CUDA_EMU_DIR)/gather.o $(CUDA_EMU_DIR)/move.o \
                  $(CUDA_EMU_DIR)/scan.o $(CUDA_EMU_DIR)/scan_onepass.o $(CUDA_EMU_DIR)/scan_lookback.o \
+                 $(CUDA_EMU_DIR)/scatter_slabs.o \
                  $(CUDA_EMU_DIR)/selftest_cuda.o $(CUDA_EMU_DIR)/emu.o
 CUDA_EMU_TEST := $(BUILD)/bin/dmlref-cuda-emu-selftest
 CUDA_EMU_BENCH := $(BUILD)/bin/dmlref-cuda-emu-bench
@@ -88,7 +90,7 @@ cuda-emu: cuda-emu-build
 cuda-emu-build: $(CUDA_EMU_TEST) $(CUDA_EMU_PLUGIN) $(CUDA_EMU_BENCH)
 
 # The bench too: its cases' descs and checks, not its timings, mean something here.
-$(CUDA_EMU_BENCH): $(CUDA_EMU_DIR)/bench_cuda.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) \
+$(CUDA_EMU_BENCH): $(CUDA_EMU_DIR)/bench_cuda.o $(CUDA_EMU_DIR)/bench_roofline.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) \
                    $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(LDLIBS)

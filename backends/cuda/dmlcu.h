@@ -51,16 +51,21 @@ typedef struct dmlcu_options {
     unsigned long long scan_chunk; /* chunk length for CHUNKED / BLOCK / LANES (>= 2); 0 = automatic */
     enum dmlcu_gather_rows gather_rows; /* ALWAYS: whenever the row fits, whatever it costs */
     enum dmlcu_scan_lookback scan_lookback;
+    /* Under scan=auto, one lane of at least this many FLOAT32/FLOAT16 elements goes through
+     * CUB's single-pass scan (scan_cub.cu); 0 = never. */
+    unsigned long long scan_cub_min;
+    bool scatter_slabs_off; /* SCATTER_ND always by the input copy and element writes */
 } dmlcu_options;
 
 /* Defaults, then the environment (README.md, "Knobs"):
  *   DMLCU_FORCE_64BIT=1, DMLCU_MAX_VECTOR=16|8|4|2|1,
  *   DMLCU_SCAN=auto|sequential|chunked|block|lanes|tiles, DMLCU_SCAN_CHUNK=N,
- *   DMLCU_GATHER_ROWS=auto|never|always, DMLCU_SCAN_LOOKBACK=0|1|sparse. */
+ *   DMLCU_GATHER_ROWS=auto|never|always, DMLCU_SCAN_LOOKBACK=0|1|sparse,
+ *   DMLCU_SCAN_CUB_MIN=N (0: never), DMLCU_SCATTER_SLABS=0. */
 void dmlcu_options_default(dmlcu_options *o);
 void dmlcu_options_from_env(dmlcu_options *o);
 /* One line describing o, for logs:
- * "index=auto vector=16 scan=auto chunk=auto rows=auto lookback=off". */
+ * "index=auto vector=16 scan=auto chunk=auto rows=auto lookback=off cub=65536 slabs=on". */
 void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap);
 
 /*

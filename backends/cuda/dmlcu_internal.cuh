@@ -241,4 +241,11 @@ dmlcu_status dmlcu_cumulative_summation(const dmlr_cumulative_summation_operator
                                         void *const *bufs, cudaStream_t s,
                                         const dmlcu_options *o, char *msg, size_t cap);
 
+/* scatter_slabs.cu: SCATTER_ND of packed tensors by whole slabs; false when it does not apply
+ * (nothing queued), else true with *st set. */
+bool dmlcu_scatter_nd_slabs(const dmlcu_tensor *in, const dmlcu_tensor *ix,
+                            const dmlcu_tensor *up, const dmlcu_tensor *out, uint32_t input_dims,
+                            void *const *bufs, cudaStream_t s, dmlcu_status *st, char *msg,
+                            size_t cap);
+
 #endif

@@ -208,8 +208,11 @@ dmlcu_status dmlcu_scatter_nd(const dmlr_scatter_nd_operator_desc *desc, void *c
     dmlcu_resolve(desc->UpdatesTensor, &up);
     dmlcu_resolve(desc->OutputTensor, &out);
     uint8_t *po = (uint8_t *)bufs[3];
-    dmlcu_status st = copy_input(&in, (const uint8_t *)bufs[0], &out, po, s, o, msg, cap);
-    if (st)
+    dmlcu_status st;
+    if (!o->scatter_slabs_off &&
+        dmlcu_scatter_nd_slabs(&in, &ix, &up, &out, desc->InputDimensionCount, bufs, s, &st, msg, cap))
+        return st;
+    if ((st = copy_input(&in, (const uint8_t *)bufs[0], &out, po, s, o, msg, cap)))
         return st;
     /*
      * SCATTER_ND-6: UpdatesTensor is [q, s] right-aligned in D, q the indices

@@ -55,6 +55,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <type_traits>
 
 /* ---- walk: thread t = chunk * lanes + lane ----------------------------------------- */
 
@@ -232,6 +233,12 @@ static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan
     typedef typename T::Agg A;
     if (depth > 40) /* chunks >= 2 halve the length each level: cannot happen */
         return dmlcu_fail(msg, cap, DMLCU_ERROR, "%s: scan recursion too deep", OP::name());
+#ifndef DMLCU_EMULATION
+    if constexpr (std::is_same<T, t_f32>::value || std::is_same<T, t_f16>::value)
+        if (g.lanes == 1 && o->scan == DMLCU_SCAN_AUTO && o->scan_lookback == DMLCU_LOOKBACK_OFF &&
+            o->scan_cub_min && g.len >= o->scan_cub_min)
+            return dmlcu_scan_cub<T, OP>(in, out, g, s, msg, cap);
+#endif
     scan_plan p = plan(g, o);
     if (p.one_pass)
         return dmlcu_scan_one_pass<T, OP>(in, out, g, p, s, o, msg, cap);

@@ -272,4 +272,9 @@ dmlcu_status dmlcu_scan_lookback_walk(const typename T::E *in, typename T::E *ou
                                       const scan_geo &g, cudaStream_t s, const dmlcu_options *o,
                                       char *msg, size_t cap);
 
+/* scan_cub.cu: one lane through cub::DeviceScan (FLOAT32, FLOAT16; not emulated). */
+template <class T, class OP>
+dmlcu_status dmlcu_scan_cub(const typename T::E *in, typename T::E *out, const scan_geo &g,
+                            cudaStream_t s, char *msg, size_t cap);
+
 #endif

@@ -684,7 +684,7 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    enum { NV = 22 };
+    enum { NV = 24 };
     struct variant { const char *name; dmlcu_options o; } variants[NV];
     int nv = 0;
     for (int v = 0; v < NV; v++) {
@@ -722,6 +722,10 @@ int main(int argc, char **argv)
         case 19: o.scan = DMLCU_SCAN_LANES, o.scan_chunk = 2, name = "scan lanes/2"; break;
         case 20: o.scan = DMLCU_SCAN_LANES, o.scan_chunk = 100, name = "scan lanes/100"; break;
         case 21: o.scan = DMLCU_SCAN_LANES, name = "scan lanes"; break; /* the vector form */
+        /* CUB's single-pass scan on every lone lane of FLOAT32 or FLOAT16 (scan_cub.cu). */
+        case 22: o.scan_cub_min = 2, name = "scan cub"; break;
+        /* SCATTER_ND the old way too: the input copied, then element writes. */
+        case 23: o.scatter_slabs_off = true, name = "scatter_nd by elements"; break;
         }
         variants[nv++] = {name, o};
     }
@@ -760,10 +764,12 @@ int main(int argc, char **argv)
         }
         bool case_ok = true;
         for (int v = 0; v < nv; v++) {
-            if (((v >= 3 && v <= 8) || v >= 11) && !is_scan(c.type))
+            if (((v >= 3 && v <= 8) || (v >= 11 && v <= 22)) && !is_scan(c.type))
                 continue; /* scan variants change nothing else */
             if ((v == 9 || v == 10) && c.type != DMLR_OPERATOR_GATHER)
                 continue; /* nor do the row-path ones */
+            if (v == 23 && c.type != DMLR_OPERATOR_SCATTER_ND)
+                continue;
 #ifdef DMLCU_EMULATION
             if (is_big && variants[v].o.scan_chunk && variants[v].o.scan_chunk < 100)
                 continue; /* a fiber per thread: tiny chunks of a long axis take minutes */

@@ -17,8 +17,9 @@ DirectML shape rules; every element is computed by XLA):
   GATHER_ND, _ND1     x.at[batch arange, tuple columns...].get(mode="fill")
   SCATTER, SCATTER_ND x.at[coordinates].set(updates, mode="drop")
   SPLIT, JOIN         lax.dynamic_slice_in_dim at the outputs' offsets;
-                      lax.dynamic_update_slice_in_dim of each input in order (on
-                      the elements as unsigned words of their width)
+                      lax.dynamic_update_slice_in_dim of each input in order
+  (all but the scans on the elements as unsigned words of their width: the
+  fill value of a read out of range is then the largest word)
   CUMULATIVE_PRODUCT, CUMULATIVE_SUMMATION
                       jnp.cumprod / jnp.cumsum(x, 1, dtype=x.dtype) over the lanes
                       as rows: XLA's scan in the data type itself (its association
@@ -26,11 +27,13 @@ DirectML shape rules; every element is computed by XLA):
                       the identity concatenated before the inclusive scan's first
                       n - 1 (all four computed, the case's picked by jnp.where).
 
-Speed: each operator is one jitted program, and the shapes are bucketed
-(lowering.py says how the padding stays off every compared element), so the
-6486 cases of `dmlref gen --random 3` need about 1100 programs, not one or
-more per case; $JAX_COMPILATION_CACHE_DIR shares them between processes
-(scripts/gpu/run-stacks.sh).  The count is printed to stderr at exit.
+Speed: each operator is one jitted program, the shapes are bucketed
+(lowering.py says how the padding stays off every compared element) and the
+operators that only move elements get them as unsigned words of their width,
+so the 6486 cases of `dmlref gen --random 3` need about 340 programs (the
+NumPy stand-in's count), not one or more per case; $JAX_COMPILATION_CACHE_DIR
+shares them between processes (scripts/gpu/run-stacks.sh).  The count is
+printed to stderr at exit.
 
 The modes: XLA needs one for indices out of range.  Reads use "fill": a
 negative index is normalised first (x + dim, as DirectML does from FL 3_0),

@@ -48,7 +48,7 @@ from dmlcts_cmd import np
 DROPPED = -(1 << 62)  # a write index below any dimension: out of range, dropped
 
 
-def bucket(n, lo=8):
+def bucket(n, lo=16):
     """n rounded up: a power of two to 1024, then a sixteenth of one."""
     if n <= lo:
         return lo
@@ -80,8 +80,19 @@ def padded(s, a, shape, value=0, end_axes=()):
     return out
 
 
-def sizes(s, *ns, lo=8):
+def sizes(s, *ns, lo=16):
     return tuple(bucket(n, lo) if s.padded else n for n in ns)
+
+
+def words(a):
+    """Elements as unsigned words of their width (a copy where a is strided)."""
+    return np.ascontiguousarray(a).view("u%d" % a.dtype.itemsize)
+
+
+def data(s, a):
+    """What a bucketing stack gets of a tensor that is only moved: its words, so that
+    one program serves every type of a width (GATHER-9, SCATTER-7: bits are moved)."""
+    return words(a) if s.padded else a
 
 
 def shift(i, d):
@@ -119,9 +130,10 @@ def gather(case, s):
     sub = cmd.index_int64(cmd.gather_indices(d, idx), d["IndicesTensor"]["DataType"]).reshape(-1)
     P, A, S = dims3(x.shape, d["Axis"])
     bP, bA, bS, bn = sizes(s, P, A, S, sub.size)
-    xp = padded(s, x.reshape(P, A, S), (bP, bA, bS), end_axes=(1,))
+    xp = padded(s, data(s, x.reshape(P, A, S)), (bP, bA, bS), end_axes=(1,))
     r = call(s, "take", k_take, (), xp, padded(s, sub, (bn,)), int64(bA - A))
-    return [unpad(s, r, P, sub.size, S)]  # [before Axis, index dims, after Axis] (GATHER-6)
+    # [before Axis, index dims, after Axis] (GATHER-6)
+    return [unpad(s, r, P, sub.size, S).view(x.dtype)]
 
 
 def k_take_along(s, _, x, i, d):
@@ -135,10 +147,10 @@ def gather_elements(case, s):
     P, A, S = dims3(x.shape, d["Axis"])
     B = sub.shape[d["Axis"]]  # GATHER_ELEMENTS-4: the other dimensions are the input's
     bP, bA, bS, bB = sizes(s, P, A, S, B)
-    xp = padded(s, x.reshape(P, A, S), (bP, bA, bS), end_axes=(1,))
+    xp = padded(s, data(s, x.reshape(P, A, S)), (bP, bA, bS), end_axes=(1,))
     r = call(s, "take_along", k_take_along, (), xp,
              padded(s, sub.reshape(P, B, S), (bP, bB, bS)), int64(bA - A))
-    return [unpad(s, r, P, B, S)]
+    return [unpad(s, r, P, B, S).view(x.dtype)]
 
 
 def nd_form(case):
@@ -163,12 +175,12 @@ def gather_nd(case, s):
     Bt, m, k = t.shape
     T = x.shape[-1]
     bBt, bm, bT = sizes(s, Bt, m, T)
-    bD = sizes(s, *D, lo=2)  # a floor of 8 on each of k dims would make k-cubes
-    xp = padded(s, x, (bBt,) + bD + (bT,), end_axes=tuple(range(1, k + 1)))
+    bD = sizes(s, *D, lo=4)  # a floor of 16 on each of k dims would make k-cubes
+    xp = padded(s, data(s, x), (bBt,) + bD + (bT,), end_axes=tuple(range(1, k + 1)))
     batch = np.arange(bBt, dtype=np.int64).reshape(bBt, 1) * np.ones((1, bm), dtype=np.int64)
     r = call(s, "get", k_get, (), xp, padded(s, t, (bBt, bm, k)), batch,
              np.array(bD, dtype=np.int64) - np.array(D, dtype=np.int64))
-    return [unpad(s, r, Bt, m, T)]  # [batch, tuples, trailing] (GATHER_ND-6)
+    return [unpad(s, r, Bt, m, T).view(x.dtype)]  # [batch, tuples, trailing] (GATHER_ND-6)
 
 
 # ---- the scatters -----------------------------------------------------------------------
@@ -184,14 +196,14 @@ def scatter(case, s):
     P, A, S = dims3(x.shape, d["Axis"])
     B = sub.shape[d["Axis"]]  # SCATTER-4: the other dimensions are the input's
     bP, bA, bS, bB = sizes(s, P, A, S, B)
-    xp = padded(s, x.reshape(P, A, S), (bP, bA, bS), end_axes=(1,))
+    xp = padded(s, data(s, x.reshape(P, A, S)), (bP, bA, bS), end_axes=(1,))
     ip = padded(s, sub.reshape(P, B, S), (bP, bB, bS), DROPPED)
-    up = padded(s, np.asarray(upd).reshape(P, B, S), (bP, bB, bS))
+    up = padded(s, data(s, np.asarray(upd).reshape(P, B, S)), (bP, bB, bS))
     p = np.broadcast_to(np.arange(bP, dtype=np.int64).reshape(bP, 1, 1), (bP, bB, bS))
     q = np.broadcast_to(np.arange(bS, dtype=np.int64).reshape(1, 1, bS), (bP, bB, bS))
-    r = call(s, "scatter", k_scatter, (), xp, ip, up, np.ascontiguousarray(p), np.ascontiguousarray(q),
-             int64(bA - A))
-    return [unpad(s, r, P, slice(bA - A, bA), S)]
+    r = call(s, "scatter", k_scatter, (), xp, ip, up, np.ascontiguousarray(p),
+             np.ascontiguousarray(q), int64(bA - A))
+    return [unpad(s, r, P, slice(bA - A, bA), S).view(x.dtype)]
 
 
 def k_scatter_nd(s, _, x, t, u, dk):
@@ -204,23 +216,19 @@ def scatter_nd(case, s):
     _, m, k = t.shape
     T = x.shape[-1]
     bm, bT = sizes(s, m, T)
-    bD = sizes(s, *D, lo=2)  # a floor of 8 on each of k dims would make k-cubes
-    xp = padded(s, x.reshape(D + (T,)), bD + (bT,), end_axes=tuple(range(k)))
+    bD = sizes(s, *D, lo=4)  # a floor of 16 on each of k dims would make k-cubes
+    xp = padded(s, data(s, x.reshape(D + (T,))), bD + (bT,), end_axes=tuple(range(k)))
     # SCATTER_ND-6: UpdatesTensor is [q, s] right-aligned: one slab per tuple.
     upd = np.asarray(case.inputs()[2]).reshape(m, T)
     r = call(s, "scatter_nd", k_scatter_nd, (), xp, padded(s, t.reshape(m, k), (bm, k), DROPPED),
-             padded(s, upd, (bm, bT)), np.array(bD, dtype=np.int64) - np.array(D, dtype=np.int64))
+             padded(s, data(s, upd), (bm, bT)),
+             np.array(bD, dtype=np.int64) - np.array(D, dtype=np.int64))
     keep = [slice(b - n, b) for b, n in zip(bD, D)] + [T]
-    return [unpad(s, r, *keep).reshape(full.shape)]  # written back in the output's shape
+    # written back in the output's shape
+    return [unpad(s, r, *keep).view(x.dtype).reshape(full.shape)]
 
 
 # ---- SPLIT, JOIN ----------------------------------------------------------------------
-
-def words(a):
-    """A copy's elements as unsigned words of their width: SPLIT and JOIN move bits,
-    and one program then serves every type of a width."""
-    return a.view("u%d" % a.dtype.itemsize)
-
 
 def k_split(s, st, x, starts):
     n = st[0]
@@ -239,7 +247,7 @@ def split(case, s):
         xp = case.inputs()[0].reshape(P, A, S)
         return [unpad(s, s.slice(s.put(xp), st, ln, 1), P, ln, S) for st, ln in zip(starts, lens)]
     x = case.inputs()[0]
-    xp = padded(s, words(np.ascontiguousarray(x).reshape(P, A, S)), (bP, bucket(A) + n, bS))
+    xp = padded(s, words(x.reshape(P, A, S)), (bP, bucket(A) + n, bS))
     r = call(s, "split", k_split, (n, len(lens)), xp, np.array(starts, dtype=np.int64))
     return [unpad(s, y, P, ln, S).view(x.dtype) for y, ln in zip(r, lens)]
 
@@ -261,8 +269,7 @@ def join(case, s):
         return [s.concat([s.put(x.reshape(P, x.shape[axis], S)) for x in ins], 1)]
     n = bucket(max(lens))
     bP, bS = sizes(s, P, S)
-    parts = [padded(s, words(np.ascontiguousarray(x).reshape(P, x.shape[axis], S)), (bP, n, bS))
-             for x in ins]
+    parts = [padded(s, words(x.reshape(P, x.shape[axis], S)), (bP, n, bS)) for x in ins]
     y = np.zeros((bP, bucket(total) + n, bS), dtype=parts[0].dtype)
     starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
     r = call(s, "join", k_join, (len(ins),), y, *parts, starts)
@@ -298,7 +305,8 @@ def scan(case, s, product):
     bM, bA = sizes(s, M, A)
     xp = padded(s, lanes.reshape(M, A), (bM, bA), 1 if product else 0)
     first = np.full((bM, 1), 1 if product else 0, dtype=x.dtype)
-    r = call(s, "scan", k_scan, (product,), xp, first, np.array([decreasing, exclusive], dtype=np.int64))
+    flags = np.array([decreasing, exclusive], dtype=np.int64)
+    r = call(s, "scan", k_scan, (product,), xp, first, flags)
     return [np.moveaxis(unpad(s, r, M, A).reshape(lanes.shape), -1, axis)]
 
 

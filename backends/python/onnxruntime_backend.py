@@ -118,6 +118,16 @@ def make_model(onnx, op_type, attrs, inputs, out_descs):
 SESSIONS = {}  # (op_type, attributes, input types and ranks, output types): a session
 
 
+def session_options(ort):
+    """One thread a session: the cases are small, and each session's own pool of a
+    thread per core, times hundreds of sessions, swamped the machine.  Errors
+    only in the log: an out-of-range index is the case's ERROR, reported anyway."""
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = so.inter_op_num_threads = 1
+    so.log_severity_level = 3
+    return so
+
+
 def run_case(case, onnx, ort, providers):
     op_type, attrs, inputs, constants = node_for(case)
     # np.require, not np.ascontiguousarray: that one makes a 0-d array 1-d, and
@@ -130,7 +140,8 @@ def run_case(case, onnx, ort, providers):
     if session is None:
         model = make_model(onnx, op_type, attrs, inputs, case.out_descs)
         try:
-            session = ort.InferenceSession(model.SerializeToString(), providers=providers)
+            session = ort.InferenceSession(model.SerializeToString(), session_options(ort),
+                                           providers=providers)
         except Exception as e:
             if type(e).__name__ == "NotImplemented":  # no kernel for this type on this provider
                 raise NotSupported(cmd.error_message(e))

@@ -82,9 +82,9 @@ def case(name, desc_text, tags, fl, dt, it, in_sizes, data, ix_sizes, idx, axis,
     }
     write(name, c)
 
-def negative(name, desc_text, fl, status, message, desc):
+def negative(name, desc_text, fl, status, message, desc, tags=()):
     write(name, {"format": "dmlref-case-1", "name": name, "description": desc_text,
-                 "tags": ["gather", "negative"], "min_feature_level": "1_0", "feature_level": fl,
+                 "tags": ["gather", "negative"] + list(tags), "min_feature_level": "1_0", "feature_level": fl,
                  "type": "DML_OPERATOR_GATHER", "desc": desc,
                  "expect_error": {"status": status, "message": message}})
 
@@ -129,13 +129,14 @@ def main():
               "OutputTensor": {"DataType": "FLOAT64", "Sizes": [2]},
               "Axis": 0, "IndexDimensions": 1})
     negative("gather/non_1_leading_indices_dimension", "Indices {3,2} with IndexDimensions 1: the "
-             "leading 3 is neither relevant nor 1 (GATHER-5; DirectML issue 685)", "6_4",
+             "leading 3 is neither relevant nor 1 (GATHER-5; DirectML issue 685). The page calls "
+             "them leading ones; the release DirectML.dll 1.15.4 accepts the desc (DML-1)", "6_4",
              "INVALID_ARGUMENT", "GATHER: IndicesTensor.Sizes[0] is 3, expected 1 (only the last "
              "IndexDimensions=1 dimensions may exceed 1)",
              {"InputTensor": {"DataType": "FLOAT32", "Sizes": [3, 3]},
               "IndicesTensor": {"DataType": "UINT32", "Sizes": [3, 2]},
               "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3, 2]},
-              "Axis": 1, "IndexDimensions": 1})
+              "Axis": 1, "IndexDimensions": 1}, ["release-dml-unchecked"])
     case("gather/negative_indices", "INT32 indices -1..-4 count from the end of Axis 1 (GATHER-7)",
          ["gather", "negidx"], "3_0", "INT16", "INT32", [2, 4], [-8, 7, -6, 5, 4, -3, 2, -1],
          [1, 5], [-1, -4, 2, -2, -3], 1, 1)
@@ -149,6 +150,16 @@ def main():
          "(GATHER-8): clamped to the last element and implementation-defined",
          ["gather", "oob"], "4_1", "UINT64", "UINT64", [3], [7, 18446744073709551615, 9], [3],
          [18446744073709551615, 0, 1], 0, 1, show=lambda v: str(v) if v > 2**53 else v)
+    case("gather/index64_high_words", "UINT64 indices 2^64-2, 2^32+1, 2^63, 2^32-1 on Axis 1: "
+         "all out of range (INDEX-1: every bit counts, UINT64 is never negative), clamped by the "
+         "reference and implementation-defined (INDEX-2). DirectML 1.15.4 read 12, 11, 13, 13: "
+         "2^64-2 as -2, 2^32+1 by its low word 1", ["gather", "oob", "int64"], "3_0", "FLOAT32", "UINT64", [1, 4],
+         [10, 11, 12, 13], [1, 4], [2**64 - 2, 2**32 + 1, 2**63, 2**32 - 1], 1, 1)
+    case("gather/index64_high_words_int64", "INT64 indices -2^32+2, 2^32+1, -2^63, 2^31: out of "
+         "range by their high words (INDEX-1), clamped by the reference and implementation-defined "
+         "(INDEX-2); DirectML 1.15.4 read 13, 11, 13, 13", ["gather", "oob", "int64"], "3_0",
+         "FLOAT32", "INT64", [1, 4], [10, 11, 12, 13], [1, 4],
+         [-2**32 + 2, 2**32 + 1, -2**63, 2**31], 1, 1)
     case("gather/padded_permuted_strides", "FLOAT16 input with padded row stride, indices "
          "permuted (column-major), output padded: values are layout-independent",
          ["gather", "strided"], "3_0", "FLOAT16", "UINT32", [1, 3, 4], [0.5 * i for i in range(12)],

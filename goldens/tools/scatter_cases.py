@@ -71,6 +71,32 @@ def wrap(v, dim):
     return v if 0 <= v < dim else None
 
 
+def dml_flat(v, dim, bits):
+    """INDEX-2: DirectML's reading of an out-of-range index (v as its type reads it): INT32
+    signed, UINT32 unsigned, a 64-bit one signed; the dimension added once when negative; its
+    low 32 bits, which the address takes in 32-bit arithmetic."""
+    v = v - 2 ** 64 if bits == 64 and v >= 2 ** 63 else v
+    if v < 0:
+        v += dim
+    return v % 2 ** 32
+
+
+def packed(sizes):
+    st, acc = [], 1
+    for s in reversed(sizes):
+        st.append(acc)
+        acc *= s
+    return st[::-1]
+
+
+def element_at(offset, sizes, strides):
+    """SCATTER-5: the output element stored at element offset `offset`, or None."""
+    for i, c in each_coord(sizes):
+        if sum(x * y for x, y in zip(c, strides)) == offset:
+            return i
+    return None
+
+
 def count(sizes):
     return math.prod(sizes)
 
@@ -97,8 +123,9 @@ def each_coord(sizes):
 
 # ---- the two operators --------------------------------------------------------------
 
-def scatter_elements(in_sizes, inp, ix_dt, idx, upd, axis):
+def scatter_elements(in_sizes, inp, ix_dt, idx, upd, axis, out_strides=None):
     """Returns (output bits, landings per output, maybe set)."""
+    ost = out_strides or packed(in_sizes)
     out = list(inp)
     hits = [[] for _ in out]
     maybe = set()
@@ -109,6 +136,11 @@ def scatter_elements(in_sizes, inp, ix_dt, idx, upd, axis):
         if p is None:
             for a in range(in_sizes[axis]):
                 maybe.add(ravel(c[:axis] + [a] + c[axis + 1:], in_sizes))
+            a = dml_flat(index_value(ix_dt, idx[u]), in_sizes[axis], 8 * TYPES[ix_dt][0])
+            e = element_at(sum(x * y for x, y in zip(c[:axis] + [a] + c[axis + 1:], ost)) % 2 ** 32,
+                           in_sizes, ost)
+            if e is not None:  # SCATTER-5: where DirectML's write lands
+                maybe.add(e)
             continue
         o = ravel(c[:axis] + [p] + c[axis + 1:], in_sizes)
         out[o] = upd[u]
@@ -119,14 +151,13 @@ def scatter_elements(in_sizes, inp, ix_dt, idx, upd, axis):
 def nd_updates_sizes(in_sizes, in_dc, ix_sizes, ix_dc):
     D, k = len(in_sizes), ix_sizes[-1]
     cat = ix_sizes[D - ix_dc:D - 1] + in_sizes[D - in_dc + k:]
-    while len(cat) > D:
-        assert cat[0] == 1
-        cat = cat[1:]
+    assert len(cat) <= D  # SCATTER_ND-6: nothing is dropped
     return [1] * (D - len(cat)) + cat
 
 
-def scatter_nd(in_sizes, in_dc, inp, ix_sizes, ix_dc, ix_dt, idx, upd):
+def scatter_nd(in_sizes, in_dc, inp, ix_sizes, ix_dc, ix_dt, idx, upd, out_strides=None):
     D, k = len(in_sizes), ix_sizes[-1]
+    ost = out_strides or packed(in_sizes)
     Q, T = ix_dc - 1, in_dc - k
     L, i0 = Q + T, D - in_dc
     up_sizes = nd_updates_sizes(in_sizes, in_dc, ix_sizes, ix_dc)
@@ -139,15 +170,20 @@ def scatter_nd(in_sizes, in_dc, inp, ix_sizes, ix_dc, ix_dt, idx, upd):
         xc[D - ix_dc:D - 1] = cat[:Q]
         oc = [0] * D
         oc[i0 + k:] = cat[Q:]
-        bad = []
+        bad, fc = [], list(oc)
         for j in range(k):
             xc[D - 1] = j
-            p = wrap(index_value(ix_dt, idx[ravel(xc, ix_sizes)]), in_sizes[i0 + j])
+            v = index_value(ix_dt, idx[ravel(xc, ix_sizes)])
+            p = wrap(v, in_sizes[i0 + j])
+            fc[i0 + j] = dml_flat(v, in_sizes[i0 + j], 8 * TYPES[ix_dt][0])
             if p is None:
                 bad.append(i0 + j)
             else:
                 oc[i0 + j] = p
         if bad:
+            e = element_at(sum(x * y for x, y in zip(fc, ost)) % 2 ** 32, in_sizes, ost)
+            if e is not None:  # SCATTER_ND-7: where DirectML's write lands
+                maybe.add(e)
             for f, fc in each_coord([in_sizes[d] for d in bad]):
                 for d, x in zip(bad, fc):
                     oc[d] = x
@@ -187,6 +223,12 @@ def output_entry(dt, sizes, out, hits, maybe):
                 if b not in vals:
                     vals.append(b)
             legal.append({"element": o, "values": [to_json(dt, b) for b in vals]})
+    for o, h in enumerate(hits):  # SCATTER-7: a copied FLOAT16 signalling NaN may come quieted
+        b = out[o]
+        if dt == "FLOAT16" and not h and o not in maybe and b & 0x7C00 == 0x7C00 and \
+                b & 0x3FF and not b & 0x200:
+            legal.append({"element": o, "values": [to_json(dt, b), to_json(dt, b | 0x200)]})
+    legal.sort(key=lambda e: e["element"])
     if legal:
         entry["legal_values"] = legal
     return entry
@@ -227,7 +269,7 @@ def scatter_case(name, description, tags, fl, dt, in_sizes, inp, ix_dt, ix_sizes
                  strides=(None, None, None, None)):
     inb = [to_bits(dt, v) for v in inp]
     upb = [to_bits(dt, v) for v in upd]
-    out, hits, maybe = scatter_elements(in_sizes, inb, ix_dt, idx, upb, axis)
+    out, hits, maybe = scatter_elements(in_sizes, inb, ix_dt, idx, upb, axis, strides[3])
     case = base(name, description, tags, fl, "SCATTER", {
         "InputTensor": tensor(dt, in_sizes, strides[0]),
         "IndicesTensor": tensor(ix_dt, ix_sizes, strides[1]),
@@ -245,7 +287,8 @@ def scatter_nd_case(name, description, tags, fl, dt, in_sizes, in_dc, inp, ix_dt
                     idx, upd, strides=(None, None, None, None)):
     inb = [to_bits(dt, v) for v in inp]
     upb = [to_bits(dt, v) for v in upd]
-    out, hits, maybe, up_sizes = scatter_nd(in_sizes, in_dc, inb, ix_sizes, ix_dc, ix_dt, idx, upb)
+    out, hits, maybe, up_sizes = scatter_nd(in_sizes, in_dc, inb, ix_sizes, ix_dc, ix_dt, idx, upb,
+                                            strides[3])
     assert len(upb) == count(up_sizes), (name, up_sizes)
     case = base(name, description, tags, fl, "SCATTER_ND", {
         "InputTensor": tensor(dt, in_sizes, strides[0]),
@@ -343,11 +386,12 @@ def main():
         [0, 1, 2, 3, 2, 1], [-1, -2, -3] * 2, 0, strides=([0, 1], None, [0, 1], None)))
     rnd = lcg(8)
     r8_in = [2, 1, 2, 1, 1, 2, 1, 3]
-    r8_ix = [2, 1, 2, 1, 1, 2, 1, 4]
+    r8_ix = [2, 1, 2, 1, 1, 2, 1, 3]
     write(f"{S}/rank8_int64_indices.json", scatter_case(
         "scatter/rank8_int64_indices",
-        "8-D scatter on Axis 7 with INT64 indices in [-3, 2]: 4 indices per line of 3 forces "
-        "duplicate targets; each contested element lists its colliding updates (SCATTER-6).",
+        "8-D scatter on Axis 7 with INT64 indices in [-3, 2]: 3 indices per line of 3 (no more: "
+        "SCATTER-4) name the same target often; each contested element lists its colliding "
+        "updates (SCATTER-6).",
         ["scatter", "rank8", "dup", "negidx"], "3_0", "INT16", r8_in,
         [(next(rnd) % 2000) - 1000 for _ in range(count(r8_in))], "INT64", r8_ix,
         [(next(rnd) % 6) - 3 for _ in range(count(r8_ix))],
@@ -368,11 +412,31 @@ def main():
         [2, 0, 1, 2], ["18446744073709551614", 42, "12345678901234567890", 7], 0))
     write(f"{S}/duplicates_legal_values.json", scatter_case(
         "scatter/duplicates_legal_values",
-        "Four index rows onto three on Axis 0: elements written twice or three times take the "
-        "last write in row-major order in the reference; any colliding update is legal "
-        "(SCATTER-6).",
-        ["scatter", "dup"], "3_0", "FLOAT32", [3, 3], [0] * 9, "UINT32", [4, 3],
-        [0, 1, 2, 0, 1, 1, 2, 1, 0, 0, 0, 2], [11, 12, 13, 21, 22, 23, 31, 32, 33, 41, 42, 43], 0))
+        "Three index rows onto three on Axis 0 (no more: SCATTER-4): elements written twice or "
+        "three times take the last write in row-major order in the reference; any colliding "
+        "update is legal (SCATTER-6).",
+        ["scatter", "dup"], "3_0", "FLOAT32", [3, 3], [0] * 9, "UINT32", [3, 3],
+        [0, 1, 1, 0, 1, 1, 0, 1, 0], [11, 12, 13, 21, 22, 23, 31, 32, 33], 0))
+    write(f"{S}/indices_longer_on_axis.json", negative(
+        "scatter/indices_longer_on_axis",
+        "Four index rows onto three on Axis 0: the page only says the indices match the input "
+        "off Axis; DirectML 1.15.4 refuses IndicesTensor.Sizes[Axis] > InputTensor.Sizes[Axis] "
+        "at CreateOperator (E_INVALIDARG) and the reference follows it (SCATTER-4).",
+        ["scatter", "negative", "SCATTER-4"], "3_0", "SCATTER",
+        {"InputTensor": tensor("FLOAT32", [3, 3]), "IndicesTensor": tensor("UINT32", [4, 3]),
+         "UpdatesTensor": tensor("FLOAT32", [4, 3]), "OutputTensor": tensor("FLOAT32", [3, 3]),
+         "Axis": 0},
+        "INVALID_ARGUMENT", "SCATTER: IndicesTensor.Sizes[0] is 4, expected at most 3 "
+        "(InputTensor.Sizes[0], Axis)"))
+    write(f"{S}/out_of_range_flat_address.json", scatter_case(
+        "scatter/out_of_range_flat_address",
+        "INT32 indices 3 (past the end) in row 0 and -4 (below -dim) in row 2 on Axis 1 of {3,3}: "
+        "DirectML 1.15.4 adds the dimension once to a negative index and writes at the flat "
+        "address, so 3 lands on [1,0] and -4 (-1) on [1,2]; the reference drops both, and marks "
+        "their Axis lines and those two elements implementation-defined (SCATTER-5, INDEX-2). "
+        "Row 1 ([1,1] = 101) is exact.",
+        ["scatter", "oob", "negidx"], "3_0", "FLOAT32", [3, 3], list(range(9)), "INT32", [3, 1],
+        [3, 1, -4], [100, 101, 102], 1))
     four = lambda s: tensor("FLOAT32", s)
     write(f"{S}/feature_level_1_0.json", negative(
         "scatter/feature_level_1_0",
@@ -497,6 +561,57 @@ def main():
         "INVALID_ARGUMENT",
         "SCATTER_ND: InputTensor.Sizes[0] is 2, expected 1 (only the last InputDimensionCount=1 "
         "dimensions may exceed 1)"))
+    write(f"{N}/broadcast_indices.json", negative(
+        "scatter_nd/broadcast_indices",
+        "IndicesTensor {2,1} with Strides {0,1}: both tuples are one element. The page says "
+        "nothing of broadcast indices; DirectML 1.15.4 refuses a zero stride on any indices "
+        "dimension of size above 1 at CreateOperator (E_INVALIDARG), GATHER_ND accepts it; the "
+        "reference follows DirectML (SCATTER_ND-11).",
+        ["scatter_nd", "negative", "SCATTER_ND-11"], "3_0", "SCATTER_ND",
+        {"InputTensor": f4([4, 3]), "IndicesTensor": tensor("UINT32", [2, 1], [0, 1]),
+         "UpdatesTensor": f4([2, 3]), "OutputTensor": f4([4, 3]), "InputDimensionCount": 2,
+         "IndicesDimensionCount": 2},
+        "INVALID_ARGUMENT",
+        "SCATTER_ND: IndicesTensor.Strides[0] is 0 on a dimension of size 2: the indices may "
+        "not broadcast"))
+    write(f"{N}/broadcast_tuple_coordinates.json", negative(
+        "scatter_nd/broadcast_tuple_coordinates",
+        "IndicesTensor {2,2} with Strides {2,0}: each tuple repeats its first coordinate. "
+        "DirectML 1.15.4 refuses it as well (SCATTER_ND-11).",
+        ["scatter_nd", "negative", "SCATTER_ND-11"], "3_0", "SCATTER_ND",
+        {"InputTensor": f4([3, 3]), "IndicesTensor": tensor("UINT32", [2, 2], [2, 0]),
+         "UpdatesTensor": f4([1, 2]), "OutputTensor": f4([3, 3]), "InputDimensionCount": 2,
+         "IndicesDimensionCount": 2},
+        "INVALID_ARGUMENT",
+        "SCATTER_ND: IndicesTensor.Strides[1] is 0 on a dimension of size 2: the indices may "
+        "not broadcast"))
+    write(f"{N}/zero_stride_on_size_1.json", scatter_nd_case(
+        "scatter_nd/zero_stride_on_size_1",
+        "A zero stride on an indices dimension of size 1 reads nothing twice: valid, and "
+        "DirectML 1.15.4 runs it (SCATTER_ND-11). Tuples (2) and (0) overwrite rows 2 and 0.",
+        ["scatter_nd", "strides"], "3_0", "FLOAT32", [4, 3], 2, list(range(12)), "UINT32",
+        [2, 1], 2, [2, 0], [100, 101, 102, 103, 104, 105], strides=(None, [1, 0], None, None)))
+    write(f"{N}/updates_need_dropped_ones.json", negative(
+        "scatter_nd/updates_need_dropped_ones",
+        "Input {1,2,3} (InputDimensionCount 3), Indices {2,1,1} (IndicesDimensionCount 3, "
+        "tuples of 1): the updates [2,1] + [2,3] have 4 entries for 3 dimensions, the leading "
+        "one a 1. The page only prepends leading 1s; DirectML 1.15.4 refuses every such desc, so "
+        "the reference drops nothing either (SCATTER_ND-6; was SCATTER_ND-10).",
+        ["scatter_nd", "negative", "SCATTER_ND-6"], "3_0", "SCATTER_ND",
+        {"InputTensor": f4([1, 2, 3]), "IndicesTensor": tensor("UINT32", [2, 1, 1]),
+         "UpdatesTensor": f4([1, 2, 3]), "OutputTensor": f4([1, 2, 3]), "InputDimensionCount": 3,
+         "IndicesDimensionCount": 3},
+        "INVALID_ARGUMENT",
+        "SCATTER_ND: the updates [indices before their last dimension, input after the k=1 "
+        "indexed dimensions] have 4 dimensions, more than DimensionCount 3"))
+    write(f"{N}/out_of_range_flat_address.json", scatter_nd_case(
+        "scatter_nd/out_of_range_flat_address",
+        "INT32 tuples (0,3) and (3,0) on {3,3}: DirectML 1.15.4 writes (0,3) at the flat "
+        "address 3, element [1,0], and (3,0) at 9, past the buffer, where the write vanishes. "
+        "The reference drops both; [1,0] and every element per-coordinate clamping or wrapping "
+        "could reach are implementation-defined (SCATTER_ND-7, INDEX-2).",
+        ["scatter_nd", "oob"], "3_0", "FLOAT32", [3, 3], 2, list(range(9)), "INT32", [2, 2], 2,
+        [0, 3, 3, 0], [100, 101]))
     write(f"{N}/feature_level_2_0.json", negative(
         "scatter_nd/feature_level_2_0",
         "SCATTER_ND arrived with DML_FEATURE_LEVEL_2_1 (FL-1).",

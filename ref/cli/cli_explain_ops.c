@@ -10,6 +10,7 @@
 #include "cli_explain.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { SHOWN = 8 }; /* updates listed at one element */
@@ -53,6 +54,26 @@ static void update_line(const dmlc_case_tensor *up, const uint64_t *ucoord,
     printf("    UpdatesTensor%s = %s, by IndicesTensor%s = %s\n", uw, v, iw, raw);
 }
 
+/* SCATTER-5, SCATTER_ND-7, INDEX-2: whether an out-of-range update lands on the element at
+ * DirectML's flat address (the library's marks, dmlr_scatter_targets). */
+static bool reached_flat(const cli_xp *x)
+{
+    static const char *const names[3] = {"InputTensor", "IndicesTensor", "UpdatesTensor"};
+    dmlr_buffer b[3];
+    dmlr_error err;
+    bool hit = false;
+    for (int t = 0; t < 3; t++) {
+        const dmlc_case_tensor *v = cli_xp_tensor(x->c, names[t]);
+        b[t] = (dmlr_buffer){(void *)v->data, v->bytes};
+    }
+    uint8_t *marks = malloc(x->out->count ? x->out->count : 1);
+    if (marks && dmlr_scatter_targets(&x->c->op, b, 3, DMLR_FEATURE_LEVEL_MAX, NULL, 0, marks,
+                                      x->out->count, &err) == DMLR_STATUS_OK)
+        hit = marks[x->flat] & DMLR_SCATTER_MAYBE;
+    free(marks);
+    return hit;
+}
+
 /* The closing of SCATTER and SCATTER_ND: who wrote the element last. */
 static bool scatter_close(const cli_xp *x, const dmlc_case_tensor *in, const dmlc_case_tensor *up,
                           uint64_t hits, const uint64_t *last, uint64_t dropped, const char *rule,
@@ -64,6 +85,10 @@ static bool scatter_close(const cli_xp *x, const dmlc_case_tensor *in, const dml
         printf("  %llu update(s) that could land here have an index out of range: dropped by the "
                "reference (%s);\n  a device may clamp or wrap them, so this element is "
                "implementation-defined\n", (unsigned long long)dropped, drop_rule);
+    else if (reached_flat(x))
+        printf("  an update elsewhere with an index out of range lands here at DirectML's flat "
+               "address\n  (index wrapped once, 32-bit address: %s, INDEX-2), so this element is "
+               "implementation-defined\n", drop_rule);
     if (!hits) {
         printf("  no update is aimed at it: it keeps the input's value\n");
         return cli_xp_verdict(x, cli_xp_at(in, x->coord), false);

@@ -6,6 +6,9 @@
  *   SCATTER-5/6, SCATTER_ND-7/8: dmlr_scatter_targets' MAYBE bits are
  *     implementation_defined; a CONTESTED element's legal values are the
  *     values of every update whose target_of_update is that element.
+ *   SCATTER-7, SCATTER_ND-9: a FLOAT16 signalling NaN that the output copies
+ *     from the input (no update writes there) has itself and its quieted
+ *     form (bit 9 set) as legal values.
  * Also the content tags (negidx, oob, dup) from what the indices really hold.
  */
 #include "gen.h"
@@ -52,6 +55,18 @@ void dmlg_index_tags(dmlg_case *gc, const dmlg_tensor *ix)
     }
 }
 
+/* SCATTER-7, SCATTER_ND-9: DirectML 1.15.4 quiets a FLOAT16 signalling NaN in its
+ * input -> output copy (strided layouts); an element no update reaches may arrive so. */
+static bool copied_snan(const dmlg_tensor *out, const uint8_t *marks, uint64_t o)
+{
+    uint16_t b;
+    if (out->desc.DataType != DMLR_FLOAT16 ||
+        marks[o] & (DMLR_SCATTER_WRITTEN | DMLR_SCATTER_MAYBE))
+        return false;
+    memcpy(&b, out->logical + o * 2, 2);
+    return (b & 0x7C00) == 0x7C00 && (b & 0x3FF) && !(b & 0x200);
+}
+
 bool dmlg_scatter_marks(dmlg_case *gc)
 {
     dmlg_tensor *upd = &gc->t[2], *out = &gc->t[3];
@@ -70,7 +85,7 @@ bool dmlg_scatter_marks(dmlg_case *gc)
         if (marks[o] & DMLR_SCATTER_MAYBE) {
             out->impl[o] = 1;
             out->impl_count++;
-        } else if (marks[o] & DMLR_SCATTER_CONTESTED) {
+        } else if (marks[o] & DMLR_SCATTER_CONTESTED || copied_snan(out, marks, o)) {
             out->legal_count++;
         }
     }
@@ -79,6 +94,17 @@ bool dmlg_scatter_marks(dmlg_case *gc)
         return false;
     for (uint64_t o = 0, k = 0; o < out->count; o++) {
         dmlg_legal *l;
+        if (copied_snan(out, marks, o)) { /* SCATTER-7, SCATTER_ND-9 */
+            uint16_t v[2];
+            memcpy(&v[0], out->logical + o * 2, 2);
+            v[1] = v[0] | 0x200;
+            l = &out->legal[k++];
+            l->element = o, l->count = 2;
+            if (!(l->values = dmlg_alloc(gc, sizeof v)))
+                return false;
+            memcpy(l->values, v, sizeof v);
+            continue;
+        }
         if (!(marks[o] & DMLR_SCATTER_CONTESTED) || (marks[o] & DMLR_SCATTER_MAYBE))
             continue;
         l = &out->legal[k++];

@@ -154,6 +154,23 @@ static bool make_base(neg_case *n, const dmlg_op *op)
     return apply_all(n, op->negative_attrs);
 }
 
+/*
+ * DML-1: rules the pages state that the release DirectML.dll (no debug layer) does
+ * not check: DirectML 1.15.4 accepted these cases at CreateOperator.
+ */
+static bool release_unchecked(const dmlg_negative *s)
+{
+    static const char *const cases[][2] = {
+        {"GATHER-6", "dropped-size-2"},
+        {"GATHER_ND1-3", "batch-sizes-differ"},
+        {"SCATTER_ND-1", "updates-rank"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (strcmp(s->rule, cases[i][0]) == 0 && strcmp(s->slug, cases[i][1]) == 0)
+            return true;
+    return false;
+}
+
 char *dmlg_negative_case(const dmlg_negative *s, char *why, size_t cap)
 {
     const dmlg_op *op = NULL;
@@ -162,8 +179,10 @@ char *dmlg_negative_case(const dmlg_negative *s, char *why, size_t cap)
     dmlr_error err;
     dmlg_json w = {0};
     char name[160];
-    const char *tags[5] = {"negative", s->dir, s->rule, s->rule2, NULL};
+    const char *tags[6] = {"negative", s->dir, s->rule, s->rule2, NULL};
     uint32_t ntags = s->rule2 ? 4 : 3;
+    if (release_unchecked(s)) /* DML-1 */
+        tags[ntags++] = "release-dml-unchecked";
     for (uint32_t o = 0; dmlg_ops[o]; o++)
         if (strcmp(dmlg_ops[o]->dir, s->dir) == 0)
             op = dmlg_ops[o];

@@ -3,8 +3,8 @@
  * GATHER_ND1 shares (GATHER_ND is GATHER_ND1 without batch dimensions,
  * GATHER_ND1-1): the matrix, the builder (leading 1s beyond the dimension
  * counts, GATHER_ND-4; batch sizes equal on both sides, GATHER_ND1-3; tuples
- * of k; the output shape of GATHER_ND-6 with whatever its right-alignment
- * drops set to 1), the marks (GATHER_ND-8: every element of a slice read
+ * of k; the output shape of GATHER_ND-6, fewer relevant indices dimensions
+ * where it would pass DimensionCount), the marks (GATHER_ND-8: every element of a slice read
  * through a tuple with an out-of-range coordinate is implementation_defined)
  * and the negative cases.
  */
@@ -78,19 +78,25 @@ bool dmlg_gather_nd_build(dmlg_case *gc, bool nd1)
     uint32_t rank = dmlg_rank(gc), in[DMLR_MAX_RANK], ix[DMLR_MAX_RANK], out[DMLR_MAX_RANK];
     uint32_t cat[2 * DMLR_MAX_RANK], n = 0, lo = dmlg_variant(gc, "interleaved") ? 2 : 1;
     uint32_t nin = count_of(dmlg_value(gc, "indims"), rank, (rank + 1) / 2);
-    uint32_t nix = count_of(dmlg_value(gc, "ixdims"), rank, 0), b = 0, k, len, drop;
+    uint32_t nix = count_of(dmlg_value(gc, "ixdims"), rank, 0), b = 0, k, len;
     bool long_axis = dmlg_variant(gc, "long");
     if (dmlg_variant(gc, "large"))
         return large_nd(gc, dt, it, nd1);
     if (nd1) /* GATHER_ND1-2: b1, or as many as both counts allow with a tuple after them */
         b = dmlg_is(gc, "batch", "b0") ? 0 : dmlg_is(gc, "batch", "b1") ? 1
             : (nin < nix ? nin : nix) - 1;
-    uint32_t i0 = rank - nin, x0 = rank - nix, t0 = i0 + b, avail = nin - b;
+    uint32_t i0 = rank - nin, t0 = i0 + b, avail = nin - b;
     k = dmlg_is(gc, "tuple", "k1")      ? 1
         : dmlg_is(gc, "tuple", "kfull") ? avail
                                             : 1 + (uint32_t)dmlg_below(gc, avail - 1 ? avail - 1 : 1);
     if (k > avail)
         k = avail;
+    len = (nix - 1) + (nin - b - k);
+    if (len > rank) { /* GATHER_ND-6: nothing is dropped; the surplus indices dimensions lead */
+        nix -= len - rank;
+        len = rank;
+    }
+    uint32_t x0 = rank - nix;
     for (uint32_t d = 0; d < rank; d++) { /* GATHER_ND-4: 1s before the counted dimensions */
         in[d] = d < i0 ? 1 : lo + (uint32_t)dmlg_below(gc, 3);
         ix[d] = d < x0 ? 1 : lo + (uint32_t)dmlg_below(gc, 3);
@@ -103,16 +109,6 @@ bool dmlg_gather_nd_build(dmlg_case *gc, bool nd1)
     if (nix - b >= 2 && (dmlg_is(gc, "index", "dup") || long_axis)) /* several tuples */
         ix[rank - 2] =
             long_axis ? 64 + (uint32_t)dmlg_below(gc, 64) : 2 + (uint32_t)dmlg_below(gc, 2);
-    len = (nix - 1) + (nin - b - k); /* GATHER_ND-6: the entries alignment drops must be 1 */
-    drop = len > rank ? len - rank : 0;
-    for (uint32_t j = 0; j < drop; j++) {
-        if (j < b)
-            in[i0 + j] = ix[x0 + j] = 1;
-        else if (j < nix - 1)
-            ix[x0 + j] = 1;
-        else
-            in[t0 + k + (j - (nix - 1))] = 1;
-    }
     uint32_t batch_mask = ((1u << b) - 1) << i0; /* input dims; the indices' are at x0 */
     dmlg_cap_sizes(in, rank, batch_mask | ((1u << k) - 1) << t0, long_axis ? 1024 : 160);
     dmlg_cap_sizes(ix, rank, ((1u << b) - 1) << x0 | (rank >= 2 ? 3u << (rank - 2) : 1u),
@@ -224,6 +220,10 @@ static const dmlg_negative gather_nd_negatives[] = {
      "OutputTensor.Sizes[0] is 2", "t0.Sizes=1,4,3 t1.Sizes=1,2,2 t2.Sizes=2,4,3",
      "the output shape of the page's literal formula (indices before the last, then the last k "
      "input sizes) instead of its example's"},
+    {"gather_nd", "GATHER_ND-6", NULL, "output-needs-dropped-ones", NULL, BAD,
+     "has 4 dimensions, more than DimensionCount 3", "t1.Sizes=2,1,1 InputDimensionCount=3 "
+     "IndicesDimensionCount=3", "an output that fits only by dropping a leading 1: DirectML "
+     "1.15.4 refuses it"},
 };
 
 const dmlg_op dmlg_op_gather_nd = {

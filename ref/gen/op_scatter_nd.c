@@ -1,8 +1,8 @@
 /*
  * op_scatter_nd.c -- SCATTER_ND in the golden corpus: its matrix, the builder
  * (leading 1s beyond the dimension counts, SCATTER_ND-4; tuples of k; the
- * updates shape of SCATTER_ND-6 with whatever its right-alignment drops set
- * to 1), the marks (SCATTER_ND-7/8: dmlg_scatter_marks) and the negative cases.
+ * updates shape of SCATTER_ND-6, fewer relevant indices dimensions where it
+ * would pass DimensionCount; indices that never broadcast, SCATTER_ND-11), the marks (SCATTER_ND-7/8: dmlg_scatter_marks) and the negative cases.
  */
 #include "gen_matrix.h"
 
@@ -74,7 +74,7 @@ static bool build(dmlg_case *gc)
     uint32_t rank = dmlg_rank(gc), in[DMLR_MAX_RANK], ix[DMLR_MAX_RANK], up[DMLR_MAX_RANK];
     uint32_t cat[2 * DMLR_MAX_RANK], n = 0, lo = dmlg_variant(gc, "interleaved") ? 2 : 1;
     uint32_t nin = count_of(dmlg_value(gc, "indims"), rank, (rank + 1) / 2);
-    uint32_t nix = count_of(dmlg_value(gc, "ixdims"), rank, 0), k, i0 = rank - nin, len, drop;
+    uint32_t nix = count_of(dmlg_value(gc, "ixdims"), rank, 0), k, i0 = rank - nin, len;
     bool long_axis = dmlg_variant(gc, "long");
     if (dmlg_variant(gc, "large"))
         return large_nd(gc, dt, it);
@@ -89,20 +89,17 @@ static bool build(dmlg_case *gc)
         in[i0 + j] = dmlg_variant(gc, "axis1") ? 1
                      : long_axis && j == 0         ? 257 + (uint32_t)dmlg_below(gc, 200)
                                                    : 2 + (uint32_t)dmlg_below(gc, 3);
+    len = (nix - 1) + (nin - k);
+    if (len > rank) { /* SCATTER_ND-6: nothing is dropped; the surplus indices dimensions lead */
+        nix -= len - rank;
+        len = rank;
+    }
+    for (uint32_t d = 0; d + nix < rank; d++) /* SCATTER_ND-4 */
+        ix[d] = 1;
     ix[rank - 1] = k;
     if (nix >= 2 && (dmlg_is(gc, "index", "dup") || long_axis)) /* several tuples */
         ix[rank - 2] =
             long_axis ? 64 + (uint32_t)dmlg_below(gc, 64) : 2 + (uint32_t)dmlg_below(gc, 2);
-    len = (nix - 1) + (nin - k); /* SCATTER_ND-6: the entries right-alignment drops must be 1 */
-    drop = len > rank ? len - rank : 0;
-    if (drop) /* SCATTER_ND-10: trimming the surplus is the reference's reading, not the page's */
-        dmlg_tag(gc, "page-ambiguous");
-    for (uint32_t j = 0; j < drop; j++) {
-        if (j < nix - 1)
-            ix[rank - nix + j] = 1;
-        else
-            in[i0 + k + (j - (nix - 1))] = 1;
-    }
     dmlg_cap_sizes(in, rank, ((1u << k) - 1) << i0, long_axis ? 1024 : 160);
     dmlg_cap_sizes(ix, rank, rank >= 2 ? 3u << (rank - 2) : 1u, /* keep k and the tuple count */
                        long_axis ? 256 : 24);
@@ -113,6 +110,11 @@ static bool build(dmlg_case *gc)
     for (uint32_t d = 0; d < rank; d++)
         up[d] = d + len < rank ? 1 : cat[d + len - rank];
     dmlg_scatter_tensors(gc, dt, it, rank, in, ix, up);
+    for (uint32_t d = 0; d < rank; d++)
+        if (gc->t[1].desc.Strides && !gc->t[1].strides[d] && ix[d] > 1) {
+            dmlg_layout(gc, 1, "padded"); /* SCATTER_ND-11: the indices never broadcast */
+            break;
+        }
     gc->d.scatter_nd = (dmlr_scatter_nd_operator_desc){&gc->t[0].desc, &gc->t[1].desc,
                                                        &gc->t[2].desc, &gc->t[3].desc, nin, nix};
     gc->op = (dmlr_operator_desc){DMLR_OPERATOR_SCATTER_ND, &gc->d.scatter_nd};
@@ -158,6 +160,13 @@ static const dmlg_negative scatter_nd_negatives[] = {
      "t1.Sizes=1,2,3", "index tuples longer than InputDimensionCount"},
     {"scatter_nd", "SCATTER_ND-6", NULL, "updates-size", NULL, BAD, "UpdatesTensor.Sizes[2] is 4",
      "t2.Sizes=1,2,4", "an updates shape off the concatenation"},
+    {"scatter_nd", "SCATTER_ND-6", NULL, "updates-need-dropped-ones", NULL, BAD,
+     "have 4 dimensions, more than DimensionCount 3", "t1.Sizes=2,1,1 InputDimensionCount=3 "
+     "IndicesDimensionCount=3", "updates that only fit by dropping a leading 1: DirectML 1.15.4 "
+     "refuses them"},
+    {"scatter_nd", "SCATTER_ND-11", NULL, "broadcast-indices", NULL, BAD,
+     "IndicesTensor.Strides[1] is 0 on a dimension of size 2", "t1.Strides=2,0,1",
+     "indices that broadcast: DirectML 1.15.4 refuses them"},
 };
 
 const dmlg_op dmlg_op_scatter_nd = {

@@ -19,7 +19,8 @@
 
 #include <stdio.h>
 
-/* GATHER_ND-6, GATHER_ND1-3: [b, q, t] right-aligned; only leading 1s may be dropped. */
+/* GATHER_ND-6, GATHER_ND1-3: [b, q, t] right-aligned, padded with leading 1s; nothing is
+ * dropped (DirectML 1.15.4 refuses what would need it). */
 dmlr_status dmlr_gather_nd_map(const char *op, dmlr_nd_counts c, const dmlr_view *in,
                                const dmlr_view *ix, dmlr_nd_map *m, dmlr_error *err)
 {
@@ -38,20 +39,15 @@ dmlr_status dmlr_gather_nd_map(const char *op, dmlr_nd_counts c, const dmlr_view
         m->in_dim[d] = m->idx_dim[d] = -1, m->expect[d] = 1;
         snprintf(m->source[d], sizeof m->source[d], "a leading 1");
     }
+    if (n > D) /* GATHER_ND-6 */
+        return dmlr_fail(err, DMLR_STATUS_INVALID_ARGUMENT,
+                         "%s: the output [indices before their last dimension, input after the "
+                         "k=%u indexed dimensions] has %u dimensions, more than DimensionCount %u",
+                         op, m->k, n, D);
     for (uint32_t e = 0; e < n; e++) {
         bool from_input = cat[e].idx_dim < 0;
         int src = from_input ? cat[e].in_dim : cat[e].idx_dim;
         const char *tensor = from_input ? "InputTensor" : "IndicesTensor";
-        if (e + D < n) {
-            if (cat[e].size != 1) /* GATHER_ND-6 */
-                return dmlr_fail(err, DMLR_STATUS_INVALID_ARGUMENT,
-                                 "%s: %s.Sizes[%d] is %llu, expected 1: the output [indices "
-                                 "before their last dimension, input after the k=%u indexed "
-                                 "dimensions] has %u dimensions and only leading 1s can be "
-                                 "dropped to fit DimensionCount %u", op, tensor, src,
-                                 (unsigned long long)cat[e].size, m->k, n, D);
-            continue;
-        }
         uint32_t pos = e + D - n;
         m->in_dim[pos] = cat[e].in_dim, m->idx_dim[pos] = cat[e].idx_dim;
         m->expect[pos] = cat[e].size;

@@ -55,4 +55,24 @@ static inline bool dmlr_index_position(dmlr_index_policy p, int64_t idx, uint64_
     return in_range;
 }
 
+/*
+ * INDEX-2: an out-of-range index as DirectML (1.15.4, probed) takes it: INT32 signed, UINT32
+ * unsigned, INT64 and UINT64 both signed; the dimension added once when negative; then its
+ * low 32 bits, which the element's address takes in 32-bit arithmetic (mod 2^32: past the
+ * end it reaches the next row, below 0 the one before).  Only the marks use it
+ * (SCATTER-5, SCATTER_ND-7).
+ */
+static inline uint32_t dmlr_dml_position(const unsigned char *p, dmlr_data_type dt, uint64_t dim)
+{
+    uint64_t bits = 0;
+    memcpy(&bits, p, dt == DMLR_INT32 || dt == DMLR_UINT32 ? 4 : 8); /* little-endian */
+    if (dt == DMLR_UINT32)
+        return (uint32_t)bits;
+    if (dt == DMLR_INT32)
+        bits = (uint64_t)(int64_t)(int32_t)(uint32_t)bits; /* sign-extended */
+    if (bits >> 63)
+        bits += dim; /* negative: the dimension added once (mod 2^64) */
+    return (uint32_t)bits;
+}
+
 #endif

@@ -18,18 +18,20 @@
  * dropped, and the return value is the (non-zero) mask of the output
  * dimensions whose coordinate is out of range: a device that clamps or wraps
  * such a coordinate instead might still write anywhere along them.  ocoord
- * then holds the other dimensions' coordinates.
+ * then holds the other dimensions' coordinates, and dml (when not NULL) the
+ * out-of-range ones' positions as DirectML takes them (INDEX-2).
  */
 typedef uint32_t (*dmlr_scatter_locate_fn)(const void *desc, const dmlr_view *views,
                                            const unsigned char *indices,
-                                           const uint64_t *ucoord, uint64_t *ocoord);
+                                           const uint64_t *ucoord, uint64_t *ocoord,
+                                           uint32_t *dml);
 
 uint32_t dmlr_scatter_elements_locate(const void *desc, const dmlr_view *views,
                                       const unsigned char *indices, const uint64_t *ucoord,
-                                      uint64_t *ocoord);
+                                      uint64_t *ocoord, uint32_t *dml);
 uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *views,
                                 const unsigned char *indices, const uint64_t *ucoord,
-                                uint64_t *ocoord);
+                                uint64_t *ocoord, uint32_t *dml);
 
 /* SCATTER_ND's dimensions: q (indices dims q0 .. q0 + Q - 1), the tuple (output dims
  * i0 .. i0 + k - 1), s (output dims t0 .., T of them); the updates [q, s], L = Q + T. */
@@ -39,7 +41,7 @@ typedef struct dmlr_scatter_nd_dims {
     char source[DMLR_MAX_RANK][32];
 } dmlr_scatter_nd_dims;
 
-/* SCATTER_ND-6: [q, s] right-aligned; only leading 1s may be dropped to fit D. */
+/* SCATTER_ND-6: [q, s] right-aligned, padded with leading 1s; nothing is dropped. */
 dmlr_status dmlr_scatter_nd_map(const dmlr_scatter_nd_operator_desc *n, const dmlr_view *in,
                                 const dmlr_view *ix, dmlr_scatter_nd_dims *m, dmlr_error *err);
 

@@ -3,7 +3,7 @@
  * the bookkeeping that case generators and judges use for colliding and
  * out-of-range updates.
  *
- * SPEC_NOTES.md: SCATTER-5, SCATTER-6, SCATTER_ND-7, SCATTER_ND-8.
+ * SPEC_NOTES.md: SCATTER-5, SCATTER-6, SCATTER_ND-7, SCATTER_ND-8, INDEX-2.
  */
 #include "scatter.h"
 
@@ -32,6 +32,49 @@ static void mark_line(const dmlr_view *out, uint32_t mask, const uint64_t *ocoor
             c[d] = (mask >> d) & 1 ? f[d] : ocoord[d];
         marks[ravel(out, c)] |= DMLR_SCATTER_MAYBE;
     }
+}
+
+/* Output elements sorted by their element offset, for the element at an address. */
+typedef struct by_offset {
+    uint64_t offset, flat;
+} by_offset;
+
+static int cmp_offset(const void *a, const void *b)
+{
+    const by_offset *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static by_offset *offsets_of(const dmlr_view *out)
+{
+    by_offset *t = malloc((out->count ? out->count : 1) * sizeof *t);
+    uint64_t c[DMLR_MAX_RANK] = {0};
+    if (!t)
+        return NULL;
+    for (uint64_t i = 0; i < out->count; i++, dmlr_next(out->rank, out->sizes, c)) {
+        t[i].offset = 0, t[i].flat = i;
+        for (uint32_t d = 0; d < out->rank; d++)
+            t[i].offset += c[d] * out->strides[d];
+    }
+    qsort(t, out->count, sizeof *t, cmp_offset);
+    return t;
+}
+
+/*
+ * SCATTER-5, SCATTER_ND-7, INDEX-2: DirectML writes an out-of-range update at its flat
+ * address, the in-range coordinates and DirectML's positions of the others times the
+ * output's strides, in 32-bit arithmetic; mark the element stored there, if there is one.
+ */
+static void mark_flat(const dmlr_view *out, const by_offset *t, uint32_t mask,
+                      const uint64_t *ocoord, const uint32_t *dml, uint8_t *marks)
+{
+    uint32_t offset = 0;
+    for (uint32_t d = 0; d < out->rank; d++)
+        offset += ((mask >> d) & 1 ? dml[d] : (uint32_t)ocoord[d]) * (uint32_t)out->strides[d];
+    by_offset key = {offset, 0};
+    const by_offset *hit = bsearch(&key, t, out->count, sizeof *t, cmp_offset);
+    if (hit)
+        marks[hit->flat] |= DMLR_SCATTER_MAYBE;
 }
 
 dmlr_status dmlr_scatter_targets(const dmlr_operator_desc *op, const dmlr_buffer *inputs,
@@ -89,9 +132,11 @@ dmlr_status dmlr_scatter_targets(const dmlr_operator_desc *op, const dmlr_buffer
                          (unsigned long long)v[3].count);
     if (output_marks)
         memset(output_marks, 0, output_count);
+    by_offset *offsets = NULL; /* made at the first out-of-range update */
     uint64_t u[DMLR_MAX_RANK] = {0}, o[DMLR_MAX_RANK];
+    uint32_t dml[DMLR_MAX_RANK];
     for (uint64_t i = 0; i < v[2].count; i++, dmlr_next(v[2].rank, v[2].sizes, u)) {
-        uint32_t mask = locate(op->Desc, v, inputs[1].data, u, o); /* row-major: SCATTER-6 */
+        uint32_t mask = locate(op->Desc, v, inputs[1].data, u, o, dml); /* row-major: SCATTER-6 */
         uint64_t flat = mask ? 0 : ravel(&v[3], o);
         if (target_of_update)
             target_of_update[i] = mask ? -1 : (int64_t)flat;
@@ -99,12 +144,18 @@ dmlr_status dmlr_scatter_targets(const dmlr_operator_desc *op, const dmlr_buffer
             continue;
         if (mask) { /* SCATTER-5, SCATTER_ND-7: a device might put it anywhere on the line */
             mark_line(&v[3], mask, o, output_marks);
+            if (!offsets && !(offsets = offsets_of(&v[3])))
+                return dmlr_fail(err, DMLR_STATUS_OUT_OF_MEMORY, "dmlr_scatter_targets: no "
+                                 "memory for the offsets of %llu output elements",
+                                 (unsigned long long)v[3].count);
+            mark_flat(&v[3], offsets, mask, o, dml, output_marks); /* INDEX-2 */
             continue;
         }
         if (output_marks[flat] & DMLR_SCATTER_WRITTEN) /* SCATTER-6, SCATTER_ND-8 */
             output_marks[flat] |= DMLR_SCATTER_CONTESTED;
         output_marks[flat] |= DMLR_SCATTER_WRITTEN;
     }
+    free(offsets);
     if (err)
         err->status = DMLR_STATUS_OK, err->message[0] = '\0';
     return DMLR_STATUS_OK;

@@ -13,7 +13,11 @@
 #   bench      kernels vs cudaMemcpy on large cases (backends/cuda/bench_cuda.cu),
 #              the corpus's large goldens included; bench-rows-never: GATHER
 #              without its shared-memory row path, bench-scan-lookback: the scans
-#              with the one-pass look-back (DMLCU_SCAN_LOOKBACK=1), for comparison
+#              with the one-pass look-back (DMLCU_SCAN_LOOKBACK=1), for comparison;
+#              the random cases also against their sector roofline (bench_roofline.cu)
+#   bench-peers  PyTorch, CuPy and JAX on the bench's shapes, fractions of the
+#              bench's D2D copy, the plugin's ratio to the best GPU peer
+#              (scripts/gpu/bench-peers.py)
 #   memcheck-dmlcts      compute-sanitizer memcheck over the whole suite, the
 #              plugin run in dmlcts' own process (--in-process: one process,
 #              one ERROR SUMMARY); memcheck-dmlcts-forked: the same with the
@@ -30,7 +34,8 @@
 #              cuda-scan-chunked2-sparse: the look-back across chunk aggregates;
 #              cuda-scan-lanes2, cuda-scan-tiles2: the one-pass scans with carries in
 #              the block (DMLCU_SCAN=lanes|tiles); bench-scan-3pass-inner/-outer: the
-#              three passes those replaced, for comparison
+#              three passes those replaced, for comparison; cuda-scan-cub and
+#              bench-scan-cub: lone FLOAT32/FLOAT16 lanes through CUB's scan
 #
 # Each step has its own time limit (timeout), output in OUT/STEP.txt, reports
 # in OUT/*.json / *.xml, and the next step runs whatever happened; the whole
@@ -158,7 +163,8 @@ elif ! step build 200 "error" make -j"$JOBS" cuda \
 fi
 
 if [ "$GPU" = 0 ] && [ -z "$DRYRUN" ]; then
-    for s in cuda torch selftest bench bench-rows-never bench-scan-lookback bench-scan-3pass-inner \
+    for s in cuda torch selftest bench bench-peers bench-rows-never bench-scan-lookback bench-scan-cub \
+             bench-scan-3pass-inner cuda-scan-cub \
              bench-scan-3pass-outer memcheck-dmlcts \
              memcheck-dmlcts-forked \
              memcheck-control \
@@ -190,16 +196,23 @@ else
     done
     if [ -n "$DRYRUN" ]; then
         skip bench "dry run"
+        skip bench-peers "dry run"
         skip bench-rows-never "dry run"
         skip bench-scan-lookback "dry run"
+        skip bench-scan-cub "dry run"
         skip bench-scan-3pass-inner "dry run"
         skip bench-scan-3pass-outer "dry run"
     else
         step bench 150 "^bench: " "$BENCH" --json "$OUT/bench.json" --runs 10 "${LARGE[@]}"
+        step bench-peers 240 "^peers: " "$PYTHON" scripts/gpu/bench-peers.py \
+            --bench "$OUT/bench.json" --json "$OUT/peers.json" --runs 10
         step bench-rows-never 60 "^bench: " env DMLCU_GATHER_ROWS=never \
             "$BENCH" --runs 10 --filter gather "${LARGE[@]}"
         step bench-scan-lookback 40 "^bench: " env DMLCU_SCAN_LOOKBACK=1 \
             "$BENCH" --runs 10 --filter cumprod
+        # One lane of FLOAT32/FLOAT16 through CUB's single-pass scan (scan_cub.cu).
+        step bench-scan-cub 40 "^bench: " env DMLCU_SCAN_CUB_MIN=65536 \
+            "$BENCH" --runs 10 --filter one_lane
         # The three passes, which the one-pass kernels replaced for many long lanes.
         step bench-scan-3pass-inner 30 "^bench: " env DMLCU_SCAN=block \
             "$BENCH" --runs 10 --filter cumprod.inner
@@ -266,6 +279,9 @@ else
             --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens "${CTSOPT[@]}" \
             --json "$OUT/cuda-scan-$1.json"
     done
+    # Every lone FLOAT32/FLOAT16 lane of the corpus through CUB's scan.
+    step cuda-scan-cub 40 "$DONE_RE" env DMLCU_SCAN_CUB_MIN=2 "$CTS" --backend "plugin:$PLUGIN" \
+        --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens "${CTSOPT[@]}" --json "$OUT/cuda-scan-cub.json"
     step cuda-rows-always 40 "$DONE_RE" env DMLCU_GATHER_ROWS=always \
         "$CTS" --backend "plugin:$PLUGIN" --op GATHER goldens "${CTSOPT[@]}" \
         --json "$OUT/cuda-rows-always.json"
@@ -297,7 +313,8 @@ fi
     fi
     if [ -s "$OUT/bench.txt" ]; then
         echo "-- bench (GB/s = bytes read + written / kernel time; ratio = vs cudaMemcpy D2D):"
-        sed -n '/^device:/,$p' "$OUT/bench.txt" | head -n 24
+        sed -n '/^device:/,$p' "$OUT/bench.txt" | head -n 30
+        [ -s "$OUT/bench-peers.txt" ] && sed -n '/^peers:/,$p' "$OUT/bench-peers.txt"
         [ -s "$OUT/bench-rows-never.txt" ] && echo "-- GATHER without the row path (DMLCU_GATHER_ROWS=never):" &&
             grep -E '^(gather|golden\.gather)' "$OUT/bench-rows-never.txt"
     fi

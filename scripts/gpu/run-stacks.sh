@@ -19,6 +19,10 @@
 # packed into OUT/stacks.tar.gz (the device tool brings back at most 8 files)
 # and the summary is OUT/summary.txt.  LIMIT: seconds per backend (default 420);
 # GOLDENS: the case paths or quoted globs (default goldens); PROBES=0 skips them.
+# RANDOM_CASES=N: instead of the corpus, the 2162 x N small cases of `dmlref gen
+# --random N` (3: 6486 cases), and a line per adapter with its cases per second
+# (all adapters side by side on the one machine, as below; not torch-cpu, whose
+# thread per core on every small op swamps the others).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${1:-${OUT:-build/stacks-out}}
@@ -33,7 +37,15 @@ if ldd "$CARRY/bin/dmlcts" 2>/dev/null | grep -q 'libgomp.so.1 => not found'; th
     export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$PWD/$CARRY/lib-fallback"
 fi
 export XLA_PYTHON_CLIENT_PREALLOCATE=false  # JAX shares the GPU with the others
+# JAX's shards share their compiled programs through a cache on disk.
+export JAX_COMPILATION_CACHE_DIR=${JAX_COMPILATION_CACHE_DIR:-/tmp/jax-cache}
+export JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0 JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES=0
 CTS=$CARRY/bin/dmlcts
+if [ -n "${RANDOM_CASES:-}" ]; then
+    rm -rf build/random-cases
+    "$CARRY/bin/dmlref" gen --out build/random-cases --random "$RANDOM_CASES" >/dev/null || exit 3
+    GOLDENS=build/random-cases PROBES=0
+fi
 export DMLREF=${DMLREF:-$PWD/$CARRY/bin/dmlref}  # the torch adapter's create step
 R=$OUT/r
 
@@ -82,7 +94,7 @@ stack() {
 }
 A=backends/python
 stack torch-cuda "" "$PY $A/torch_backend.py"
-stack torch-cpu "" "$PY $A/torch_backend.py --device cpu"
+[ -n "${RANDOM_CASES:-}" ] || stack torch-cpu "" "$PY $A/torch_backend.py --device cpu"
 for k in 1 2 3 4; do
     stack jax.$k $k/4 "$PY $A/jax_backend.py"
 done
@@ -94,7 +106,7 @@ fi
 if [ "$PROBES" = 1 ] && [ -e $A/test/probe_stacks.py ]; then
     (timeout -k 10 "$LIMIT" $PY $A/test/probe_stacks.py >"$R/probes.txt" 2>&1; echo "probes: exit $?" >>"$R/done.txt") &
 fi
-(
+[ "${CUDA_STACK:-1}" = 0 ] || (  # CUDA_STACK=0: not the plugin (its build takes the cores)
     t0=$(date +%s)
     if timeout 300 make -s -j"$(nproc)" build/lib/dmlcts_cuda_plugin.so >"$R/cuda-build.txt" 2>&1; then
         if [ -d goldens/known ]; then
@@ -113,6 +125,15 @@ wait
 {
     echo "==== run-stacks summary ===="
     cat "$R/done.txt"
+    # Cases per second: each adapter's cases over its wall time (JAX's shards ran at once).
+    awk '/: exit [0-9]+ in [0-9]+ s: dmlcts: / {
+            name = $1; sub(/:$/, "", name); sub(/\.[0-9]+$/, "", name)
+            for (i = 1; i <= NF; i++) if ($i == "in") t = $(i + 1)
+            n = 0; for (i = 1; i <= NF; i++) if ($(i + 1) ~ /^(passed|failed|skipped),?$/) n += $i
+            cases[name] += n; if (t > wall[name]) wall[name] = t }
+         END { for (k in cases) printf "speed: %-18s %6d cases in %4d s: %7.1f cases/s\n",
+                                      k, cases[k], wall[k], cases[k] / (wall[k] ? wall[k] : 1) }' \
+        "$R/done.txt" | sort
     for f in "$R"/*.txt; do
         case $f in */versions.txt | */done.txt | */probes.txt | */cuda-build.txt) continue ;; esac
         n=$(grep -cE '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE|NOT_SUPPORTED) ' "$f")

@@ -49,7 +49,10 @@ enum {
     M_nd1_batch_ignored,    /* GATHER_ND1: every batch reads the input's first batch */
     M_accept_invalid,       /* create says OK to every desc, invalid ones too */
     M_decline_declared,     /* claims every type, then run declines FLOAT64 */
-    M_refuse_trimmed,       /* refuses SCATTER_ND whose updates need trimming (SCATTER_ND-10) */
+    M_refuse_scatter_nd,    /* refuses every SCATTER_ND at create (a stricter reading of a page) */
+    M_oob_flat_address,     /* SCATTER: an out-of-range update written where DirectML 1.15.4
+                               writes it, at its flat address (INDEX-2): must pass */
+    M_oob_next_element,     /* SCATTER: ... one element further on, without cause: must fail */
     M_join_reversed,        /* JOIN: the inputs placed in reverse array order */
     M_sum_saturates,        /* CUMULATIVE_SUMMATION: integer sums saturate instead of wrapping */
     M_merge_leading_dims,   /* SCATTER of rank > 4: leading dimensions folded per tensor (below) */
@@ -104,16 +107,10 @@ dmlcts_create_status dmlcts_backend_create(const dmlcts_create_request *r)
         snprintf(r->message, r->message_cap, "GatherND of rank 5 or more is not implemented");
         return DMLCTS_CREATE_NOT_SUPPORTED;
     }
-    if (MUTANT == M_refuse_trimmed && st == DMLR_STATUS_OK &&
+    if (MUTANT == M_refuse_scatter_nd && st == DMLR_STATUS_OK &&
         r->op->Type == DMLR_OPERATOR_SCATTER_ND) {
-        /* A reading of the page as strict as DirectML's may be: L <= D. */
-        const dmlr_scatter_nd_operator_desc *d = r->op->Desc;
-        uint32_t D = d->InputTensor->DimensionCount;
-        uint32_t k = d->IndicesTensor->Sizes[d->IndicesTensor->DimensionCount - 1];
-        if ((d->IndicesDimensionCount - 1) + (d->InputDimensionCount - k) > D) {
-            snprintf(r->message, r->message_cap, "UpdatesTensor needs more than %u dimensions", D);
-            return DMLCTS_CREATE_INVALID_ARGUMENT;
-        }
+        snprintf(r->message, r->message_cap, "SCATTER_ND refused");
+        return DMLCTS_CREATE_INVALID_ARGUMENT;
     }
     if (MUTANT == M_accept_invalid || st == DMLR_STATUS_OK)
         return DMLCTS_CREATE_OK;
@@ -574,6 +571,43 @@ static void blend_duplicates(const dmlcts_case *c, const dmlr_operator_desc *op,
 }
 
 /*
+ * M_oob_flat_address, M_oob_next_element (SCATTER-5, INDEX-2): after the
+ * reference, every SCATTER update whose index is out of range is written at
+ * DirectML 1.15.4's flat address (its own reading, from the probes: INT32
+ * signed, UINT32 unsigned, 64-bit signed, the dimension added once when
+ * negative, the element offset in 32-bit arithmetic), or `shift` elements
+ * further on; an address past the buffer is dropped, as lavapipe's writes.
+ */
+static void scatter_oob_writes(const dmlcts_case *c, const dmlr_scatter_operator_desc *d,
+                               uint32_t shift)
+{
+    const dmlr_tensor_desc *tx = d->IndicesTensor, *tu = d->UpdatesTensor, *to = d->OutputTensor;
+    uint32_t D = to->DimensionCount, es = dmlr_data_type_size(to->DataType), A = d->Axis;
+    uint32_t xs = dmlr_data_type_size(tx->DataType);
+    uint64_t dim = to->Sizes[A], nu = count_of(tu);
+    for (uint64_t u = 0; u < nu; u++) {
+        uint64_t bits = index_bits(tx, c->inputs[1].data, u), rest = u;
+        int64_t v = tx->DataType == DMLR_UINT32 ? (int64_t)bits
+                    : xs == 4 ? (int32_t)(uint32_t)bits : (int64_t)bits;
+        if (tx->DataType != DMLR_UINT32 && v < 0 && v >= -(int64_t)dim)
+            continue; /* in range once wrapped */
+        if (v >= 0 && (uint64_t)v < dim)
+            continue;
+        uint32_t addr = 0, packed = 1, pos = (uint32_t)(uint64_t)(v < 0 ? v + (int64_t)dim : v);
+        for (uint32_t k = D; k-- > 0;) {
+            uint32_t stride = to->Strides ? to->Strides[k] : packed;
+            addr += (k == A ? pos : (uint32_t)(rest % tu->Sizes[k])) * stride;
+            rest /= tu->Sizes[k];
+            packed *= (uint32_t)to->Sizes[k];
+        }
+        addr += shift;
+        if ((uint64_t)addr * es + es <= c->outputs[0].size)
+            memcpy((unsigned char *)c->outputs[0].data + (uint64_t)addr * es,
+                   (const unsigned char *)c->inputs[2].data + offset_of(tu, u), es);
+    }
+}
+
+/*
  * M_merge_leading_dims (tenstorrent/tt-metal#56875): a SCATTER kernel of four
  * dimensions, fed a rank D > 4 desc by folding dimensions 0 .. D-4 into one,
  * each tensor by its own sizes.  The kernel walks the input's folded row L
@@ -899,6 +933,9 @@ dmlcts_run_status dmlcts_backend_run(const dmlcts_case *c)
         return st;
     if (MUTANT == M_blend_duplicates)
         blend_duplicates(c, c->op, outs);
+    if ((MUTANT == M_oob_flat_address || MUTANT == M_oob_next_element) &&
+        c->op->Type == DMLR_OPERATOR_SCATTER)
+        scatter_oob_writes(c, c->op->Desc, MUTANT == M_oob_next_element);
     if (MUTANT == M_gather_rank_over_8 && c->op->Type == DMLR_OPERATOR_GATHER && no)
         gather_row_late(c, outs[0].desc);
     if (MUTANT == M_reuses_first_tensor && c->op->Type == DMLR_OPERATOR_SPLIT && no)

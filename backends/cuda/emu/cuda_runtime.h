@@ -26,6 +26,7 @@
 
 struct dim3 { unsigned x, y, z; };
 struct uint4 { unsigned x, y, z, w; };
+struct uint2 { unsigned x, y; };
 
 extern dim3 dmlcu_emu_thread_idx, dmlcu_emu_block_idx, dmlcu_emu_block_dim, dmlcu_emu_grid_dim;
 #define threadIdx dmlcu_emu_thread_idx
@@ -135,6 +136,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t s);
 typedef struct dmlcu_emu_event *cudaEvent_t; /* wall-clock time of the host */
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);

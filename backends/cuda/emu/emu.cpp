@@ -232,6 +232,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 struct dmlcu_emu_event { double t; };
 cudaError_t cudaStreamCreate(cudaStream_t *s) { *s = NULL; return cudaSuccess; }
 cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = new dmlcu_emu_event{0}; return cudaSuccess; }
+cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t)
 {
     struct timespec ts;

@@ -152,7 +152,7 @@ def checked(i, dim, op):
 class FakeSession:
     """onnxruntime.InferenceSession for one-node models, evaluated in NumPy."""
 
-    def __init__(self, model_bytes, providers):
+    def __init__(self, model_bytes, options, providers):
         import onnx
         import onnx.numpy_helper
         model = onnx.load_from_string(model_bytes)
@@ -219,8 +219,13 @@ class FakeSession:
         raise RuntimeError("the stand-in has no %s" % op)
 
 
+class FakeOptions:
+    """onnxruntime.SessionOptions' members the adapter sets."""
+
+
 class FakeOrt:
     __version__ = "stand-in"
+    SessionOptions = FakeOptions
     InferenceSession = FakeSession
 
 

@@ -65,6 +65,19 @@ doc/scatter.example1: SCATTER, OutputTensor[3] (flat 3, DataType FLOAT32)
   legal values in the case: 5 (0x40a00000), 7 (0x40e00000)
   the case expects 7 (0x40e00000): the same
 EOF
+# SCATTER-5, INDEX-2: index 3 of row 0 lands on [1,0] at DirectML's flat address.
+pin goldens/scatter/out_of_range_flat_address.json 'OutputTensor[1,0]' <<'EOF'
+scatter/out_of_range_flat_address: SCATTER, OutputTensor[1,0] (flat 3, DataType FLOAT32)
+  output = input; then output[i with i[Axis] = indices[u]] = updates[u] for every u
+  in row-major order, Axis 1 (SCATTER-6)
+  starts as InputTensor[1,0] = 3 (0x40400000), at byte 12 of its buffer
+  updates aimed at it (the indices line through it, along Axis):
+  an update elsewhere with an index out of range lands here at DirectML's flat address
+  (index wrapped once, 32-bit address: SCATTER-5, INDEX-2), so this element is implementation-defined
+  no update is aimed at it: it keeps the input's value
+  the case marks it implementation_defined: not compared
+  the case expects 3 (0x40400000): the same
+EOF
 pin goldens/scatter_nd/out_of_range_dropped.json 'OutputTensor[0,0,0]' <<'EOF'
 scatter_nd/out_of_range_dropped: SCATTER_ND, OutputTensor[0,0,0] (flat 0, DataType FLOAT32)
   output = input; then output[0.., indices[0.., q, 0..k-1], s] = updates[q, s] in

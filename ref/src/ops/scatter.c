@@ -42,6 +42,11 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
                              "(InputTensor.Sizes[%u]; only Axis %u may differ)", d,
                              (unsigned long long)ix->sizes[d], (unsigned long long)in->sizes[d],
                              d, s->Axis);
+    if (ix->sizes[s->Axis] > in->sizes[s->Axis]) /* SCATTER-4: as DirectML 1.15.4 */
+        return dmlr_fail(err, bad, "SCATTER: IndicesTensor.Sizes[%u] is %llu, expected at most "
+                         "%llu (InputTensor.Sizes[%u], Axis)", s->Axis,
+                         (unsigned long long)ix->sizes[s->Axis],
+                         (unsigned long long)in->sizes[s->Axis], s->Axis);
     for (uint32_t d = 0; d < in->rank; d++)
         if (up->sizes[d] != ix->sizes[d]) /* SCATTER-4 */
             return dmlr_fail(err, bad, "SCATTER: UpdatesTensor.Sizes[%u] is %llu, expected %llu "
@@ -52,18 +57,21 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
 
 uint32_t dmlr_scatter_elements_locate(const void *desc, const dmlr_view *v,
                                       const unsigned char *indices, const uint64_t *ucoord,
-                                      uint64_t *ocoord)
+                                      uint64_t *ocoord, uint32_t *dml)
 {
     const dmlr_scatter_operator_desc *s = desc;
     const dmlr_view *ix = &v[1], *out = &v[3];
+    const unsigned char *p = indices + dmlr_offset(ix, ucoord);
     uint64_t pos;
     memcpy(ocoord, ucoord, out->rank * sizeof *ocoord);
     ocoord[s->Axis] = 0;
     /* SCATTER-5 */
-    if (!dmlr_index_position(DMLR_INDEX_WRAP_DROP,
-                             dmlr_read_index(indices + dmlr_offset(ix, ucoord), ix->dtype),
-                             out->sizes[s->Axis], &pos))
+    if (!dmlr_index_position(DMLR_INDEX_WRAP_DROP, dmlr_read_index(p, ix->dtype),
+                             out->sizes[s->Axis], &pos)) {
+        if (dml) /* INDEX-2 */
+            dml[s->Axis] = dmlr_dml_position(p, ix->dtype, out->sizes[s->Axis]);
         return 1u << s->Axis;
+    }
     ocoord[s->Axis] = pos;
     return 0;
 }
@@ -76,7 +84,7 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     dmlr_copy_all(out, buf[3], &v[0], buf[0]);
     DMLR_FOR_EACH(up, u) {
         uint64_t o[DMLR_MAX_RANK];
-        if (!dmlr_scatter_elements_locate(desc, v, buf[1], u, o))
+        if (!dmlr_scatter_elements_locate(desc, v, buf[1], u, o, NULL))
             dmlr_copy_elem(dmlr_at(out, buf[3], o), dmlr_at(up, buf[2], u), out->esize);
     }
 }

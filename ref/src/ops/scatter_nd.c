@@ -8,13 +8,13 @@
  * q: the IndicesDimensionCount - 1 indices coordinates before the last,
  * s: the last InputDimensionCount - k input coordinates; UpdatesTensor is
  * [q, s] right-aligned in D (SCATTER_ND-6).
- * SPEC_NOTES.md: SCATTER_ND-1 .. SCATTER_ND-9.
+ * SPEC_NOTES.md: SCATTER_ND-1 .. SCATTER_ND-9, SCATTER_ND-11.
  */
 #include "scatter.h"
 
 #include <stdio.h>
 
-/* SCATTER_ND-6: [q, s] right-aligned; only leading 1s may be dropped to fit D. */
+/* SCATTER_ND-6: [q, s] right-aligned, padded with leading 1s; nothing is dropped. */
 dmlr_status dmlr_scatter_nd_map(const dmlr_scatter_nd_operator_desc *n, const dmlr_view *in,
                                 const dmlr_view *ix, dmlr_scatter_nd_dims *m, dmlr_error *err)
 {
@@ -24,20 +24,15 @@ dmlr_status dmlr_scatter_nd_map(const dmlr_scatter_nd_operator_desc *n, const dm
     m->L = m->Q + m->T;
     for (uint32_t d = 0; d < m->D; d++)
         m->expect[d] = 1, snprintf(m->source[d], sizeof m->source[d], "a leading 1");
+    if (m->L > m->D) /* SCATTER_ND-6 (SCATTER_ND-10 retired: DirectML 1.15.4 refuses it) */
+        return dmlr_fail(err, DMLR_STATUS_INVALID_ARGUMENT,
+                         "SCATTER_ND: the updates [indices before their last dimension, input "
+                         "after the k=%u indexed dimensions] have %u dimensions, more than "
+                         "DimensionCount %u", m->k, m->L, m->D);
     for (uint32_t e = 0; e < m->L; e++) {
         uint32_t src = e < m->Q ? m->q0 + e : m->t0 + e - m->Q;
         uint64_t size = e < m->Q ? ix->sizes[src] : in->sizes[src];
         const char *tensor = e < m->Q ? "IndicesTensor" : "InputTensor";
-        if (e + m->D < m->L) { /* SCATTER_ND-10: accepted, though the page never says so */
-            if (size != 1)
-                return dmlr_fail(err, DMLR_STATUS_INVALID_ARGUMENT,
-                                 "SCATTER_ND: %s.Sizes[%u] is %llu, expected 1: the updates "
-                                 "[indices before their last dimension, input after the k=%u "
-                                 "indexed dimensions] have %u dimensions and only leading 1s "
-                                 "can be dropped to fit DimensionCount %u", tensor, src,
-                                 (unsigned long long)size, m->k, m->L, m->D);
-            continue;
-        }
         m->expect[e + m->D - m->L] = size;
         snprintf(m->source[e + m->D - m->L], sizeof m->source[0], "%s.Sizes[%u]", tensor, src);
     }
@@ -79,6 +74,11 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
                                  "the last %s=%u dimensions may exceed 1)", names[t], d,
                                  (unsigned long long)v[t].sizes[d], count, counts[t]);
     }
+    for (uint32_t d = 0; d < ix->rank; d++)
+        if (ix->sizes[d] > 1 && ix->strides[d] == 0) /* SCATTER_ND-11 */
+            return dmlr_fail(err, bad, "SCATTER_ND: IndicesTensor.Strides[%u] is 0 on a "
+                             "dimension of size %llu: the indices may not broadcast", d,
+                             (unsigned long long)ix->sizes[d]);
     if (ix->sizes[ix->rank - 1] > n->InputDimensionCount) /* SCATTER_ND-5 */
         return dmlr_fail(err, bad, "SCATTER_ND: IndicesTensor.Sizes[%u] is %llu, expected 1 to "
                          "%u (the index tuple size, at most InputDimensionCount)", ix->rank - 1,
@@ -94,20 +94,24 @@ static dmlr_status validate(const void *desc, const dmlr_view *v, dmlr_error *er
 }
 
 /* The tuple at byte ix_off into output coordinates i0..i0+k-1; returns the mask of its
- * out-of-range coordinates (SCATTER_ND-7: the update is dropped), 0 when it lands. */
+ * out-of-range coordinates (SCATTER_ND-7: the update is dropped), 0 when it lands; dml,
+ * when not NULL, gets DirectML's positions of the out-of-range ones (INDEX-2). */
 static uint32_t decode(const dmlr_scatter_nd_dims *m, const dmlr_view *ix, const dmlr_view *out,
-                       const unsigned char *idx, uint64_t ix_off, uint64_t *ocoord)
+                       const unsigned char *idx, uint64_t ix_off, uint64_t *ocoord, uint32_t *dml)
 {
     uint32_t bad = 0;
     for (uint32_t i = m->i0; i < m->i0 + m->k; i++, ix_off += ix->strides[m->D - 1] * ix->esize)
         if (!dmlr_index_position(DMLR_INDEX_WRAP_DROP, dmlr_read_index(idx + ix_off, ix->dtype),
-                                 out->sizes[i], &ocoord[i]))
+                                 out->sizes[i], &ocoord[i])) {
             bad |= 1u << i;
+            if (dml)
+                dml[i] = dmlr_dml_position(idx + ix_off, ix->dtype, out->sizes[i]);
+        }
     return bad;
 }
 
 uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *v, const unsigned char *idx,
-                                const uint64_t *ucoord, uint64_t *ocoord)
+                                const uint64_t *ucoord, uint64_t *ocoord, uint32_t *dml)
 {
     const dmlr_view *ix = &v[1], *out = &v[3];
     uint64_t ixc[DMLR_MAX_RANK] = {0};
@@ -117,7 +121,7 @@ uint32_t dmlr_scatter_nd_locate(const void *desc, const dmlr_view *v, const unsi
     for (uint32_t e = 0; e < m.L; e++) /* [q, s] of the right-aligned update coordinates */
         *(e < m.Q ? &ixc[m.q0 + e] : &ocoord[m.t0 + e - m.Q]) =
             e + m.D >= m.L ? ucoord[e + m.D - m.L] : 0;
-    return decode(&m, ix, out, idx, dmlr_offset(ix, ixc), ocoord);
+    return decode(&m, ix, out, idx, dmlr_offset(ix, ixc), ocoord, dml);
 }
 
 /* SCATTER_ND-7 .. SCATTER_ND-9: output = input, then every update in row-major order of
@@ -128,7 +132,7 @@ static void compute(const void *desc, const dmlr_view *v, void *const *buf)
     dmlr_copy_all(out, buf[3], &v[0], buf[0]);
     DMLR_FOR_EACH(up, u) {
         uint64_t o[DMLR_MAX_RANK];
-        if (!dmlr_scatter_nd_locate(desc, v, buf[1], u, o))
+        if (!dmlr_scatter_nd_locate(desc, v, buf[1], u, o, NULL))
             dmlr_copy_elem(dmlr_at(out, buf[3], o), dmlr_at(up, buf[2], u), out->esize);
     }
 }

@@ -39,10 +39,14 @@ static void naive_scatter(const tu_tensor *in, const tu_tensor *ix, const tu_ten
         int64_t p = naive_wrap(tu_get_index(ix, u), in->sizes[axis]);
         target[u] = -1;
         if (p < 0) {
+            uint32_t at[DMLR_MAX_RANK];
             for (uint32_t a = 0; a < in->sizes[axis]; a++) {
                 c[axis] = a;
                 maybe[tu_ravel(out, c)] = true;
             }
+            for (uint32_t d = 0; d < ix->desc.DimensionCount; d++) /* INDEX-2 */
+                at[d] = d == axis ? tu_dml_position(ix, u, in->sizes[axis]) : c[d];
+            tu_mark_at_address(out, at, maybe);
             continue;
         }
         c[axis] = (uint32_t)p;
@@ -95,7 +99,7 @@ static bool matrix_case(uint32_t D, uint32_t axis, dmlr_data_type dt, dmlr_data_
     uint32_t in_sizes[DMLR_MAX_RANK], ix_sizes[DMLR_MAX_RANK];
     for (uint32_t d = 0; d < D; d++)
         in_sizes[d] = ix_sizes[d] = 2 + (uint32_t)((d + seed) % 2);
-    ix_sizes[axis] = 1 + (uint32_t)(seed % 4); /* SCATTER-4: any size on Axis */
+    ix_sizes[axis] = 1 + (uint32_t)(seed % in_sizes[axis]); /* SCATTER-4: up to the input's */
     tu_tensor in, ix, up, out;
     tu_tensor_init(&in, dt, D, in_sizes, lin);
     tu_tensor_init(&ix, it, D, ix_sizes, lix);
@@ -156,11 +160,12 @@ END_TEST
 
 START_TEST(scatter_last_update_in_row_major_order_wins_at_any_thread_count)
 {
-    /* SCATTER-6: 40 updates per line onto 8 positions, 5000 lines, on Axis 0 and 1. */
+    /* SCATTER-6: 40 updates per line of 40 (SCATTER-4: no more), all aimed at its first and
+     * last 8 positions, 5000 lines, on Axis 0 and 1. */
     for (uint32_t axis = 0; axis < 2; axis++) {
-        uint32_t in_sizes[2] = {8, 5000}, ix_sizes[2] = {40, 5000};
+        uint32_t in_sizes[2] = {40, 5000}, ix_sizes[2] = {40, 5000};
         if (axis == 1)
-            in_sizes[0] = ix_sizes[0] = 5000, in_sizes[1] = 8, ix_sizes[1] = 40;
+            in_sizes[0] = ix_sizes[0] = 5000, in_sizes[1] = 40, ix_sizes[1] = 40;
         tu_tensor in, ix, up, out;
         tu_tensor_init(&in, DMLR_UINT32, 2, in_sizes, TU_PACKED);
         tu_tensor_init(&ix, DMLR_INT32, 2, ix_sizes, TU_PADDED);
@@ -386,9 +391,9 @@ START_TEST(scatter_duplicates_across_rows_resolve_in_row_major_order)
     scatter_values(2, S(2, 2), V(1, 2, 3, 4), DMLR_UINT32, S(2, 2), I(1, 1, 1, 0),
                    V(10, 20, 30, 40), 0, r);
     ck_assert_floats(r, 1, 40, 30, 20);
-    scatter_values(2, S(2, 2), V(1, 2, 3, 4), DMLR_UINT32, S(2, 3), I(0, 0, 0, 1, 1, 0),
-                   V(10, 20, 30, 40, 50, 60), 1, r);
-    ck_assert_floats(r, 30, 2, 60, 50);
+    scatter_values(2, S(2, 2), V(1, 2, 3, 4), DMLR_UINT32, S(2, 2), I(0, 0, 1, 0),
+                   V(10, 20, 30, 40), 1, r);
+    ck_assert_floats(r, 20, 2, 40, 30);
 }
 END_TEST
 
@@ -469,6 +474,50 @@ START_TEST(scatter_and_scatter_elements_name_one_operator)
 END_TEST
 
 /* ---- dmlr_scatter_targets ------------------------------------------------- */
+
+/* Marks of a {3,3} SCATTER on Axis 1 with INT32 indices {3,1}, the output in `lout`. */
+static void flat_marks(const int64_t *idx, tu_layout lout, uint8_t *m)
+{
+    tu_tensor in, ix, up, out;
+    tu_tensor_init(&in, DMLR_FLOAT32, 2, S(3, 3), TU_PACKED);
+    tu_tensor_init(&ix, DMLR_INT32, 2, S(3, 1), TU_PACKED);
+    tu_tensor_init(&up, DMLR_FLOAT32, 2, S(3, 1), TU_PACKED);
+    tu_tensor_init(&out, DMLR_FLOAT32, 2, S(3, 3), lout);
+    for (uint64_t i = 0; i < 3; i++)
+        tu_set_index(&ix, i, idx[i]);
+    dmlr_scatter_operator_desc s;
+    dmlr_operator_desc op = scatter_op(&s, &in, &ix, &up, &out, 1);
+    dmlr_buffer ins[3] = {tu_buffer(&in), tu_buffer(&ix), tu_buffer(&up)};
+    dmlr_error err;
+    ck_assert_int_eq(dmlr_scatter_targets(&op, ins, 3, DMLR_FEATURE_LEVEL_MAX, NULL, 0, m, 9, &err), 0);
+    tu_tensor_free(&in);
+    tu_tensor_free(&ix);
+    tu_tensor_free(&up);
+    tu_tensor_free(&out);
+}
+
+START_TEST(scatter_targets_mark_where_directml_writes_an_out_of_range_update)
+{
+    /* SCATTER-5, INDEX-2: DirectML 1.15.4 wrote index 3 of row 0 at the flat address 3
+     * ([1,0]) and -4 of row 2 (-1 once the dimension is added) at 5 ([1,2]); the rows of
+     * the bad indices are MAYBE as before, [1,1] is written and stays exact. */
+    const uint8_t W = DMLR_SCATTER_WRITTEN, M = DMLR_SCATTER_MAYBE;
+    const uint8_t packed[9] = {M, M, M, M, W, M, M, M, M};
+    /* Column-major output: 3 and -1 reach element offsets 9 and -1, no element. */
+    const uint8_t permuted[9] = {M, M, M, 0, W, 0, M, M, M};
+    uint8_t m[9];
+    flat_marks((const int64_t[]){3, 1, -4}, TU_PACKED, m);
+    for (int i = 0; i < 9; i++)
+        ck_assert_uint_eq(m[i], packed[i]);
+    flat_marks((const int64_t[]){3, 1, -4}, TU_PERMUTED, m);
+    for (int i = 0; i < 9; i++)
+        ck_assert_uint_eq(m[i], permuted[i]);
+    /* In range: nothing but the written elements. */
+    flat_marks((const int64_t[]){2, -3, 0}, TU_PACKED, m);
+    for (int i = 0; i < 9; i++)
+        ck_assert_uint_eq(m[i], i == 2 || i == 3 || i == 6 ? W : 0);
+}
+END_TEST
 
 START_TEST(scatter_targets_report_contested_and_out_of_range_elements)
 {
@@ -598,10 +647,13 @@ START_TEST(scatter_indices_match_the_input_except_on_axis_and_updates_match_the_
     /* SCATTER-4 */
     dmlr_error e = validate_scatter(F32, U32, F32, F32, 2, S(3, 3), 2, S(2, 2), 2, S(2, 2), 2, S(3, 3), 0, MAX);
     ck_assert_error(e, BAD, "SCATTER: IndicesTensor.Sizes[1] is 2, expected 3 (InputTensor.Sizes[1]; only Axis 0 may differ)");
-    e = validate_scatter(F32, U32, F32, F32, 2, S(3, 3), 2, S(7, 3), 2, S(7, 2), 2, S(3, 3), 0, MAX);
+    e = validate_scatter(F32, U32, F32, F32, 2, S(3, 3), 2, S(2, 3), 2, S(2, 2), 2, S(3, 3), 0, MAX);
     ck_assert_error(e, BAD, "SCATTER: UpdatesTensor.Sizes[1] is 2, expected 3 (IndicesTensor.Sizes[1])");
+    e = validate_scatter(F32, U32, F32, F32, 2, S(3, 3), 2, S(3, 3), 2, S(3, 3), 2, S(3, 3), 0, MAX);
+    ck_assert_int_eq(e.status, DMLR_STATUS_OK); /* as many indices as the axis is long: legal */
+    /* SCATTER-4 (issue 41): more indices than the axis is long, refused as DirectML 1.15.4 does */
     e = validate_scatter(F32, U32, F32, F32, 2, S(3, 3), 2, S(7, 3), 2, S(7, 3), 2, S(3, 3), 0, MAX);
-    ck_assert_int_eq(e.status, DMLR_STATUS_OK); /* more indices than the axis is long: legal */
+    ck_assert_error(e, BAD, "SCATTER: IndicesTensor.Sizes[0] is 7, expected at most 3 (InputTensor.Sizes[0], Axis)");
 }
 END_TEST
 
@@ -691,6 +743,7 @@ static Suite *scatter_suite(void)
     tcase_add_test(tc, scatter_moves_float16_nan_payloads_bit_for_bit);
     tcase_add_test(tc, scatter_and_scatter_elements_name_one_operator);
     tcase_add_test(tc, scatter_targets_report_contested_and_out_of_range_elements);
+    tcase_add_test(tc, scatter_targets_mark_where_directml_writes_an_out_of_range_update);
     tcase_add_test(tc, scatter_all_tensors_have_the_input_rank);
     tcase_add_test(tc, scatter_updates_and_output_have_the_input_type_and_the_output_its_sizes);
     tcase_add_test(tc, scatter_page_example_2_as_written_is_rejected);

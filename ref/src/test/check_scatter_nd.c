@@ -30,10 +30,11 @@ static int64_t naive_wrap(int64_t v, uint32_t dim)
     return v < 0 || v >= dim ? -1 : v;
 }
 
-/* expect, per-update targets (-1: dropped), landings per output, MAYBE lines. */
+/* expect, per-update targets (-1: dropped), landings per output, MAYBE lines (and, with
+ * `flat`, DirectML's addresses: a linear search each, too slow for the large cases). */
 static void naive_scatter_nd(const nd_case *c, const tu_tensor *in, const tu_tensor *ix,
                              const tu_tensor *up, const tu_tensor *out, unsigned char *expect,
-                             int64_t *target, uint32_t *hits, bool *maybe)
+                             int64_t *target, uint32_t *hits, bool *maybe, bool flat)
 {
     uint32_t D = c->D, k = c->ix[D - 1], Q = c->ix_dc - 1, T = c->in_dc - k, L = Q + T;
     uint32_t i0 = D - c->in_dc, esize = dmlr_data_type_size(in->desc.DataType);
@@ -45,6 +46,7 @@ static void naive_scatter_nd(const nd_case *c, const tu_tensor *in, const tu_ten
         uint32_t uc[DMLR_MAX_RANK], cat[2 * DMLR_MAX_RANK], xc[DMLR_MAX_RANK] = {0};
         uint32_t oc[DMLR_MAX_RANK] = {0};
         uint32_t bad = 0; /* mask of out-of-range tuple coordinates */
+        uint32_t at[DMLR_MAX_RANK] = {0}; /* INDEX-2: DirectML's coordinates */
         tu_unravel(up, u, uc);
         for (uint32_t e = 0; e < L; e++)
             cat[e] = e + D >= L ? uc[e + D - L] : 0;
@@ -55,9 +57,13 @@ static void naive_scatter_nd(const nd_case *c, const tu_tensor *in, const tu_ten
             int64_t p = naive_wrap(tu_get_index(ix, tu_ravel(ix, xc)), c->in[i0 + j]);
             bad |= p < 0 ? 1u << j : 0;
             oc[i0 + j] = p < 0 ? 0 : (uint32_t)p;
+            at[i0 + j] = p < 0 ? tu_dml_position(ix, tu_ravel(ix, xc), c->in[i0 + j]) : (uint32_t)p;
         }
         target[u] = -1;
         if (bad) { /* every value of the out-of-range coordinates, the others kept */
+            for (uint32_t e = 0; e < T; e++) at[i0 + k + e] = oc[i0 + k + e];
+            if (flat)
+                tu_mark_at_address(out, at, maybe); /* and where DirectML writes it */
             uint64_t n = 1;
             for (uint32_t j = 0; j < k; j++) n *= bad >> j & 1 ? c->in[i0 + j] : 1;
             for (uint64_t f = 0; f < n; f++) {
@@ -114,7 +120,7 @@ static bool run_case(const nd_case *c, dmlr_data_type dt, dmlr_data_type it, tu_
     uint32_t *hits = malloc(no * sizeof *hits);
     bool *maybe = malloc(no * sizeof *maybe);
     memset(expect, 0xA5, out.bytes); /* TENSOR-13: padding stays untouched; SCATTER_ND-9 */
-    naive_scatter_nd(c, &in, &ix, &up, &out, expect, target, hits, maybe);
+    naive_scatter_nd(c, &in, &ix, &up, &out, expect, target, hits, maybe, targets);
     dmlr_error err;
     dmlr_status st = run_nd(&in, &ix, &up, &out, c->in_dc, c->ix_dc, DMLR_FEATURE_LEVEL_MAX, &err);
     bool ok = st == DMLR_STATUS_OK && memcmp(expect, out.data, out.bytes) == 0;
@@ -138,19 +144,19 @@ static bool run_case(const nd_case *c, dmlr_data_type dt, dmlr_data_type it, tu_
     return ok && tok;
 }
 
-/* Sizes for one (D, counts, k): leading non-relevant 1s, entries to be dropped forced to 1. */
+/* Sizes for one (D, counts, k): leading non-relevant 1s; where the updates would have more
+ * than D dimensions, fewer relevant indices dimensions (SCATTER_ND-6: nothing is dropped). */
 static void make_case(nd_case *c, uint32_t D, uint32_t in_dc, uint32_t ix_dc, uint32_t k,
                       uint64_t seed)
 {
+    if (ix_dc - 1 + in_dc - k > D)
+        ix_dc = D + 1 + k - in_dc;
     c->D = D, c->in_dc = in_dc, c->ix_dc = ix_dc;
     for (uint32_t d = 0; d < D; d++) {
         c->in[d] = d < D - in_dc ? 1 : 2 + (uint32_t)((d + seed) % 2);
         c->ix[d] = d < D - ix_dc ? 1 : 1 + (uint32_t)((d + seed) % 3);
     }
     c->ix[D - 1] = k;
-    int excess = (int)(ix_dc - 1 + in_dc - k) - (int)D;
-    for (uint32_t d = D - ix_dc; excess > 0 && d + 1 < D; d++, excess--) c->ix[d] = 1;
-    for (uint32_t d = D - in_dc + k; excess > 0 && d < D; d++, excess--) c->in[d] = 1;
     ck_assert(naive_updates_sizes(c));
 }
 
@@ -174,6 +180,8 @@ START_TEST(scatter_nd_matches_the_naive_loop_for_every_type_rank_count_and_layou
                             tu_layout lout = l == TU_BROADCAST ? TU_PADDED : (tu_layout)l;
                             tu_layout lix = (tu_layout)((l + x) % TU_LAYOUT_COUNT);
                             tu_layout lup = (tu_layout)((l + x + 1) % TU_LAYOUT_COUNT);
+                            if (lix == TU_BROADCAST) /* SCATTER_ND-11: indices never broadcast */
+                                lix = TU_PADDED;
                             runs++;
                             fails += !run_case(&c, tu_data_types[t], tu_index_types[x], (tu_layout)l, lix,
                                                lup, lout, D * 131 + t * 7 + x + runs, true);
@@ -490,16 +498,39 @@ START_TEST(scatter_nd_updates_sizes_follow_the_example_not_the_literal_formula)
 }
 END_TEST
 
-START_TEST(scatter_nd_updates_may_drop_only_leading_1s_to_fit_the_rank)
+START_TEST(scatter_nd_updates_never_drop_a_dimension_to_fit_the_rank)
 {
-    /* SCATTER_ND-6: [{2,2}, {5,6}] has 4 dimensions for DimensionCount 3 */
+    /* SCATTER_ND-6 (issue 41: SCATTER_ND-10 retired, DirectML 1.15.4 refuses them):
+     * [{2,2}, {5,6}] and [{1,2}, {5,6}] have 4 dimensions for DimensionCount 3 */
     tdesc in = T(F32, 3, 4, 5, 6);
     dmlr_error e = validate_nd(in, T(U32, 3, 2, 2, 1), T(F32, 3, 2, 5, 6), in, 3, 3, MAX);
-    ck_assert_error(e, BAD, "SCATTER_ND: IndicesTensor.Sizes[0] is 2, expected 1: the updates [indices "
-                    "before their last dimension, input after the k=1 indexed dimensions] have 4 "
-                    "dimensions and only leading 1s can be dropped to fit DimensionCount 3");
+    ck_assert_error(e, BAD, "SCATTER_ND: the updates [indices before their last dimension, input "
+                    "after the k=1 indexed dimensions] have 4 dimensions, more than DimensionCount 3");
     e = validate_nd(in, T(U32, 3, 1, 2, 1), T(F32, 3, 2, 5, 6), in, 3, 3, MAX);
-    ck_assert_int_eq(e.status, DMLR_STATUS_OK);
+    ck_assert_error(e, BAD, "SCATTER_ND: the updates [indices before their last dimension, input "
+                    "after the k=1 indexed dimensions] have 4 dimensions, more than DimensionCount 3");
+    e = validate_nd(in, T(U32, 3, 1, 2, 1), T(F32, 3, 2, 5, 6), in, 3, 2, MAX);
+    ck_assert_int_eq(e.status, DMLR_STATUS_OK); /* the same, with the leading 1 not counted */
+}
+END_TEST
+
+START_TEST(scatter_nd_indices_never_broadcast)
+{
+    /* SCATTER_ND-11: a zero stride on an indices dimension of size 2 (DirectML 1.15.4
+     * refuses it); on a dimension of size 1 it is fine */
+    tdesc in = T(F32, 2, 4, 3);
+    const uint32_t xs[2] = {2, 1}, zero_q[2] = {0, 1}, zero_one[2] = {1, 0};
+    dmlr_tensor_desc i = {F32, 0, 2, in.sizes, NULL, 0, 0}, o = i;
+    dmlr_tensor_desc x = {U32, 0, 2, xs, zero_q, 0, 0};
+    dmlr_tensor_desc u = {F32, 0, 2, S(2, 3), NULL, 0, 0};
+    dmlr_scatter_nd_operator_desc s = {&i, &x, &u, &o, 2, 2};
+    dmlr_operator_desc op = {DMLR_OPERATOR_SCATTER_ND, &s};
+    dmlr_error e = {0, ""};
+    dmlr_validate(&op, MAX, &e);
+    ck_assert_error(e, BAD, "SCATTER_ND: IndicesTensor.Strides[0] is 0 on a dimension of size 2: "
+                    "the indices may not broadcast");
+    x.Strides = zero_one;
+    ck_assert_int_eq(dmlr_validate(&op, MAX, &e), DMLR_STATUS_OK);
 }
 END_TEST
 
@@ -542,7 +573,8 @@ static Suite *scatter_nd_suite(void)
     tcase_add_test(tc, scatter_nd_leading_dimensions_beyond_the_counts_must_be_1);
     tcase_add_test(tc, scatter_nd_tuple_size_may_not_exceed_input_dimension_count);
     tcase_add_test(tc, scatter_nd_updates_sizes_follow_the_example_not_the_literal_formula);
-    tcase_add_test(tc, scatter_nd_updates_may_drop_only_leading_1s_to_fit_the_rank);
+    tcase_add_test(tc, scatter_nd_updates_never_drop_a_dimension_to_fit_the_rank);
+    tcase_add_test(tc, scatter_nd_indices_never_broadcast);
     tcase_add_test(tc, scatter_nd_needs_feature_level_2_1_and_4_dimensions_before_3_0);
     suite_add_tcase(s, tc);
     return s;

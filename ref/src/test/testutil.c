@@ -203,6 +203,39 @@ int64_t tu_get_index(const tu_tensor *t, uint64_t flat)
     }
 }
 
+uint32_t tu_dml_position(const tu_tensor *t, uint64_t flat, uint64_t dim)
+{
+    const void *p = tu_elem(t, flat);
+    int64_t v;
+    if (t->desc.DataType == DMLR_UINT32) {
+        uint32_t x;
+        memcpy(&x, p, 4);
+        return x;
+    }
+    if (t->desc.DataType == DMLR_INT32) {
+        int32_t x;
+        memcpy(&x, p, 4);
+        v = x;
+    } else {
+        memcpy(&v, p, 8);
+    }
+    if (v < 0)
+        v += (int64_t)dim;
+    return (uint32_t)((uint64_t)v & 0xFFFFFFFFu);
+}
+
+void tu_mark_at_address(const tu_tensor *out, const uint32_t *coord, bool *maybe)
+{
+    uint32_t off = 0, packed = 1;
+    for (uint32_t d = out->desc.DimensionCount; d-- > 0;) {
+        off += coord[d] * (out->desc.Strides ? out->strides[d] : packed);
+        packed *= out->sizes[d];
+    }
+    for (uint64_t i = 0; i < tu_count(out); i++)
+        if (tu_offset_of(out, i) == (uint64_t)off * dmlr_data_type_size(out->desc.DataType))
+            maybe[i] = true;
+}
+
 bool tu_nd_sizes(uint32_t D, const uint32_t *in, const uint32_t *ix, uint32_t in_dc,
                  uint32_t ix_dc, uint32_t B, uint32_t *out)
 {

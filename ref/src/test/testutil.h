@@ -80,6 +80,14 @@ void tu_set_index(tu_tensor *t, uint64_t flat, int64_t value);
  * any dimension, never negative).
  */
 int64_t tu_get_index(const tu_tensor *t, uint64_t flat);
+/*
+ * INDEX-2: an index element as DirectML 1.15.4 took it when out of range: INT32 signed,
+ * UINT32 unsigned, 64-bit ones signed, dim added once when negative, its low 32 bits.
+ */
+uint32_t tu_dml_position(const tu_tensor *t, uint64_t flat, uint64_t dim);
+/* SCATTER-5, SCATTER_ND-7: sets maybe[] of the output element stored at the element
+ * offset sum(coord[d] * stride[d]) mod 2^32, if there is one (a linear search). */
+void tu_mark_at_address(const tu_tensor *out, const uint32_t *coord, bool *maybe);
 /* All eleven data types, and the four index types of FL 3_0. */
 extern const dmlr_data_type tu_data_types[11];
 extern const dmlr_data_type tu_index_types[4];
