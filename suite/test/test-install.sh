@@ -67,11 +67,11 @@ rc=$?
     >"$T/run2.out" 2>&1 && ok || bad "the installed reference plugin does not pass goldens/doc"
 "$P/bin/dmlref" check goldens/doc >/dev/null 2>&1 && ok || bad "the installed dmlref check goldens/doc fails"
 
-# The README's command for a staged tree, as written there (the stage swapped for this test's).
-readme=$(grep -o '`PKG_CONFIG_LIBDIR=/tmp/stage[^`]*`' README.md | tr -d '`' | sed "s|/tmp/stage|$STAGE|g")
+# docs/library.md's command for a staged tree, as written there (the stage swapped for this test's).
+readme=$(grep -o '`PKG_CONFIG_LIBDIR=/tmp/stage[^`]*`' docs/library.md | tr -d '`' | sed "s|/tmp/stage|$STAGE|g")
 case " $(env -u PKG_CONFIG_PATH sh -c "$readme" 2>&1) " in
     *" -I$P/include -L$P/lib "*) ok ;;
-    *) bad "the README's staged-tree command ('$readme') does not give the stage's paths: $(sh -c "$readme" 2>&1)" ;;
+    *) bad "docs/library.md's staged-tree command ('$readme') does not give the stage's paths: $(sh -c "$readme" 2>&1)" ;;
 esac
 # The installed pages link only to installed files (measurements, .txt, .diff and folders, stay in the checkout).
 $PY - "$P/share/doc/dmlref" <<'EOF' && ok || bad "an installed page links to a file that was not installed"
