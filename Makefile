@@ -101,16 +101,9 @@ SCRIPT_TESTS := $(sort $(wildcard ref/*/test/test-*.sh suite/test/test-*.sh back
 SUITE_OBJ  := $(call objs,$(wildcard suite/*.c) suite/plugins/ref_plugin.c)
 DMLCTS     := $(BUILD)/bin/dmlcts
 REF_PLUGIN := $(BUILD)/lib/dmlcts_ref_plugin.so
-MUTANT_NAMES := ignore_strides axis_off_by_one reversed_direction exclusive_off_by_one \
-                f16_truncate negative_index_clamp write_past_end narrow_offsets \
-                nan_canonical crash hang input_write flaky write_far_4096 write_far_8192 \
-                write_far_65536 index_width \
-                nd_tuples_by_first_coordinate blend_duplicates \
-                elements_line_index nd_tuple_reversed nd1_batch_ignored \
-                join_reversed sum_saturates merge_leading_dims reuses_first_tensor \
-                bf16_accumulator scan_low_32_bits nd_declines_rank5 \
-                accept_invalid decline_declared refuse_scatter_nd f16_sum_accumulator \
-                gather_rank_over_8 oob_flat_address oob_next_element
+# The mutants: the enum of suite/mutants/mutant_plugin.c, the one list of them.
+MUTANT_NAMES := $(filter-out none,$(patsubst M_%,%,$(shell \
+                  sed -n 's/^    \(M_[a-z0-9_]*\)[ ,].*/\1/p' suite/mutants/mutant_plugin.c)))
 # With them, the reference plugin as ABI version 1 (no create), which must keep working.
 MUTANTS    := $(MUTANT_NAMES:%=$(BUILD)/lib/dmlcts_mutant_%.so) $(BUILD)/lib/dmlcts_ref_plugin_v1.so
 
@@ -129,9 +122,12 @@ $(CLI): $(CLI_OBJ) $(GEN_LIB) $(CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
-# The --html report names the commit dmlcts was built from.
+# The commit dmlcts was built from, for its reports: git's answer in a clone, else the one
+# `git archive` wrote into .git-commit (export-subst), else "unknown".
+DMLREF_COMMIT := $(or $(shell git describe --always --dirty 2>/dev/null),$(shell \
+                   sed -n 's/^\([0-9a-f]\{7,\}\)$$/\1/p' .git-commit 2>/dev/null),unknown)
 $(BUILD)/obj/suite/report_html.o $(BUILD)/obj/suite/report_fmt.o: CFLAGS_ROOM += \
-	-DDMLCTS_GIT='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
+	-DDMLCTS_GIT='"$(DMLREF_COMMIT)"'
 $(DMLCTS): $(SUITE_OBJ) $(CASE_LIB) $(FAST_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(CJSON_LIBS) -ldl $(LDLIBS)

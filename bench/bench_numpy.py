@@ -133,7 +133,14 @@ def commit():
                                capture_output=True, text=True).stdout.strip()
         return head + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
-        return "?"
+        # a `git archive` export: the commit it wrote into .git-commit (export-subst)
+        try:
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".git-commit"),
+                      encoding="utf-8") as f:
+                c = f.read().strip()
+            return c if c and not c.startswith("$") else "unknown"
+        except OSError:
+            return "unknown"
 
 
 def r3(v):

@@ -2,7 +2,8 @@
 # Make sure the Debian packages dmlref builds and tests with are installed.
 # As root: installs what is missing with apt-get.  Otherwise: prints the exact
 # command and exits 2.  Packages: the compiler and make, pkg-config, cJSON,
-# Check, nettle (SHA-256), numpy (scripts and the cmd-backend client).
+# Check, nettle (SHA-256), numpy (scripts and the cmd-backend client), clang with
+# libFuzzer (the fuzz smoke of scripts/test.sh), procps (ps, for whoever looks at a run).
 # Optional: chromium, for the --html report's browser test (it skips without);
 # python3-jsonschema, for the DxDispatch models' schema check (skips without);
 # python3-onnx, for the ONNX Runtime adapter's stand-in (skips without);
@@ -10,7 +11,7 @@
 # python3-yaml, for the Kubernetes kit's manifest checks (skips without);
 # installed as root when missing, and its failure does not stop the build.
 set -eu
-PACKAGES="gcc make pkg-config libcjson-dev check nettle-dev python3-numpy"
+PACKAGES="gcc make pkg-config libcjson-dev check nettle-dev python3-numpy clang libclang-rt-14-dev procps"
 OPTIONAL="chromium python3-jsonschema python3-onnx python3-pytest python3-pytest-xdist python3-yaml"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=""
@@ -35,6 +36,11 @@ if [ "$(id -u)" -eq 0 ]; then
         { apt-get update -q >/dev/null && apt-get install -y -q $missing >/dev/null; }
 else
     echo "deps: missing Debian packages:$missing" >&2
-    echo "deps: run: sudo apt-get install -y$missing" >&2
+    # A command that works as written: sudo only where there is one.
+    if command -v sudo >/dev/null 2>&1; then
+        echo "deps: run: sudo apt-get install -y$missing" >&2
+    else
+        echo "deps: run as root: su -c 'apt-get install -y$missing'" >&2
+    fi
     exit 2
 fi

@@ -10,13 +10,14 @@
 
 /* The per-maker numbers these rows select are listed, with their measurements, in
  * docs/performance.md. */
+#define INTEL(name, avx, avx512) {name, false, avx, avx512, true, true, 4, 8, 16, false, true, \
+                                   false, 8, false, 1u << 20}
+#define AMD(name, avx, avx512) {name, true, avx, avx512, false, false, 8, 0, 0, true, false, \
+                                 true, 1, true, 512u << 10}
 static const dmlf_config configs[] = {
-    {"intel-avx512", false, true, true},
-    {"intel-avx", false, true, false},
-    {"intel", false, false, false},
-    {"amd-avx512", true, true, true},
-    {"amd-avx", true, true, false},
-    {"amd", true, false, false},
+    INTEL("intel-avx512", true, true), INTEL("intel-avx", true, false),
+    INTEL("intel", false, false),
+    AMD("amd-avx512", true, true), AMD("amd-avx", true, false), AMD("amd", false, false),
 };
 enum { CONFIGS = sizeof configs / sizeof configs[0] };
 
@@ -29,7 +30,8 @@ static bool cpu_runs(const dmlf_config *c)
 #if DMLF_AVX
     __builtin_cpu_init();
     return (!c->avx || __builtin_cpu_supports("avx")) &&
-           (!c->avx512 || (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")));
+           (!c->avx512 ||
+            (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")));
 #else
     return !c->avx && !c->avx512;
 #endif

@@ -94,12 +94,10 @@ void dmlf_nest_next(const dmlf_nest *n, uint32_t dims, uint64_t *coord, uint64_t
  * 0.76 of the time with 64 chunks a thread (0.70 with 16), level at 1.  On the Intel host 16
  * chunks a thread put the strided random GATHER at 16 threads at 1.10x the time (8 rounds;
  * GATHER and GATHER_ELEMENTS level); 64 leave 16M elements at 16 threads in chunks of 16K
- * as before (docs/gpu-results/cpu-2026-11-27/ab-walk-chunks.txt).  -DDMLR_WALK_CHUNKS=0:
+ * as before (docs/gpu-results/cpu-2026-11-27/ab-walk-chunks.txt).  DMLF_WALK_CHUNKS=0:
  * CHUNK always.
  */
-#ifndef DMLF_WALK_CHUNKS
 #define DMLF_WALK_CHUNKS 64
-#endif
 enum { PIECE = 1 << 14, CHUNK = 1 << 14 };
 
 void dmlf_nest_walk(const dmlf_nest *n, dmlf_piece_fn fn, void *ctx)
@@ -160,27 +158,13 @@ void dmlf_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  * (docs/gpu-results/cpu-2026-11-26/ab-copy-avx.txt, ab-avx.txt).
  * The bytes written are the same either way.
  *
- * Where streaming pays is the machine's to say, so both limits are build
- * switches (scripts/gpu/ab-bench.sh compares builds):
- *   -DDMLR_STREAM_MIN=<bytes>   a whole copy from which it streams (default
- *                               8 MiB: beyond a core's share of the caches);
- *                               -1 never streams (plain memcpy, which on Intel
- *                               is rep movsb for these runs).
- *   -DDMLR_STREAM_THREADS=<n>   and only when the copy runs on at least n
- *                               threads (default 1: any count).
- *   -DDMLR_STREAM_AHEAD=<bytes> a prefetch of the source that far ahead of each
- *                               streamed line (0: the hardware's prefetchers
- *                               only): one core's bandwidth is bound by the
- *                               loads it has in flight.  Default 1024: split.4
- *                               at 1 thread 7% faster on a 2-core EPYC (2048
- *                               the same, 4096 no gain).
+ * A copy streams from dmlf_stream_min() bytes (8 MiB: beyond a core's share of the
+ * caches; a test lowers it, dmlfast.h) and from DMLF_STREAM_THREADS threads, each streamed
+ * line's source prefetched DMLF_STREAM_AHEAD bytes ahead (one core's bandwidth is bound by
+ * the loads it has in flight).
  */
-#ifndef DMLF_STREAM_THREADS
 #define DMLF_STREAM_THREADS 1
-#endif
-#ifndef DMLF_STREAM_AHEAD
 #define DMLF_STREAM_AHEAD 1024
-#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define STREAM_MIN dmlf_stream_min()
@@ -189,15 +173,10 @@ void dmlf_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  * scatter.copy 28.6 -> 22.2 ms, split.4 32.3 -> 25.9, join.4 26.8 -> 25.7; at 16
  * threads 0.90-0.95 the time), while on the 2-core Zen 5 they cost 5-20% (scatter.copy
  * 14.9 -> 16.2 ms, join.4 16.4 -> 19.8): DMLF_STREAM_WAYS (default 2) where the CPU is
- * not AMD's (dmlf_cpu_amd, DMLREF_CPU), one elsewhere and for runs under 4 KiB a way. */
-#ifndef DMLF_STREAM_WAYS
-#define DMLF_STREAM_WAYS 2
-#endif
+ * not AMD's (config.h: stream_two_ways), one elsewhere and for runs under 4 KiB a way. */
 static uint64_t stream_ways(uint64_t n)
 {
-    return DMLF_STREAM_WAYS > 1 && n >= DMLF_STREAM_WAYS * (uint64_t)4096 && !dmlf_cpu_amd()
-               ? DMLF_STREAM_WAYS
-               : 1;
+    return n >= 2 * (uint64_t)4096 && dmlf_cfg()->stream_two_ways ? 2 : 1;
 }
 /*
  * Bytes to take off a way's q so that the next way's loads fall about half a page away
@@ -209,11 +188,9 @@ static uint64_t stream_ways(uint64_t n)
  * (ways.c); moving the split, at 1 thread scatter.copy took 0.95 of the time, split.4 0.95
  * and join.4 0.96, the strided cases and 16 threads level (6 rounds; docs/gpu-results/
  * cpu-2026-11-26h/ab-unalias.txt).  At most 4032 bytes, which the last way's tail copies.
- * -DDMLR_STREAM_UNALIAS=0 leaves it out.
+ * DMLF_STREAM_UNALIAS=0 leaves it out.
  */
-#ifndef DMLF_STREAM_UNALIAS
 #define DMLF_STREAM_UNALIAS 1
-#endif
 static uint64_t unalias(const unsigned char *d, const unsigned char *s, uint64_t q,
                         uint64_t ways)
 {
@@ -324,34 +301,23 @@ bool dmlf_stream_worth(uint64_t bytes)
     return bytes >= STREAM_MIN && dmlf_max_threads() >= DMLF_STREAM_THREADS;
 }
 
-/*
- * Where the CPU has AVX-512 and is not AMD's, the writer stores a line at a time in one
- * 64-byte store rather than two of 32 bytes: gather.rows at 1 thread on the Intel host
- * took 0.93 and 0.91 of the time in two A/Bs (medians of 6 and 8 rounds; the least
- * rounds level, the slow ones fewer), level at 16 (docs/gpu-results/cpu-2026-11-26g).
- * On the 2-core Zen 5, rows2.c's rows took 1.4x as long that way.
- * -DDMLR_LINE_WRITER_WIDE=0 leaves it out.
- */
-#ifndef DMLF_LINE_WRITER_WIDE
-#define DMLF_LINE_WRITER_WIDE 1
-#endif
+/* With AVX-512, where the CPU configuration says so (line_writer_wide), the writer stores a
+ * line in one 64-byte store rather than two of 32 bytes. */
 /*
  * With those, a line two pieces share goes from both sources by byte-masked loads, not
  * through `line`: there the 64-byte load waits for the stores that filled the line to
  * reach the cache (a store that only partly covers a load cannot forward to it), a stall
  * each row of gather.rows.  On the Intel host 0.90 of the time at 1 thread and 0.94 at 16
  * (6 rounds; without it, 1.09 / 1.03 in another A/B of 8: docs/gpu-results/
- * cpu-2026-11-26h/ab-join.txt).  -DDMLR_LINE_WRITER_JOIN=0 leaves it out.
+ * cpu-2026-11-26h/ab-join.txt).  DMLF_LINE_WRITER_JOIN=0 leaves it out.
  */
-#ifndef DMLF_LINE_WRITER_JOIN
 #define DMLF_LINE_WRITER_JOIN 1
-#endif
 void dmlf_line_writer_start(dmlf_line_writer *w, unsigned char *d)
 {
     w->p = d;
     w->first = ((uintptr_t)d + 63) & ~(uintptr_t)63; /* maybe past the output's end */
     w->tail = NULL;
-    w->wide = DMLF_LINE_WRITER_WIDE && dmlf_cpu_avx512() && !dmlf_cpu_amd();
+    w->wide = dmlf_cpu_avx512() && dmlf_cfg()->line_writer_wide;
 }
 
 /* n bytes, a multiple of 64, from s onto the lines from d on, each line's source
@@ -445,15 +411,11 @@ static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
  * 16K elements, of one byte in the 5 GiB split of UINT8 (5 rows of 1 GiB into rows of 896
  * and 128 MiB): each 16 KiB fenced, and two ways of 8 KiB.  Its runs in pieces like one
  * run's, it took 0.82 of the time at 1 thread on the Intel host, level at 16 (4 rounds;
- * docs/gpu-results/cpu-2026-11-27b/ab-copy-runs.txt).  -DDMLR_COPY_RUNS=0: one run only.
- * -DDMLR_COPY_PIECES=0 walks the nest instead.
+ * docs/gpu-results/cpu-2026-11-27b/ab-copy-runs.txt).  DMLF_COPY_RUNS=0: one run only.
+ * DMLF_COPY_PIECES=0 walks the nest instead.
  */
-#ifndef DMLF_COPY_PIECES
 #define DMLF_COPY_PIECES 64
-#endif
-#ifndef DMLF_COPY_RUNS
 #define DMLF_COPY_RUNS 1
-#endif
 enum { MIN_PIECE = 1 << 16 };
 
 /* Where piece t of `pieces` starts: on a line boundary of the output (skew: its first

@@ -21,7 +21,7 @@
 #define DMLF_PRAGMA(x) _Pragma(#x)
 #define DMLF_PRAGMA_EXPANDED(x) DMLF_PRAGMA(x)
 /*
- * How the items of a loop go to threads (-DDMLR_SCHEDULE=static to compare):
+ * How the items of a loop go to threads (DMLF_SCHEDULE=static to compare):
  * dynamic hands them out as threads come free, so a core taken by another
  * process on a shared host delays its own items, not the whole loop's end,
  * and neighbouring items (tiles of a scan, pieces of a run) run at the same
@@ -29,9 +29,7 @@
  * scans 29.7 -> 16.0 and 55.6 -> 28.0 ms, random GATHER 13.2 -> 10.4, the
  * rest within the host's noise (docs/gpu-results/cpu-2026-11-26/ab-schedule.txt).
  */
-#ifndef DMLF_SCHEDULE
 #define DMLF_SCHEDULE dynamic
-#endif
 #ifdef _OPENMP
 #include <omp.h>
 #define DMLF_PARALLEL_FOR_IF(cond)                                                       \
@@ -66,10 +64,8 @@ static inline uint32_t dmlf_num_threads(void) { return 1; }
  * once it is done, so the pieces it calls need not fence their own (a fence waits for
  * every line in flight, and JOIN's runs in join.4 are 16 KiB): join.4 at 16 threads 0.89
  * of the time on the Intel host, 0.88-0.92 at 1 thread on the Zen 5, the rest level
- * (docs/gpu-results/cpu-2026-11-27b).  -DDMLR_PIECE_FENCE=1: each piece fences too. */
-#ifndef DMLF_PIECE_FENCE
+ * (docs/gpu-results/cpu-2026-11-27b).  DMLF_PIECE_FENCE=1: each piece fences too. */
 #define DMLF_PIECE_FENCE 0
-#endif
 
 /* A hint to load p's cache line; no effect on results, nothing where unknown. */
 #if defined(__GNUC__)

@@ -22,11 +22,9 @@ typedef struct elements_run {
     uint64_t axis_step;
 } elements_run;
 
-/* -DDMLR_GATHER_ELEMENTS_FAST_INDEX=0: the position through dmlr_index_position alone (in
+/* DMLF_GATHER_ELEMENTS_FAST_INDEX=0: the position through dmlr_index_position alone (in
  * the loops here; a streamed run takes index_lines.h's dmlf_index_clamp either way). */
-#ifndef DMLF_GATHER_ELEMENTS_FAST_INDEX
 #define DMLF_GATHER_ELEMENTS_FAST_INDEX 1
-#endif
 #if DMLF_GATHER_ELEMENTS_FAST_INDEX
 #define POSITION(x, it, dim, pos) (pos = dmlf_index_clamp(dmlr_read_index(x, it), dim))
 #else
@@ -37,10 +35,8 @@ typedef struct elements_run {
 /* Along a packed innermost axis, the next source row is prefetched a line per line of
  * output: the row's own lines are read in the indices' (random) order, which no
  * hardware prefetcher follows (1 thread: 27.8 against 32.1 ms on the Intel host, 22-27
- * against 30-33 on the Zen 5).  -DDMLR_GATHER_ELEMENTS_NEXT_ROW=0 to compare. */
-#ifndef DMLF_GATHER_ELEMENTS_NEXT_ROW
+ * against 30-33 on the Zen 5).  DMLF_GATHER_ELEMENTS_NEXT_ROW=0 to compare. */
 #define DMLF_GATHER_ELEMENTS_NEXT_ROW 1
-#endif
 #define ELEMENTS_LOOP(N, DS, SS, XS)                                                    \
     for (uint64_t k = 0, pos; k < n; k++, d += (DS), s += (SS), x += (XS)) {           \
         if (DMLF_GATHER_ELEMENTS_NEXT_ROW && (SS) == 0 && next && !(k & (64 / N - 1))) \
@@ -50,17 +46,13 @@ typedef struct elements_run {
     }
 
 /* A large contiguous output goes out a whole line at a time in non-temporal stores
- * (index_lines.h).  -DDMLR_GATHER_ELEMENTS_STREAM=0 keeps ordinary stores (to compare:
+ * (index_lines.h).  DMLF_GATHER_ELEMENTS_STREAM=0 keeps ordinary stores (to compare:
  * scripts/gpu/ab-bench.sh); the size from which it streams is copy.c's. */
-#ifndef DMLF_GATHER_ELEMENTS_STREAM
 #define DMLF_GATHER_ELEMENTS_STREAM 1
-#endif
 #define LINES(N) (DMLF_GATHER_ELEMENTS_STREAM && DMLF_INDEX_LINES(N))
 /* 4-byte elements along a packed innermost axis, 16 at a time by AVX-512's gathers where
- * the CPU has them (index_gather512.c): -DDMLR_GATHER_ELEMENTS_SIMD=0 to compare. */
-#ifndef DMLF_GATHER_ELEMENTS_SIMD
+ * the CPU has them (index_gather512.c): DMLF_GATHER_ELEMENTS_SIMD=0 to compare. */
 #define DMLF_GATHER_ELEMENTS_SIMD 1
-#endif
 #define SIMD(dim) (DMLF_GATHER_ELEMENTS_SIMD && dmlf_index_gather512_takes(4, dim))
 #define ELEMENTS_FN(IT, IB, N)                                                          \
     static void elements_##IT##_##N(const dmlf_indexed *a, uint64_t n)                  \

@@ -10,15 +10,11 @@
 
 #include "indexed.h"
 
-/* -DDMLR_GATHER_ROWS=0: gather.c walks its nest for whole rows too. */
-#ifndef DMLF_GATHER_ROWS
+/* DMLF_GATHER_ROWS=0: gather.c walks its nest for whole rows too. */
 #define DMLF_GATHER_ROWS 1
-#endif
-/* -DDMLR_GATHER_STREAM=0: GATHER's large outputs take ordinary stores, whole rows here and
+/* DMLF_GATHER_STREAM=0: GATHER's large outputs take ordinary stores, whole rows here and
  * an index per element in gather.c (index_lines.h), to compare. */
-#ifndef DMLF_GATHER_STREAM
 #define DMLF_GATHER_STREAM 1
-#endif
 
 /* Row r of the output (dst + r * dst_step, bytes long) is the input's row at src +
  * r * src_step + the clamped index at idx + r * idx_step times axis_step. */

@@ -13,10 +13,8 @@
 #include "index_lines.h"
 
 /* 4-byte elements 4 or 8 bytes apart into a large output, 16 at a time by AVX-512's
- * gathers where the CPU has them (index_gather512.c): -DDMLR_GATHER_SIMD=0 to compare. */
-#ifndef DMLF_GATHER_SIMD
+ * gathers where the CPU has them (index_gather512.c): DMLF_GATHER_SIMD=0 to compare. */
 #define DMLF_GATHER_SIMD 1
-#endif
 #define SIMD(N, ss, dim) (DMLF_GATHER_SIMD && (N) == 4 && dmlf_index_gather512_takes(ss, dim))
 
 /* An index per element, one function per index type and element width (index.h); unit steps

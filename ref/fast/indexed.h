@@ -30,9 +30,7 @@ static inline uint64_t dmlf_index_clamp(int64_t idx, uint64_t dim)
 }
 
 /* Elements between a prefetch and its use in an indexed run: about one DRAM latency. */
-#ifndef DMLF_INDEX_AHEAD
-#define DMLF_INDEX_AHEAD 32 /* -DDMLR_INDEX_AHEAD=0: no prefetch, for comparison */
-#endif
+#define DMLF_INDEX_AHEAD 32 /* DMLF_INDEX_AHEAD=0: no prefetch, for comparison */
 
 /* Bytes between an index prefetched and its use, in a run whose indices lie side by side
  * (0: none).  One stream beside the input's and the output's, yet the hardware's
@@ -45,9 +43,7 @@ static inline uint64_t dmlf_index_clamp(int64_t idx, uint64_t dim)
  * index_lines.h (the gathers switched off): GATHER_ELEMENTS 0.76 / 0.80 and 0.75 / 0.81,
  * random GATHER 0.84 / 0.73 and level.  8 KiB: no better.  SCATTER's count and fill with
  * theirs: 1.05-1.09x on the Zen 5 (docs/gpu-results/cpu-2026-11-27c). */
-#ifndef DMLF_INDEX_XAHEAD
 #define DMLF_INDEX_XAHEAD 4096
-#endif
 
 /* Prefetches the indices XAHEAD bytes past the `bytes` at x that a line of output takes
  * (128 at most): a hint, past the last index too. */

@@ -9,10 +9,8 @@
 #include "engine.h"
 #include "parts.h"
 
-/* Rows (below) for SPLIT only; -DDMLR_PARTS_BY_ROW=0: never, 2: for JOIN too, to compare. */
-#ifndef DMLF_PARTS_BY_ROW
+/* Rows (below) for SPLIT only; DMLF_PARTS_BY_ROW=0: never, 2: for JOIN too, to compare. */
 #define DMLF_PARTS_BY_ROW 1
-#endif
 
 /*
  * A row: one position of the dimensions before Axis.  Where every tensor is

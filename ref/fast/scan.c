@@ -68,9 +68,7 @@ static double plus_zero(double a) { return a + 0.0; }
  * step by step would evict each line before its next element is used).  The
  * block is loaded before it is stored: in place is safe.
  */
-#ifndef DMLF_SCAN_STEPS
 #define DMLF_SCAN_STEPS 64
-#endif
 enum { STEPS = DMLF_SCAN_STEPS, GROUP = 16 };
 #define STAGE(ES)                                                                       \
     if (lane == (ES)) { /* lanes contiguous: a row per step */                          \
@@ -223,14 +221,15 @@ static tile_fn kernel(dmlr_scan_op op, dmlr_data_type dtype, const geom *g, uint
 #endif
     bool steps_out = g->out_step == esize && g->out_lane != esize; /* lanes not */
     if (dtype == DMLR_FLOAT32 && packed)
-        return BEST();
+        return BEST(_rows);
     if (DMLF_SCAN_SSE2_T && dtype == DMLR_FLOAT32 && g->in_step == esize && g->out_lane == esize)
-        return dmlf_cpu_amd() ? (*tile = DMLF_SCAN_TW_LANES, BEST(_tw))
-                              : (*tile = DMLF_SCAN_T_LANES, BEST(_t)); /* scan.h: shapes */
+        return dmlf_cfg()->scan_wide_blocks /* the block shapes: scan_kernels.h */
+                   ? (*tile = DMLF_SCAN_TW_LANES, BEST(_transposed_in_wide))
+                   : (*tile = DMLF_SCAN_T_LANES, BEST(_transposed_in));
     if (DMLF_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_step == esize)
-        return BEST(_r); /* tiles of at most DMLF_SCAN_NARROW lanes, as tile_dim says */
+        return BEST(_along); /* tiles of at most DMLF_SCAN_NARROW lanes, as tile_dim says */
     if (DMLF_SCAN_SSE2_Q && dtype == DMLR_FLOAT32 && steps_out && g->in_lane == esize)
-        return *tile = DMLF_SCAN_M_LANES, BEST(_m);
+        return *tile = DMLF_SCAN_M_LANES, BEST(_transposed_out);
 #undef BEST
 #undef FN
 #else
@@ -281,14 +280,13 @@ void dmlf_scan(dmlr_scan_op op, const dmlr_view *in, const void *src, const dmlr
     uint64_t t = n.size[td];
     n.size[td] = n.size[last], n.size[last] = t;
     uint64_t threads = dmlf_max_threads();
-    const bool amd = dmlf_cpu_amd(); /* scan.h: the choices measured per maker */
+    const dmlf_config *cfg = dmlf_cfg(); /* the choices measured per maker */
     bool stream = DMLF_SCAN_STREAM && dmlf_stream_worth(in->count * in->esize);
     dmlf_scan_geom g = {in->sizes[axis], in->strides[axis] * in->esize,
                         out->strides[axis] * out->esize, n.step[0][last], n.step[1][last],
                         decreasing, exclusive, stream,
-                        stream && threads >= (amd ? DMLF_SCAN_R_STREAM_THREADS_AMD
-                                                  : DMLF_SCAN_R_STREAM_THREADS),
-                        DMLF_SCAN_AHEAD_WRAP == 2 || (DMLF_SCAN_AHEAD_WRAP == 1 && amd)};
+                        stream && threads >= cfg->scan_inner_stream_threads,
+                        cfg->scan_ahead_wrap};
     const tile_fn fn = kernel(op, in->dtype, &g, in->esize, &tile);
     uint64_t wide = n.size[last], rows = n.count / wide;
     tile = tile < wide ? tile : wide;

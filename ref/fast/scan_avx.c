@@ -1,5 +1,5 @@
 /*
- * scan_avx.c -- the FLOAT32 scans of lanes contiguous in both tensors, and (_r, at
+ * scan_avx.c -- the FLOAT32 scans of lanes contiguous in both tensors, and (_along, at
  * the end) of steps contiguous in both, on CPUs with AVX (scan.c picks them at run
  * time: dmlf_cpu_avx; the build stays baseline x86-64).
  *
@@ -75,13 +75,13 @@
         LANE(OPS, EXCLS, EXCL)
 
 #define AVX_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                        \
-    DMLF_SCAN_ROWS_KERNEL(dmlf_scan_avx_##NAME, DMLF_TARGET_AVX, ROW4, ID, OPS, OPQ,    \
+    DMLF_SCAN_ROWS_KERNEL(dmlf_scan_avx_##NAME##_rows, DMLF_TARGET_AVX, ROW4, ID, OPS, OPQ,    \
                           EXCLS, EXCLQ)
 DMLF_SCAN_SSE2_OPS(AVX_KERNEL)
 
-/* _r (scan_sse2.h), the accumulators of the 4 lanes in one register. */
+/* _along (scan_sse2.h), the accumulators of the 4 lanes in one register. */
 #define R_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    R_BODY(dmlf_scan_avx_##NAME##_r, DMLF_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
+    R_BODY(dmlf_scan_avx_##NAME##_along, DMLF_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
            OPQ, EXCLQ)
 DMLF_SCAN_SSE2_OPS(R_KERNEL)
 #endif

@@ -1,6 +1,6 @@
 /*
  * scan_sse2.c -- the FLOAT32 kernels of the scans for lanes contiguous in both
- * tensors, and (_r, at the end) for steps contiguous in both, in SSE2
+ * tensors, and (_along, at the end) for steps contiguous in both, in SSE2
  * intrinsics (scan.h; scan.c has the portable kernels, scan_sse2_cross.c the
  * other FLOAT32 layouts).
  *
@@ -87,11 +87,11 @@
         LANE(OPS, EXCLS, EXCL)
 
 #define SSE2_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                       \
-    DMLF_SCAN_ROWS_KERNEL(dmlf_scan_sse2_##NAME, , ROW, ID, OPS, OPP, EXCLS, EXCLP)
+    DMLF_SCAN_ROWS_KERNEL(dmlf_scan_sse2_##NAME##_rows, , ROW, ID, OPS, OPP, EXCLS, EXCLP)
 DMLF_SCAN_SSE2_OPS(SSE2_KERNEL)
 
-/* _r (scan_sse2.h), the accumulators in two pairs. */
+/* _along (scan_sse2.h), the accumulators in two pairs. */
 #define R_KERNEL(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    R_BODY(dmlf_scan_sse2_##NAME##_r, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
+    R_BODY(dmlf_scan_sse2_##NAME##_along, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
 DMLF_SCAN_SSE2_OPS(R_KERNEL)
 #endif

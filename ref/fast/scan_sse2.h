@@ -19,15 +19,21 @@ typedef unsigned char byte;
 
 static inline double mul_sd(double a, double b) { return dmlr_scan_mul(a, b); }
 static inline double add_sd(double a, double b) { return dmlr_scan_add(a, b); }
-/* The same NaN as dmlr_scan_mul and _add (scan.h): lanes whose accumulator is a NaN take it
- * for the element too; a NaN made from numbers is already x86's negative one. */
-static inline __m128d nan_pick_pd(__m128d a, __m128d x)
+/* acc (op) x with the accumulator pinned as the instruction's first source: with two NaNs
+ * x86 returns the first source's (quieted), the NaN dmlr_scan_mul and _add pick (scan.h),
+ * and a NaN made from numbers is its negative one, as theirs.  Written as intrinsics, the
+ * compiler may swap the operands (for it * and + commute), and did: kernels disagreed on
+ * NaN payloads; a select after each step cost the chain 1.2-1.5x at 1 thread. */
+static inline __m128d mul_pd(__m128d a, __m128d x)
 {
-    __m128d m = _mm_cmpunord_pd(a, a);
-    return _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, x));
+    __asm__("mulpd %1, %0" : "+x"(a) : "xm"(x));
+    return a;
 }
-static inline __m128d mul_pd(__m128d a, __m128d x) { return _mm_mul_pd(a, nan_pick_pd(a, x)); }
-static inline __m128d add_pd(__m128d a, __m128d x) { return _mm_add_pd(a, nan_pick_pd(a, x)); }
+static inline __m128d add_pd(__m128d a, __m128d x)
+{
+    __asm__("addpd %1, %0" : "+x"(a) : "xm"(x));
+    return a;
+}
 static inline double keep_sd(double a) { return a; }
 /* CUMULATIVE_SUMMATION-10: an exclusive sum writes a zero as +0 (a + 0.0, as scan.c). */
 static inline double plus_zero_sd(double a) { return a + 0.0; }
@@ -37,17 +43,17 @@ static inline __m128d plus_zero_pd(__m128d a) { return _mm_add_pd(a, _mm_setzero
 #if DMLF_AVX
 #include <immintrin.h>
 DMLF_TARGET_AVX static inline __m256d keep_pd4(__m256d a) { return a; }
-DMLF_TARGET_AVX static inline __m256d nan_pick_pd4(__m256d a, __m256d x)
-{
-    return _mm256_blendv_pd(x, a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
-}
 DMLF_TARGET_AVX static inline __m256d mul_pd4(__m256d a, __m256d x)
 {
-    return _mm256_mul_pd(a, nan_pick_pd4(a, x));
+    __m256d r;
+    __asm__("vmulpd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(x)); /* a: the first source */
+    return r;
 }
 DMLF_TARGET_AVX static inline __m256d add_pd4(__m256d a, __m256d x)
 {
-    return _mm256_add_pd(a, nan_pick_pd4(a, x));
+    __m256d r;
+    __asm__("vaddpd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(x));
+    return r;
 }
 DMLF_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 {
@@ -202,7 +208,7 @@ DMLF_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
 #define ACC4_STEPS(OPP, EXCLP, OPQ, EXCLQ, R) Q_IN_ORDER(Q_STEP4, OPQ, EXCLQ, R)
 #endif
 /*
- * _r: steps contiguous in both tensors (the scan along the innermost axis), lanes far
+ * _along: steps contiguous in both tensors (the scan along the innermost axis), lanes far
  * apart: in 4x4 blocks, four lanes walk their whole length before the next four, so
  * only their own lines are live, and their accumulators stay in registers all the way
  * (ACC: ACC2 or ACC4): loaded and stored once a block, they had put a store and a load
@@ -213,7 +219,7 @@ DMLF_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
  * ab-scan-r-intel.txt, docs/bench-2core-2026-11-27e/ab-scan-r-zen5.txt).  Into a tensor
  * beyond the caches the output streams, from the thread counts scan.h says.
  */
-/* _r's 4 lanes from w down their whole length, each block stored by ST. */
+/* _along's 4 lanes from w down their whole length, each block stored by ST. */
 #define R_LANES(ACC, OPP, EXCLP, OPQ, EXCLQ, ST)                                        \
     for (uint64_t k = 0; k < len4; k += 4) {                                            \
         uint64_t lo = x.decreasing ? x.len - k - 4 : k; /* lowest of the 4 */           \

@@ -1,8 +1,8 @@
 /*
  * scan_sse2_cross.c -- the FLOAT32 scans whose steps are contiguous in one
  * tensor and lanes in the other (scan.h):
- *   _t  steps contiguous in the input, lanes in the output (a transposed input)
- *   _m  lanes contiguous in the input, steps in the output (its mirror)
+ *   _transposed_in  steps contiguous in the input, lanes in the output (a transposed input)
+ *   _transposed_out  lanes contiguous in the input, steps in the output (its mirror)
  *
  *   per lane: acc = identity; for j in AxisDirection order:
  *             out[j] = (float)(exclusive ? acc : acc (op) in[j]); acc = acc (op) in[j]
@@ -16,24 +16,22 @@
  * the tile's lines on the steps' side (power-of-two strides: one cache set)
  * were evicted before their next 4 steps were used: 4.6x the packed scan's
  * time on the Intel host at 1 thread, 3-6x on the 2-core Zen 5.  The lines
- * PREFETCH lanes (_t) or rows (_m) ahead are prefetched: each is a page or
- * more from the last, which no hardware prefetcher follows (without: _t 1.7x
- * slower on the Intel host, _m 3x on the Zen 5).  -DDMLR_SCAN_PREFETCH=N
+ * PREFETCH lanes (_transposed_in) or rows (_transposed_out) ahead are prefetched: each is a page or
+ * more from the last, which no hardware prefetcher follows (without: _transposed_in 1.7x
+ * slower on the Intel host, _transposed_out 3x on the Zen 5).  DMLF_SCAN_PREFETCH=N
  * (0: none) to compare.
  */
 #include "copy.h"
 #include "scan_sse2.h"
 
 #if DMLF_SCAN_SSE2
-#ifndef DMLF_SCAN_PREFETCH
 #define DMLF_SCAN_PREFETCH 16
-#endif
 enum { PREFETCH = DMLF_SCAN_PREFETCH };
 /* Aligned 16-byte loads and stores in the local blocks: rows and runs of whole quads. */
 _Static_assert(DMLF_SCAN_T_LANES % 4 == 0 && DMLF_SCAN_T_STEPS % 4 == 0 &&
                    DMLF_SCAN_TW_LANES % 4 == 0 && DMLF_SCAN_TW_STEPS % 4 == 0 &&
                    DMLF_SCAN_M_LANES % 4 == 0 && DMLF_SCAN_M_STEPS % 4 == 0,
-               "the -DDMLR_SCAN_T_*, _TW_* and _M_* block shapes are multiples of 4");
+               "the DMLF_SCAN_T_*, _TW_* and _M_* block shapes are multiples of 4");
 /*
  * n floats from b to q, streamed where asked: q's whole 64-byte lines in non-temporal
  * stores, the parts of lines at either end as usual (dmlf_stream_copy).  A line
@@ -49,7 +47,7 @@ static void put_run(byte *q, const float *b, uint64_t n, bool stream)
         memcpy(q, b, n * 4);
 }
 /*
- * _m: the steps before its blocks, so that each lane's runs start on 64-byte lines
+ * _transposed_out: the steps before its blocks, so that each lane's runs start on 64-byte lines
  * (scan.h: DMLF_SCAN_M_*), where the lanes share one alignment and stream.  A run
  * streamed from a line's middle writes that line in parts, and its ends as usual:
  * each then read from memory before it is written.
@@ -121,7 +119,7 @@ static uint64_t m_head(const byte *dst, const dmlf_scan_geom *x)
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 1, 0, lenb)                                      \
     }
 
-/* _m's block at step k (AxisDirection order) of n steps: its lowest step. */
+/* _transposed_out's block at step k (AxisDirection order) of n steps: its lowest step. */
 #define M_LO(k, n) (x.decreasing ? x.len - (k) - (n) : (k))
 #define M_BODY(FN, ATTR, ACC, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                   \
     ATTR void FN(const byte *src, byte *dst, const dmlf_scan_geom *g, uint64_t width)   \
@@ -163,18 +161,21 @@ static uint64_t m_head(const byte *dst, const dmlf_scan_geom *x)
         X_TAIL(OPS, OPP, EXCLS, EXCLP, 0, 1, len4)                                      \
     }
 #define KERNELS2(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    T_BODY(dmlf_scan_sse2_##NAME##_t, , ACC2, T, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
-    T_BODY(dmlf_scan_sse2_##NAME##_tw, , ACC2, TW, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ) \
-    M_BODY(dmlf_scan_sse2_##NAME##_m, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)
+    T_BODY(dmlf_scan_sse2_##NAME##_transposed_in, , ACC2, T, ID, OPS, OPP, EXCLS, EXCLP, OPQ,  \
+           EXCLQ)                                                                       \
+    T_BODY(dmlf_scan_sse2_##NAME##_transposed_in_wide, , ACC2, TW, ID, OPS, OPP, EXCLS, EXCLP, \
+           OPQ, EXCLQ)                                                                  \
+    M_BODY(dmlf_scan_sse2_##NAME##_transposed_out, , ACC2, ID, OPS, OPP, EXCLS, EXCLP, OPQ,    \
+           EXCLQ)
 DMLF_SCAN_SSE2_OPS(KERNELS2)
 #if DMLF_AVX
 #define KERNELS4(NAME, ID, OPS, OPP, EXCLS, EXCLP, OPQ, EXCLQ)                          \
-    T_BODY(dmlf_scan_avx_##NAME##_t, DMLF_TARGET_AVX, ACC4, T, ID, OPS, OPP, EXCLS,     \
-           EXCLP, OPQ, EXCLQ)                                                           \
-    T_BODY(dmlf_scan_avx_##NAME##_tw, DMLF_TARGET_AVX, ACC4, TW, ID, OPS, OPP, EXCLS,   \
-           EXCLP, OPQ, EXCLQ)                                                           \
-    M_BODY(dmlf_scan_avx_##NAME##_m, DMLF_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS, EXCLP, \
-           OPQ, EXCLQ)
+    T_BODY(dmlf_scan_avx_##NAME##_transposed_in, DMLF_TARGET_AVX, ACC4, T, ID, OPS, OPP,      \
+           EXCLS, EXCLP, OPQ, EXCLQ)                                                    \
+    T_BODY(dmlf_scan_avx_##NAME##_transposed_in_wide, DMLF_TARGET_AVX, ACC4, TW, ID, OPS, OPP, \
+           EXCLS, EXCLP, OPQ, EXCLQ)                                                    \
+    M_BODY(dmlf_scan_avx_##NAME##_transposed_out, DMLF_TARGET_AVX, ACC4, ID, OPS, OPP, EXCLS,  \
+           EXCLP, OPQ, EXCLQ)
 DMLF_SCAN_SSE2_OPS(KERNELS4)
 #endif
 #endif

@@ -27,7 +27,7 @@
  * and bytes apart were two (256 ranges: 512 streams, more lines than L1 holds): 0.82 of
  * the time at 1 thread on the Intel host and 0.80 on the Zen 5, 0.86 / 0.87 from a
  * strided input (docs/gpu-results/cpu-2026-11-26g/ab-scatter-records.txt).
- * -DDMLR_SCATTER_BLOCKED=0 to compare.
+ * DMLF_SCATTER_BLOCKED=0 to compare.
  */
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include "scatter_lines.h"
@@ -37,35 +37,20 @@
 #include <sys/mman.h>
 #endif
 
-#ifndef DMLF_SCATTER_BLOCKED
 #define DMLF_SCATTER_BLOCKED 1 /* 0: never, to compare */
-#endif
 /* At most this many threads (more take scatter_bucket.c's passes).  With positions and
  * bytes apart the two were level at 16 threads (27.9 against 27.5 ms); with records this
  * took 0.62 of the time there (0.70 with ranges of 1 MiB, whose 16 buffers put the peak
  * RSS at 1.21x the tensors' bytes), 0.80-0.92 from a strided input. */
-#ifndef DMLF_SCATTER_BLOCKED_THREADS
 #define DMLF_SCATTER_BLOCKED_THREADS 1024
-#endif
-/* Bytes of output a range, about, by CPU maker (dmlf_cpu_amd): half a core's L2 on the
- * Intel host (2 MiB) and the Zen 5 (1 MiB) did best, the range's buffer staying there;
- * and at most BUFFERS over the thread count, so that the threads' buffers together stay
- * small beside the scratch (16 threads: 512 KiB ranges). */
-#ifndef DMLF_SCATTER_BUFFERS
+/* Bytes of output a range, about: the CPU configuration's (half a core's L2 did best, the
+ * range's buffer staying there), and at most BUFFERS over the thread count, so that the
+ * threads' buffers together stay small beside the scratch. */
 #define DMLF_SCATTER_BUFFERS (8u << 20)
-#endif
-#ifndef DMLF_SCATTER_RANGE
-#define DMLF_SCATTER_RANGE (1u << 20)
-#endif
-#ifndef DMLF_SCATTER_RANGE_AMD
-#define DMLF_SCATTER_RANGE_AMD (512u << 10)
-#endif
 /* Bytes of a bucket prefetched for writing ahead of its slot: the ranges' buckets fill
  * side by side, too many streams for the hardware's prefetchers, and a store that misses
  * holds up every store behind it (0: none). */
-#ifndef DMLF_SCATTER_FILL_AHEAD
 #define DMLF_SCATTER_FILL_AHEAD 128
-#endif
 enum { MAX_RANGES = 1 << 16 }; /* so the counts stay in the caches */
 
 typedef struct blocked {
@@ -192,7 +177,7 @@ bool dmlf_scatter_line_blocked(const dmlf_indexed *a, const unsigned char *in, u
         return false; /* few updates a line: the copy, then the updates, cost less */
     blocked b = {0, 0, NULL, NULL};
     const uint64_t most = DMLF_SCATTER_BUFFERS / dmlf_max_threads();
-    const uint64_t maker = dmlf_cpu_amd() ? DMLF_SCATTER_RANGE_AMD : DMLF_SCATTER_RANGE;
+    const uint64_t maker = dmlf_cfg()->scatter_range;
     const uint64_t range = maker < most ? maker : most;
     while ((e << b.shift) < range || ((a->dim - 1) >> b.shift) + 1 > MAX_RANGES)
         b.shift++;

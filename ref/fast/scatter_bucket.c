@@ -25,9 +25,7 @@
 
 #ifdef _OPENMP
 enum { BLOCK = 1 << 18 }; /* updates per round: the scratch stays in the caches */
-#ifndef DMLF_SCATTER_AHEAD
 #define DMLF_SCATTER_AHEAD 32
-#endif
 enum { AHEAD = DMLF_SCATTER_AHEAD }; /* updates between a prefetch and its store (0: none) */
 enum { MAX_PARTS = 256 };            /* output ranges; more threads than that share them */
 
@@ -96,9 +94,7 @@ static void round_of(const bucket_job *j, uint64_t b0, uint64_t bn, uint64_t t, 
 #pragma omp barrier
 }
 
-#ifndef DMLF_SCATTER_BUCKET_THREADS
 #define DMLF_SCATTER_BUCKET_THREADS 3
-#endif
 /* From this many threads on: with 2, reading the line twice is cheaper than three passes. */
 enum { MIN_THREADS = DMLF_SCATTER_BUCKET_THREADS };
 

@@ -34,7 +34,7 @@ done
 # 1. Debian packages (wine32 is not needed: the runner is a 64-bit program).
 need=""
 for p in wine wine64 xvfb gcc-mingw-w64-x86-64 mingw-w64-x86-64-dev mesa-vulkan-drivers libvulkan1 \
-    libllvm15 python3 curl ca-certificates; do
+    libllvm15 python3 curl ca-certificates make; do
     dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || need="$need $p"
 done
 if [ -n "$missing_dlls" ] && ! command -v npm >/dev/null 2>&1; then

@@ -480,18 +480,21 @@ os.execv(sys.argv[1], sys.argv[1:])' "$CTS" --no-progress --work-dir "$T/work_$s
     cts=$!
     for _ in $(seq 100); do [ -s "$T/slow_$sig.pid" ] && break; sleep 0.1; done
     kill -s "$sig" "$cts"
-    wait "$cts"
+    wait "$cts" 2>/dev/null # the shell's own "Terminated" line: the exit status says it
     rc=$?
     [ "$rc" -gt 128 ] && [ "$(kill -l "$((rc - 128))")" = "$sig" ] && ok ||
         bad "signal $sig: dmlcts exited $rc, expected death by SIG$sig"
     [ -z "$(ls -A "$T/work_$sig")" ] && ok || bad "signal $sig: left $(ls -A "$T/work_$sig") in the work directory"
-    # Dead or a zombie waiting for its new parent to reap it, within 2 s.
-    sleeper=$(cat "$T/slow_$sig.pid" 2>/dev/null || echo 0)
+    # Dead or a zombie waiting for its new parent to reap it, within 2 s: its state read
+    # from /proc (no ps to be missing); a sleeper that never wrote its pid fails.
+    sleeper=$(cat "$T/slow_$sig.pid" 2>/dev/null)
+    [ -n "$sleeper" ] || sleeper=none
     for _ in $(seq 20); do
-        state=$(ps -o stat= -p "$sleeper" 2>/dev/null)
-        [ -z "$state" ] || [ "${state#Z}" != "$state" ] && break
+        state=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$sleeper/status" 2>/dev/null)
+        [ -z "$state" ] || [ "$state" = Z ] && break
         sleep 0.1
     done
+    [ "$sleeper" != none ] || state="no pid written"
     [ -z "$state" ] || [ "${state#Z}" != "$state" ] && ok ||
         bad "signal $sig: the backend's sleep (pid $sleeper, $state) outlived dmlcts"
 done

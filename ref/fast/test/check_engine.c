@@ -1,11 +1,14 @@
 /*
- * check_threads.c -- every operator on tensors large enough to run in
- * parallel (2^16 elements and more), packed and strided, on the fast paths
- * (memcpy runs, unit-step index loops, blocked and staged scan kernels, a
- * SCATTER line split by output ranges) and the generic ones, at 1, 2, 3 and 8
- * threads: the bytes (padding included) must equal the 1-thread result and a
- * naive coordinate loop written here.  Built without OpenMP the thread count
- * has no effect and every comparison still holds.
+ * check_engine.c -- the differential test: the engine (ref/fast) against the oracle
+ * (ref/src), byte for byte, padding included.  Every operator on tensors large enough to
+ * run in parallel (2^16 elements and more), packed and strided, on the engine's fast paths
+ * (memcpy runs, streamed lines, index loops, AVX-512 gathers, the scan kernels of each
+ * layout, SCATTER's buckets) and its generic ones; the oracle's bytes are first held to a
+ * naive coordinate loop written here.  The engine runs under every CPU configuration of
+ * its table this CPU can run (both makers' choices, AVX-512, AVX, baseline), at 1, 2, 3
+ * and 8 threads, with stores streamed from 8 MiB (sizes on both sides) and, below it, from
+ * 0 bytes; scans also over NaNs of every payload and sign, zeros and infinities.  Built
+ * without OpenMP the thread count has no effect and every comparison still holds.
  *
  * The tests run in one process (CK_NOFORK): the thread team is then started
  * inside the tests only, never in a parent that forks (machine notes).
@@ -542,10 +545,10 @@ START_TEST(cumulative_product_is_bit_identical_at_1_2_3_and_8_threads)
                  TU_BROADCAST, TU_PERMUTED);
     /* 8 MiB and more, so that the output streams: the FLOAT32 kernels of each layout
      * (scan_kernels.h): lanes packed in both (rows in groups and a remainder, padded rows
-     * at every 16-byte alignment), steps packed in both (_r: 2052 steps, blocks on 16
-     * bytes; 2051 off them), steps in the input and lanes in the output (_t / _tw: 1038
+     * at every 16-byte alignment), steps packed in both (_along: 2052 steps, blocks on 16
+     * bytes; 2051 off them), steps in the input and lanes in the output (_transposed_in / _transposed_in_wide: 1038
      * steps, blocks of 64 then of 4 then single steps), lanes in the input and steps in
-     * the output (_m: lanes of 1040 steps, whole 64-byte lines) */
+     * the output (_transposed_out: lanes of 1040 steps, whole 64-byte lines) */
     cumprod_case("cumprod outer, 10 MB", DMLR_FLOAT32, 2, S(5, 524299), 0, false, false,
                  TU_PACKED, TU_PACKED);
     cumprod_case("cumprod outer padded, 8.6 MB", DMLR_FLOAT32, 2, S(5, 430000), 0, true, true,
@@ -911,6 +914,26 @@ START_TEST(validation_reports_the_same_first_bad_element_at_any_thread_count)
 }
 END_TEST
 
+/* The configuration in force is only ever one of the table's rows, put there explicitly. */
+START_TEST(the_engine_takes_only_configurations_of_its_table)
+{
+    ck_assert(!dmlf_use("pentium"));
+    ck_assert(!dmlf_use(""));
+    ck_assert(dmlf_use("intel")); /* the baseline rows run on any CPU */
+    ck_assert_str_eq(dmlf_config_in_force(), "intel");
+    ck_assert(dmlf_use("amd"));
+    ck_assert_str_eq(dmlf_config_in_force(), "amd");
+    ck_assert(!dmlf_use("pentium"));
+    ck_assert_str_eq(dmlf_config_in_force(), "amd"); /* a refusal changes nothing */
+    int rows = 0;
+    while (dmlf_config_name(rows))
+        rows++;
+    ck_assert_int_eq(rows, 6);
+    ck_assert(dmlf_config_name(-1) == NULL);
+    ck_assert(dmlf_use("auto"));
+}
+END_TEST
+
 static Suite *threads_suite(void)
 {
     Suite *s = suite_create("threads");
@@ -925,6 +948,7 @@ static Suite *threads_suite(void)
     tcase_add_test(tc, gather_nd_and_nd1_are_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, join_is_bit_identical_at_1_2_3_and_8_threads);
     tcase_add_test(tc, cumulative_summation_is_bit_identical_at_1_2_3_and_8_threads);
+    tcase_add_test(tc, the_engine_takes_only_configurations_of_its_table);
     tcase_add_test(tc, scans_in_place_beyond_the_caches_give_the_oracles_bytes);
     tcase_add_test(tc, scans_keep_the_oracles_nan_payloads_and_signs_zeros_and_infinities);
     tcase_add_test(tc, validation_reports_the_same_first_bad_element_at_any_thread_count);
