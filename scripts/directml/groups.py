@@ -24,6 +24,7 @@ INEXPRESSIBLE = "not expressible"
 DESIGN = "by design"
 OPEN = "to settle (issue 41): DirectML or lavapipe"
 UNDETERMINED = "DirectML bug or vkd3d 1.6 (undetermined)"
+UNCHECKED = "page-stated rule the release DLL does not check (SPEC_NOTES DML-1)"
 
 LEVEL_TOP = (6, 4)
 
@@ -109,6 +110,10 @@ GROUPS = [
      "may be added)",
      lambda r, c: rejected(r) and c["type"].endswith(("GATHER_ND", "GATHER_ND1")) and
      nd_natural_rank(c) > len(tensor(c, "OutputTensor")["Sizes"])),
+    ("release-dml-unchecked", UNCHECKED,
+     "negative cases tagged release-dml-unchecked: a rule the page states, which the release DirectML.dll "
+     "(no debug layer) accepts at CreateOperator",
+     lambda r, c: accepted(r) and "release-dml-unchecked" in c.get("tags", [])),
     ("accepted-reference-rejects", REF,
      "negative cases whose rule (INVALID_ARGUMENT) DirectML does not hold: CreateOperator S_OK",
      lambda r, c: accepted(r) and c.get("expect_error", {}).get("status") == "INVALID_ARGUMENT"),
@@ -125,8 +130,9 @@ GROUPS = [
      "SCATTER / SCATTER_ND with out-of-range indices: DirectML does no bounds check, the update lands at the "
      "flat address (another in-range element); the reference drops it",
      lambda r, c: values_differ(r) and c["type"].endswith(("_SCATTER", "SCATTER_ND")) and scatter_out_of_range(c)),
-    ("f16-cumprod-ulp", OPEN,
-     "FLOAT16 CUMULATIVE_PRODUCT 1 ulp low",
+    ("f16-cumprod-ulp", ENV,
+     "FLOAT16 CUMULATIVE_PRODUCT 1 ulp low: FLOAT16 results rounded toward zero, in products and sums alike "
+     "(vkd3d's PackHalf2x16 on lavapipe; SPEC_NOTES DML-2)",
      lambda r, c: values_differ(r) and c["type"].endswith("CUMULATIVE_PRODUCT") and
      all(m.get("ulp") == 1 for m in r["mismatches"])),
     ("scatter_nd-fail-fast", BUG,
