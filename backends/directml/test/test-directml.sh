@@ -4,7 +4,8 @@
 # order, counts, enums, missing tensors, TotalTensorSizeInBytes 0 computed), answers every case
 # with one clear ERROR when the backend is not set up, and groups.py classifies a report's cases
 # (an unclassified one fails it).  Where mingw-w64 is installed, the runner builds with -Werror
-# (dml_api.h's static_asserts hold).  The real DLL runs in scripts/directml/smoke.sh.  About 2 s.
+# (dml_api.h's static_asserts hold); mutation_probe.py's mutants meet the reference as its classes
+# say.  The real DLL runs in scripts/directml/smoke.sh.  About 4 s.
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 CTS=$BUILD/bin/dmlcts
@@ -84,6 +85,11 @@ if command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1; then
 else
     echo "test-directml: no x86_64-w64-mingw32-gcc: the runner's build is not checked (sh scripts/directml/setup.sh)"
 fi
+
+# 5. mutation_probe.py's mutants (no Wine): the reference rejects every mutant of a "rejects" class,
+#    accepts every one of an "accepts" class (SPEC_NOTES DML-1's table).
+"$PY" scripts/directml/mutation_probe.py --mutate-only --per-class 4 --dmlref "$BUILD/bin/dmlref" "$T/mutants" \
+    >"$T/mutants.log" 2>&1 && ok || { bad "mutation_probe.py --mutate-only"; cat "$T/mutants.log"; }
 
 echo "test-directml: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
