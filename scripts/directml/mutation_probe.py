@@ -22,7 +22,6 @@ import sys
 
 ESIZE = {"FLOAT32": 4, "FLOAT16": 2, "UINT32": 4, "UINT16": 2, "UINT8": 1, "INT32": 4, "INT16": 2,
          "INT8": 1, "FLOAT64": 8, "UINT64": 8, "INT64": 8}
-INDEX_MEMBERS = ("IndicesTensor",)
 OUTPUT_MEMBERS = ("OutputTensor", "OutputTensors")
 
 
@@ -71,7 +70,7 @@ def outputs_of(d):
 def prepend_one(t):
     t["Sizes"] = [1] + list(t["Sizes"])
     if t.get("Strides"):
-        t["Strides"] = [t["Strides"][0] * t["Sizes"][1] if t["Strides"] else 1] + list(t["Strides"])
+        t["Strides"] = [t["Strides"][0] * t["Sizes"][1]] + list(t["Strides"])
     t.pop("DimensionCount", None)
 
 
