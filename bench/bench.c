@@ -179,8 +179,8 @@ static void read_field(const char *path, const char *key, char *buf, size_t cap)
 
 /* How much of this process's memory transparent huge pages back, in KiB (-1: unknown).
  * With THP on "madvise" the bench asks for them, but a host whose memory is fragmented
- * may give fewer, and random picks slow down on 4 KiB pages (random GATHER 2.6-2.9x on
- * the Intel host: README, "Huge pages"), so every result says what it got. */
+ * may give fewer, and random picks slow down on 4 KiB pages (docs/performance.md,
+ * "Huge pages"), so every result says what it got. */
 static long huge_kb(void)
 {
     char v[160];

@@ -303,8 +303,7 @@ void bench_setup(bench_case *c, int i)
  * into a sum so that the compiler keeps the loads, with the prefetches that made dmlref's
  * GATHER fastest: the indices 4 KiB ahead, and a pick's lines one at a time, each as the
  * same line of the pick about a memory latency on is prefetched (32 elements, or 8 rows:
- * on the 2-core Zen 5 rows read that way took 0.84-0.92 of the time of a row's lines
- * prefetched at once, and 8 rows on 0.93-0.96 of 4; docs/gpu-results/cpu-2026-11-27d).
+ * faster than a row's lines prefetched at once, or 4 rows on; docs/performance.md).
  */
 uint64_t bench_reads(const bench_case *c)
 {

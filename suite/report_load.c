@@ -1,6 +1,7 @@
 /*
  * report_load.c -- a --json report read back into results, so that the page
- * (report_html.c) renders from the report alone: `dmlcts report RUN.json...`,
+ * (report_html.c) renders from the report alone: `dmlcts report RUN.json...`
+ * (report_cmd.c),
  * `merge --html`, `compare --html`, and a run's own --html, which goes through
  * its JSON tree too, so every page of a run is the same page.  Members that
  * older reports lack take their defaults.
@@ -216,49 +217,4 @@ void dmlcts_run_free(dmlcts_run *run)
     free(run->res);
     cJSON_Delete(run->root);
     memset(run, 0, sizeof *run);
-}
-
-int dmlcts_report_main(int argc, char **argv)
-{
-    const char *html = NULL;
-    dmlcts_run *runs = calloc((size_t)argc + 1, sizeof *runs);
-    size_t n = 0;
-    char msg[1024];
-    int rc = 0;
-    if (!runs)
-        return 2;
-    for (int i = 1; i < argc && rc == 0; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("usage: dmlcts report RUN.json... --html OUT.html\n"
-                   "Renders --json reports (a run's, a merged one) as the --html page; several "
-                   "side by\nside, one column per run, the cases whose status differs first.\n");
-            free(runs);
-            return 0;
-        } else if (strcmp(argv[i], "--html") == 0 && i + 1 < argc) {
-            html = argv[++i];
-        } else if (strncmp(argv[i], "--html=", 7) == 0 && argv[i][7]) {
-            html = argv[i] + 7;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "dmlcts report: unknown option or missing value: %s\n", argv[i]);
-            rc = 2;
-        } else {
-            cJSON *root = dmlcts_cmd_read_json(argv[i], msg, sizeof msg);
-            if (!root || !dmlcts_run_from_json(root, argv[i], &runs[n++], msg, sizeof msg)) {
-                fprintf(stderr, "dmlcts report: %s\n", msg);
-                rc = 2;
-            }
-        }
-    }
-    if (rc == 0 && (!html || n == 0)) {
-        fprintf(stderr, "dmlcts report: usage: dmlcts report RUN.json... --html OUT.html\n");
-        rc = 2;
-    }
-    if (rc == 0 && !dmlcts_html_report(html, runs, n, NULL)) {
-        fprintf(stderr, "dmlcts report: cannot write --html %s\n", html);
-        rc = 2;
-    }
-    for (size_t i = 0; i < n; i++)
-        dmlcts_run_free(&runs[i]);
-    free(runs);
-    return rc;
 }

@@ -2,7 +2,7 @@
  * (feature level 11_0, the most vkd3d offers under Wine is 11_1) and one
  * DirectML device (DMLCreateDevice1 with the minimum level 1_0: DirectML
  * validates at its own level whatever the minimum) per batch, their
- * helpers, and per case CreateOperator; a run case goes on in runner_run.c. */
+ * helpers; the cases themselves are runner_run.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,35 +131,4 @@ dmlrun_status dmlrun_status_of(HRESULT hr, const char *what, char *msg, size_t c
     if (hr == (HRESULT)0x887A0004ul || hr == E_NOTIMPL)
         return DMLRUN_NOT_SUPPORTED;
     return DMLRUN_ERROR;
-}
-
-dmlrun_status dmlrun_gpu_case(dmlrun_case *c, char *msg, size_t cap)
-{
-    dmlrun_desc d;
-    if (dmlrun_build_desc(c, &d)) {
-        dmlrun_free_desc(&d);
-        snprintf(msg, cap, "the job's members do not fit DML_OPERATOR type %u", (unsigned)c->type);
-        return DMLRUN_ERROR;
-    }
-    if (c->level > dmlrun_g.max_level) {
-        dmlrun_free_desc(&d);
-        snprintf(msg, cap, "feature level 0x%X: this DirectML.dll reaches 0x%X", c->level, dmlrun_g.max_level);
-        return DMLRUN_NOT_SUPPORTED;
-    }
-    IDMLOperator *op = NULL;
-    dmlrun_status s;
-    dmlrun_phase = "CreateOperator";
-    HRESULT hr = dmlrun_g.dml->v->CreateOperator(dmlrun_g.dml, &d.op, &dmlrun_iid_operator, (void **)&op);
-    if (FAILED(hr))
-        s = dmlrun_status_of(hr, "CreateOperator", msg, cap);
-    else if (c->create_only) {
-        snprintf(msg, cap, "CreateOperator: S_OK");
-        s = DMLRUN_OK;
-    } else
-        s = dmlrun_run_case(c, op, msg, cap);
-    dmlrun_phase = "Release";
-    dmlrun_release(op);
-    dmlrun_phase = "between cases";
-    dmlrun_free_desc(&d);
-    return s;
 }

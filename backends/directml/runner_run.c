@@ -1,4 +1,5 @@
-/* runner_run.c -- one run case on the GPU: CompileOperator, the operator
+/* runner_run.c -- one case on the GPU: CreateOperator (all a create case asks),
+ * then for a run case CompileOperator, the operator
  * initializer, buffers uploaded byte for byte (outputs pre-filled, a guard
  * band after each), one command list with both dispatches and every buffer
  * read back, one fence wait. */
@@ -204,5 +205,39 @@ dmlrun_status dmlrun_run_case(dmlrun_case *c, IDMLOperator *op, char *msg, size_
     w.op = NULL; /* the caller's */
     dmlrun_phase = "Release";
     work_free(&w);
+    return s;
+}
+
+/* Per case: CreateOperator answers a create case; a run case goes on in
+ * dmlrun_run_case.  Kept here, not beside the devices, so the device half
+ * never calls back into the case half. */
+dmlrun_status dmlrun_gpu_case(dmlrun_case *c, char *msg, size_t cap)
+{
+    dmlrun_desc d;
+    if (dmlrun_build_desc(c, &d)) {
+        dmlrun_free_desc(&d);
+        snprintf(msg, cap, "the job's members do not fit DML_OPERATOR type %u", (unsigned)c->type);
+        return DMLRUN_ERROR;
+    }
+    if (c->level > dmlrun_g.max_level) {
+        dmlrun_free_desc(&d);
+        snprintf(msg, cap, "feature level 0x%X: this DirectML.dll reaches 0x%X", c->level, dmlrun_g.max_level);
+        return DMLRUN_NOT_SUPPORTED;
+    }
+    IDMLOperator *op = NULL;
+    dmlrun_status s;
+    dmlrun_phase = "CreateOperator";
+    HRESULT hr = dmlrun_g.dml->v->CreateOperator(dmlrun_g.dml, &d.op, &dmlrun_iid_operator, (void **)&op);
+    if (FAILED(hr))
+        s = dmlrun_status_of(hr, "CreateOperator", msg, cap);
+    else if (c->create_only) {
+        snprintf(msg, cap, "CreateOperator: S_OK");
+        s = DMLRUN_OK;
+    } else
+        s = dmlrun_run_case(c, op, msg, cap);
+    dmlrun_phase = "Release";
+    dmlrun_release(op);
+    dmlrun_phase = "between cases";
+    dmlrun_free_desc(&d);
     return s;
 }

@@ -90,11 +90,8 @@ void dmlf_nest_next(const dmlf_nest *n, uint32_t dims, uint64_t *coord, uint64_t
  * A piece is at most PIECE elements of a run; a parallel chunk holds about CHUNK elements,
  * or a WALK_CHUNKS-th of a thread's share where that is more, so that with few threads a
  * thread's streams (indices, input, output) run on for longer before it jumps, and with
- * many the last chunks stay short.  On the 2-core Zen 5, GATHER_ELEMENTS at 2 threads took
- * 0.76 of the time with 64 chunks a thread (0.70 with 16), level at 1.  On the Intel host 16
- * chunks a thread put the strided random GATHER at 16 threads at 1.10x the time (8 rounds;
- * GATHER and GATHER_ELEMENTS level); 64 leave 16M elements at 16 threads in chunks of 16K
- * as before (docs/gpu-results/cpu-2026-11-27/ab-walk-chunks.txt).  DMLF_WALK_CHUNKS=0:
+ * many the last chunks stay short.  64 chunks a thread helped GATHER_ELEMENTS on the
+ * 2-core host without slowing the 16-core one (docs/performance.md).  DMLF_WALK_CHUNKS=0:
  * CHUNK always.
  */
 #define DMLF_WALK_CHUNKS 64
@@ -152,10 +149,8 @@ void dmlf_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
  * lines without that read (glibc's memcpy does the same for copies above its
  * own threshold, but the runs here are pieces of at most PIECE elements).
  * Only where the compiler targets SSE2 (every x86-64); elsewhere memcpy.  Where
- * the CPU has AVX (dmlf_cpu_avx), 32-byte stores from a line boundary: split.4
- * at 1 thread 29.3 -> 21.1 ms on the Zen 5; on the Intel host 41.5 -> 34.2 at 1
- * thread and 5.2 -> 3.8 at 16 in one A/B, even in another
- * (docs/gpu-results/cpu-2026-11-26/ab-copy-avx.txt, ab-avx.txt).
+ * the CPU has AVX (dmlf_cpu_avx), 32-byte stores from a line boundary, which split
+ * faster on both hosts measured (docs/performance.md).
  * The bytes written are the same either way.
  *
  * A copy streams from dmlf_stream_min() bytes (8 MiB: beyond a core's share of the
@@ -168,11 +163,9 @@ void dmlf_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define STREAM_MIN dmlf_stream_min()
-/* How many parts of a run stream side by side, a line of each in turn: on the Intel
- * host two sequential streams keep more lines in flight than one (at 1 thread
- * scatter.copy 28.6 -> 22.2 ms, split.4 32.3 -> 25.9, join.4 26.8 -> 25.7; at 16
- * threads 0.90-0.95 the time), while on the 2-core Zen 5 they cost 5-20% (scatter.copy
- * 14.9 -> 16.2 ms, join.4 16.4 -> 19.8): DMLF_STREAM_WAYS (default 2) where the CPU is
+/* How many parts of a run stream side by side, a line of each in turn: on Intel's CPUs
+ * two sequential streams keep more lines in flight than one, while on AMD's they cost
+ * time (docs/performance.md): DMLF_STREAM_WAYS (default 2) where the CPU is
  * not AMD's (config.h: stream_two_ways), one elsewhere and for runs under 4 KiB a way. */
 static uint64_t stream_ways(uint64_t n)
 {
@@ -183,11 +176,8 @@ static uint64_t stream_ways(uint64_t n)
  * from this way's stores modulo 4 KiB: a load whose address matches an older store's in
  * its low 12 bits waits for that store (a false dependency), and two buffers that malloc
  * placed at the same offset in their pages, split in halves of whole pages, meet that on
- * every line.  On the Intel host dmlref's SCATTER copied at 0.92-0.95 of memcpy's speed
- * with its input and output at the same page offset, 0.99-1.01 with them 1 or 2 KiB apart
- * (ways.c); moving the split, at 1 thread scatter.copy took 0.95 of the time, split.4 0.95
- * and join.4 0.96, the strided cases and 16 threads level (6 rounds; docs/gpu-results/
- * cpu-2026-11-26h/ab-unalias.txt).  At most 4032 bytes, which the last way's tail copies.
+ * every line; moving the split brought such copies level with memcpy (docs/performance.md).
+ * At most 4032 bytes, which the last way's tail copies.
  * DMLF_STREAM_UNALIAS=0 leaves it out.
  */
 #define DMLF_STREAM_UNALIAS 1
@@ -202,10 +192,9 @@ static uint64_t unalias(const unsigned char *d, const unsigned char *s, uint64_t
  * From d's first 64-byte boundary, a line at a time by MOVE64(d, s): the source
  * prefetched `ahead` bytes on (a hint: never faults, even past the run); the
  * bytes before and after by memcpy.  Only whole lines stream: a line streamed in
- * parts is written to memory once per part (on the Intel host a transposed scan
- * whose 256-byte runs started 16 bytes off a line ran 4x as long), and on the 2-core
- * Zen 5 16-byte stores from a line boundary copied 1.16x as fast as from any
- * 16-byte one.  The stores are weakly ordered: dmlf_stream_fence before another
+ * parts is written to memory once per part (a transposed scan whose runs started off a
+ * line ran several times as long), and 16-byte stores from a line boundary copy faster
+ * than from any 16-byte one.  The stores are weakly ordered: dmlf_stream_fence before another
  * thread reads them.
  */
 #define STREAM_LINES(MOVE64)                                                            \
@@ -307,9 +296,8 @@ bool dmlf_stream_worth(uint64_t bytes)
  * With those, a line two pieces share goes from both sources by byte-masked loads, not
  * through `line`: there the 64-byte load waits for the stores that filled the line to
  * reach the cache (a store that only partly covers a load cannot forward to it), a stall
- * each row of gather.rows.  On the Intel host 0.90 of the time at 1 thread and 0.94 at 16
- * (6 rounds; without it, 1.09 / 1.03 in another A/B of 8: docs/gpu-results/
- * cpu-2026-11-26h/ab-join.txt).  DMLF_LINE_WRITER_JOIN=0 leaves it out.
+ * each row of gather.rows, which this removes (docs/performance.md).
+ * DMLF_LINE_WRITER_JOIN=0 leaves it out.
  */
 #define DMLF_LINE_WRITER_JOIN 1
 void dmlf_line_writer_start(dmlf_line_writer *w, unsigned char *d)
@@ -404,15 +392,11 @@ static void copy_piece(void *ctx, const uint64_t *off, uint64_t k0, uint64_t k1)
  * 1/PIECES of a thread's share, at least MIN_PIECE, split on the output's lines, with a
  * fence a piece, where it is one run (a packed tensor: SCATTER's copy) or its runs are
  * MIN_PIECE or longer (a part of a SPLIT or JOIN whose rows are too long for parts.c's
- * rows).  Against the nest walk's 64 KiB pieces, scatter.copy took 0.88 of the time at 2
- * threads on the 2-core Zen 5 (level at 1), 0.96 at 1 thread and 0.95 at 16 on the Intel
- * host (medians of 6 and 8 rounds; fencing once a thread instead of once a piece changed
- * nothing; docs/gpu-results/cpu-2026-11-26e/ab-copy-pieces.txt).  The walk's pieces are
- * 16K elements, of one byte in the 5 GiB split of UINT8 (5 rows of 1 GiB into rows of 896
- * and 128 MiB): each 16 KiB fenced, and two ways of 8 KiB.  Its runs in pieces like one
- * run's, it took 0.82 of the time at 1 thread on the Intel host, level at 16 (4 rounds;
- * docs/gpu-results/cpu-2026-11-27b/ab-copy-runs.txt).  DMLF_COPY_RUNS=0: one run only.
- * DMLF_COPY_PIECES=0 walks the nest instead.
+ * rows).  Fewer, larger pieces than the nest walk's 64 KiB ones fence and switch less;
+ * the walk's pieces are 16K elements, of one byte in the 5 GiB split of UINT8 (5 rows of
+ * 1 GiB into rows of 896 and 128 MiB): each 16 KiB fenced, and two ways of 8 KiB, which
+ * is why runs that long go in pieces like one run's too (docs/performance.md).
+ * DMLF_COPY_RUNS=0: one run only.  DMLF_COPY_PIECES=0 walks the nest instead.
  */
 #define DMLF_COPY_PIECES 64
 #define DMLF_COPY_RUNS 1

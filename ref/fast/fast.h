@@ -25,9 +25,7 @@
  * dynamic hands them out as threads come free, so a core taken by another
  * process on a shared host delays its own items, not the whole loop's end,
  * and neighbouring items (tiles of a scan, pieces of a run) run at the same
- * time.  On the 16-core Intel host, 3 rounds at 16 threads: the transposed
- * scans 29.7 -> 16.0 and 55.6 -> 28.0 ms, random GATHER 13.2 -> 10.4, the
- * rest within the host's noise (docs/gpu-results/cpu-2026-11-26/ab-schedule.txt).
+ * time, which sped up the transposed scans at 16 threads on a 16-core host.
  */
 #define DMLF_SCHEDULE dynamic
 #ifdef _OPENMP
@@ -62,9 +60,8 @@ static inline uint32_t dmlf_num_threads(void) { return 1; }
 
 /* Streamed (non-temporal) stores are weakly ordered: dmlf_nest_walk fences each chunk's
  * once it is done, so the pieces it calls need not fence their own (a fence waits for
- * every line in flight, and JOIN's runs in join.4 are 16 KiB): join.4 at 16 threads 0.89
- * of the time on the Intel host, 0.88-0.92 at 1 thread on the Zen 5, the rest level
- * (docs/gpu-results/cpu-2026-11-27b).  DMLF_PIECE_FENCE=1: each piece fences too. */
+ * every line in flight, and JOIN's runs in join.4 are 16 KiB), which sped up join.4
+ * on both makers.  DMLF_PIECE_FENCE=1: each piece fences too. */
 #define DMLF_PIECE_FENCE 0
 
 /* A hint to load p's cache line; no effect on results, nothing where unknown. */

@@ -34,8 +34,7 @@ typedef struct elements_run {
 
 /* Along a packed innermost axis, the next source row is prefetched a line per line of
  * output: the row's own lines are read in the indices' (random) order, which no
- * hardware prefetcher follows (1 thread: 27.8 against 32.1 ms on the Intel host, 22-27
- * against 30-33 on the Zen 5).  DMLF_GATHER_ELEMENTS_NEXT_ROW=0 to compare. */
+ * hardware prefetcher follows.  DMLF_GATHER_ELEMENTS_NEXT_ROW=0 to compare. */
 #define DMLF_GATHER_ELEMENTS_NEXT_ROW 1
 #define ELEMENTS_LOOP(N, DS, SS, XS)                                                    \
     for (uint64_t k = 0, pos; k < n; k++, d += (DS), s += (SS), x += (XS)) {           \
@@ -46,8 +45,8 @@ typedef struct elements_run {
     }
 
 /* A large contiguous output goes out a whole line at a time in non-temporal stores
- * (index_lines.h).  DMLF_GATHER_ELEMENTS_STREAM=0 keeps ordinary stores (to compare:
- * scripts/gpu/ab-bench.sh); the size from which it streams is copy.c's. */
+ * (index_lines.h).  DMLF_GATHER_ELEMENTS_STREAM=0 keeps ordinary stores, to compare;
+ * the size from which it streams is copy.c's. */
 #define DMLF_GATHER_ELEMENTS_STREAM 1
 #define LINES(N) (DMLF_GATHER_ELEMENTS_STREAM && DMLF_INDEX_LINES(N))
 /* 4-byte elements along a packed innermost axis, 16 at a time by AVX-512's gathers where

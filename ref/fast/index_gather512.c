@@ -8,12 +8,9 @@
  *
  *   d[k] = s[pos(x[k]) * as]     k = 0 .. n - 1, as 4 or 8
  *
- * A gather puts 16 loads in flight at once.  On the Intel host, medians of 6 rounds over
- * two A/Bs: random GATHER of 4-byte elements 0.58-0.65 of the time at 1 thread and
- * 0.69-0.74 at 16, from a strided input (8 bytes apart) 0.70 and 0.66, GATHER_ELEMENTS
- * along rows 0.93 at 1 thread and level at 16.  On the 2-core Zen 5: GATHER_ELEMENTS 0.76
- * at 1 thread and 0.90 at 2, random GATHER level at 1 thread, 0.91 at 2
- * (docs/gpu-results/cpu-2026-11-26g/ab-gather-simd.txt).
+ * A gather puts 16 loads in flight at once, which sped up random GATHER and
+ * GATHER_ELEMENTS of 4-byte elements on both makers, most at 1 thread where one core's
+ * loads in flight bound it (docs/performance.md).
  */
 #include "index_lines.h"
 

@@ -8,12 +8,8 @@
  * written once and never read here, so an ordinary store's read of each line
  * buys nothing; and the elements are gathered 16 bytes at a time into a
  * register, since one MOVNTI per element leaves each line to the
- * write-combining buffer to assemble.  GATHER_ELEMENTS along Axis 1 of {4096,
- * 4096} FLOAT32 with a MOVNTI per element, against this: 16.1 against 12.9 ms
- * at 1 thread on the Zen 5 (11.5 against 8.8 at 2), 32.7 against 21.4 at 1
- * thread on the Intel host (2.8 against 2.2 at 16); random GATHER of a strided
- * input, with ordinary stores before, 180 against 121 ms at 1 thread there
- * (docs/gpu-results/cpu-2026-11-26d).  The same bytes either way.
+ * write-combining buffer to assemble, which measured slower on both makers
+ * (docs/performance.md).  The same bytes either way.
  */
 #ifndef DMLFAST_INDEX_LINES_H
 #define DMLFAST_INDEX_LINES_H

@@ -34,15 +34,10 @@ static inline uint64_t dmlf_index_clamp(int64_t idx, uint64_t dim)
 
 /* Bytes between an index prefetched and its use, in a run whose indices lie side by side
  * (0: none).  One stream beside the input's and the output's, yet the hardware's
- * prefetchers left the loops waiting on its loads (on the Zen 5, a third of the
- * samples in GATHER_ELEMENTS' loop here fell on the compare after an index load).
- * Medians of 3 to 6 rounds, 1 / 16 threads on the Intel host, 1 / 2 on the Zen 5, with
- * AVX-512's gathers: GATHER_ELEMENTS 0.85 / 0.80, 0.72 / 0.79 and 0.74 / 0.76 in three
- * A/Bs, 0.94 / 0.93 and 0.81 / 0.86 on the Zen 5; random GATHER 0.88 / 0.80, 0.99 /
- * 1.03 and 0.97 / 0.91, and 0.90 / 0.95 on the Zen 5; the strided one level.  Through
- * index_lines.h (the gathers switched off): GATHER_ELEMENTS 0.76 / 0.80 and 0.75 / 0.81,
- * random GATHER 0.84 / 0.73 and level.  8 KiB: no better.  SCATTER's count and fill with
- * theirs: 1.05-1.09x on the Zen 5 (docs/gpu-results/cpu-2026-11-27c). */
+ * prefetchers left the loops waiting on its loads (most of GATHER_ELEMENTS' samples fell
+ * on the compare after an index load).  4 KiB ahead sped up GATHER_ELEMENTS and random
+ * GATHER on both makers, with or without AVX-512's gathers; 8 KiB was no better
+ * (docs/performance.md). */
 #define DMLF_INDEX_XAHEAD 4096
 
 /* Prefetches the indices XAHEAD bytes past the `bytes` at x that a line of output takes

@@ -18,12 +18,9 @@
  * row of the whole is its parts' rows side by side, and one pass over the
  * rows copies each part's block of a row in turn: the whole is read (JOIN:
  * written) once, in order.  A part at a time read each row of the whole in
- * as many runs as there are parts, one pass per part: SPLIT of {4096, 16384}
- * FLOAT32 into 4 took 27.6 ms that way and 20.5 this way at 1 thread on the
- * Zen 5, 13.3 and 9.6 at 2; 35.0 and 32.1 at 1 thread on the Intel host, 4.35
- * and 3.95 at 16.  JOIN, the other way round, gained on the Intel host (35.2
- * against 32.1 ms at 1 thread) but lost on the Zen 5 (10.3 against 13.8 at 2
- * threads: four streams read at once), so it goes a part at a time.  Rows
+ * as many runs as there are parts, one pass per part, which was slower for SPLIT
+ * on both makers.  JOIN, the other way round, gained on Intel's CPUs but lost on
+ * AMD's (four streams read at once), so it goes a part at a time.  Rows
  * longer than ROW_MAX bytes go a part at a time too, whose pieces give threads
  * work when rows are few.
  */

@@ -22,9 +22,9 @@ typedef struct dmlf_scan_geom {
 } dmlf_scan_geom;
 
 /* The widest tile: lanes contiguous in both tensors (in_lane == out_lane == element size).
- * 8192 lanes: one thread streams a whole row of the benchmark's {8192, 8192} outer scan
- * (Intel host, 1 thread, 2 rounds: 49.4-51.4 ms against 57.9-89.4 with 4096; the same on
- * the 2-core EPYC); more threads split the row either way.  DMLF_SCAN_WIDE=N to try. */
+ * 8192 lanes: one thread streams a whole row of the benchmark's {8192, 8192} outer scan,
+ * which beat 4096 on one thread; more threads split the row either way.  DMLF_SCAN_WIDE=N
+ * to try. */
 #define DMLF_SCAN_WIDE 8192
 /* The widest tile of any other layout; lanes far apart in both tensors take FAR. */
 #define DMLF_SCAN_NARROW 64
@@ -35,27 +35,16 @@ enum { DMLF_SCAN_FAR = 16 };
  * _transposed_in (a transposed input) writes each step's LANES lanes, _transposed_out each lane's
  * STEPS steps (512 bytes), each run from a 64-byte line where the output allows
  * (scan.c starts _transposed_in's tiles on one, _transposed_out its blocks after a head of steps).
- * _transposed_in's shape was measured per maker, the runs on lines
- * (docs/gpu-results/cpu-2026-11-26b; packed: 35-38 ms on the Intel host, 23 on
- * the Zen 5), and the CPU configuration picks (config.h, scan_wide_blocks):
- *   T    the Intel host's: 52 ms at 64 x 64, 53 at 64 x 16, 60 at 128 x 64, 80
- *        at 256 x 32, 92 at 512 x 16 (1 thread); the Zen 5 47 ms at 64 x 64;
- *   TW   the 2-core Zen 5's: 35-36 ms at 256 x 32, 41-50 at 512 x 16; later, 128 x 64
- *        took 0.87-0.94 of 256 x 32's time at 1 thread and 0.85-0.89 at 2 (the
- *        strided outer product and summation, 9 rounds in two A/Bs; 64 x 64 1.0-1.1,
- *        128 x 32 1.0, 256 x 64 1.4: docs/bench-2core-2026-11-26g/ab-scan-tw.txt).
- * Before the runs were on lines the Intel host seemed to want 512 lanes: the
+ * _transposed_in's shape was measured per maker, the runs on lines, and the CPU
+ * configuration picks (config.h, scan_wide_blocks; the timings: docs/performance.md):
+ *   T    Intel's: 64 x 64, the fastest of the shapes tried from 64 x 16 to 512 x 16;
+ *   TW   AMD's: 128 x 64, faster than 256 x 32 and 512 x 16 on the 2-core host.
+ * Before the runs were on lines Intel's CPUs seemed to want 512 lanes: the
  * benchmark's output starts 16 bytes off a line, so every run streamed parts of
  * lines, and 64-lane tiles ran 4x as long.  Same bits at any shape.
  *   M    128 x 128, once its runs started on lines (DMLF_SCAN_M_ALIGN: 0 to
- *        compare): against 64 x 256 with runs 16 bytes off a line, medians of
- *        4 rounds on the Intel host 0.80 of the time at 1 thread, 0.76-0.88 at
- *        16; two A/Bs of 3 rounds on the Zen 5 0.83-0.86 at 1, 0.75-0.84 at 2.
- *        64 x 256 on lines: 0.82-0.89 and 0.82-0.85 (Intel), 0.96-0.98 and
- *        1.02-1.05 (Zen 5); 128 x 64 on lines: 0.82-0.83 and 0.88-0.89
- *        (Intel), 0.85 and 0.81-0.84 (Zen 5); 32 steps 1.14-1.46 (Zen 5).  Off
- *        lines, 128 x 64 took 1.13-1.29 (Zen 5): every run of 256 bytes
- *        streamed in parts (docs/gpu-results/cpu-2026-11-27g/).
+ *        compare): faster than 64 x 256 and 128 x 64 on both makers; off lines,
+ *        every run of 256 bytes streams in parts and 128 x 64 loses.
  */
 #define DMLF_SCAN_T_LANES 64
 #define DMLF_SCAN_T_STEPS 64
@@ -82,17 +71,14 @@ enum { DMLF_SCAN_FAR = 16 };
 #define DMLF_SCAN_SSE2_Q 1 /* 0: FLOAT32 steps contiguous in the output staged as the other types */
 /* Bytes ahead of each line that the kernels for lanes contiguous in both tensors
  * prefetch along its row (0: none).  Two rows read side by side, the hardware's
- * prefetchers left the loads waiting: the benchmark's outer scans at 1 thread took 20 ms
- * on the Zen 5 against 11 for a copy in the same loop.  4 KiB ahead: medians of 5 rounds
- * 0.62 of the time at 1 thread and 0.82 at 2 on the Zen 5 (2 KiB 0.67); 0.91-0.93 at 1
- * thread and 0.86-0.93 at 16 on the Intel host (4 rounds; 2 KiB and 8 KiB less good:
- * docs/bench-2core-2026-11-27e, docs/gpu-results/cpu-2026-11-27e).  Along the inner
- * axis (_along) 1 KiB ahead was level and 4 KiB 1.16x. */
+ * prefetchers left the loads waiting (an outer scan took about twice a copy's time in the
+ * same loop).  4 KiB ahead did best of 2, 4 and 8 KiB on both makers; along the inner
+ * axis (_along) it did not help (docs/performance.md). */
 #define DMLF_SCAN_AHEAD 4096
 /* From how many threads _along streams its output, and whether the packed scans' prefetch runs
  * on into the rows read next, are the CPU configuration's (config.h; the measurements:
  * docs/performance.md, "scan_kernels.h"). */
-#define DMLF_SCAN_ROWS 2 /* rows per pass over the accumulators (1, 2, 4: 44, 28, 36 ms here) */
+#define DMLF_SCAN_ROWS 2 /* rows per pass over the accumulators: 2 beat 1 and 4 */
 #if DMLF_SCAN_SSE2
 /*
  * One product and one sum kernel per FLOAT32 layout, named for it (scan_sse2.c and

@@ -48,7 +48,7 @@
 /* Sixteen lanes (a cache line of each row when aligned) down the r rows: the
  * accumulators stay in registers, and each row's line is written whole before
  * the next row's (interleaved partial lines defeat the write-combining of
- * streamed stores: quads of 4 rows interleaved took 3.5x longer here). */
+ * streamed stores: quads of 4 rows interleaved took several times as long). */
 #define LINE(OPP, EXCLP, EXCL, STORE)                                                   \
     {                                                                                   \
         __m128d a0 = _mm_loadu_pd(a + w), a1 = _mm_loadu_pd(a + w + 2);                 \

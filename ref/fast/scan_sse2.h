@@ -23,7 +23,7 @@ static inline double add_sd(double a, double b) { return dmlr_scan_add(a, b); }
  * x86 returns the first source's (quieted), the NaN dmlr_scan_mul and _add pick (scan.h),
  * and a NaN made from numbers is its negative one, as theirs.  Written as intrinsics, the
  * compiler may swap the operands (for it * and + commute), and did: kernels disagreed on
- * NaN payloads; a select after each step cost the chain 1.2-1.5x at 1 thread. */
+ * NaN payloads; a select after each step lengthened the chain of every step. */
 static inline __m128d mul_pd(__m128d a, __m128d x)
 {
     __asm__("mulpd %1, %0" : "+x"(a) : "xm"(x));
@@ -212,12 +212,9 @@ DMLF_TARGET_AVX static inline __m256d plus_zero_pd4(__m256d a)
  * apart: in 4x4 blocks, four lanes walk their whole length before the next four, so
  * only their own lines are live, and their accumulators stay in registers all the way
  * (ACC: ACC2 or ACC4): loaded and stored once a block, they had put a store and a load
- * into each lane's chain of operations.  With AVX's one register for the 4 (scan_avx.c)
- * against SSE2's accumulators in memory, medians of 4 rounds: on the Intel host 0.66 and
- * 0.68 of the time at 1 thread (product, summation), 0.90 and 0.80 at 16; on the Zen 5
- * 0.96 and 0.84 at 1 thread, 0.98 at 2 (docs/gpu-results/cpu-2026-11-27e/
- * ab-scan-r-intel.txt, docs/bench-2core-2026-11-27e/ab-scan-r-zen5.txt).  Into a tensor
- * beyond the caches the output streams, from the thread counts scan.h says.
+ * into each lane's chain of operations.  AVX's one register for the 4 (scan_avx.c) beat
+ * SSE2's accumulators in memory, most on Intel's CPUs at 1 thread (docs/performance.md).
+ * Into a tensor beyond the caches the output streams, from the thread counts scan.h says.
  */
 /* _along's 4 lanes from w down their whole length, each block stored by ST. */
 #define R_LANES(ACC, OPP, EXCLP, OPQ, EXCLQ, ST)                                        \

@@ -14,12 +14,10 @@
  * local block, row by row, each row's run of lanes read or written whole
  * (streamed when asked).  Walked 4 steps at a time across the tile instead,
  * the tile's lines on the steps' side (power-of-two strides: one cache set)
- * were evicted before their next 4 steps were used: 4.6x the packed scan's
- * time on the Intel host at 1 thread, 3-6x on the 2-core Zen 5.  The lines
- * PREFETCH lanes (_transposed_in) or rows (_transposed_out) ahead are prefetched: each is a page or
- * more from the last, which no hardware prefetcher follows (without: _transposed_in 1.7x
- * slower on the Intel host, _transposed_out 3x on the Zen 5).  DMLF_SCAN_PREFETCH=N
- * (0: none) to compare.
+ * were evicted before their next 4 steps were used, several times the packed
+ * scan's time.  The lines PREFETCH lanes (_transposed_in) or rows (_transposed_out)
+ * ahead are prefetched: each is a page or more from the last, which no hardware
+ * prefetcher follows.  DMLF_SCAN_PREFETCH=N (0: none) to compare.
  */
 #include "copy.h"
 #include "scan_sse2.h"
@@ -36,8 +34,8 @@ _Static_assert(DMLF_SCAN_T_LANES % 4 == 0 && DMLF_SCAN_T_STEPS % 4 == 0 &&
  * n floats from b to q, streamed where asked: q's whole 64-byte lines in non-temporal
  * stores, the parts of lines at either end as usual (dmlf_stream_copy).  A line
  * streamed in parts (from two tiles, or two blocks) is written to memory once per
- * part: on the Intel host 64-lane tiles whose 256-byte runs started 16 bytes off a
- * line took 4x as long as on a line boundary.  The caller fences.
+ * part: 64-lane tiles whose 256-byte runs started 16 bytes off a line took several
+ * times as long as on a line boundary.  The caller fences.
  */
 static void put_run(byte *q, const float *b, uint64_t n, bool stream)
 {

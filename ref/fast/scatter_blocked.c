@@ -2,10 +2,9 @@
  * scatter_blocked.c -- SCATTER's one line of many updates onto an output far beyond the
  * caches: output = input, then output[indices[k]] = updates[k] for k in order.
  *
- * Done as written, each update loads its target's line from memory (on the Intel host
- * 16M updates onto 64M FLOAT32 take 250 ms at 1 thread, 15 ns each, and the copy before
- * them 25).  Here the output goes by ranges of about RANGE bytes, each small enough to
- * stay in a core's caches:
+ * Done as written, each update loads its target's line from memory, a DRAM latency an
+ * update, many times the copy before them.  Here the output goes by ranges of about
+ * RANGE bytes, each small enough to stay in a core's caches:
  *
  *   count  each of T threads counts the updates of its share (a T-th of the line, in
  *          order) that land in each range;
@@ -20,14 +19,10 @@
  * dropped in both passes (SCATTER-5), and elements move as bytes (SCATTER-7): the bytes
  * of the plain loop.  The scratch, 4 + element bytes an update, may take a quarter of
  * the input's and output's bytes (scatter.random: 128 MiB beside 704, a peak RSS of
- * 1.19x); more updates go the plain way.  scatter.random: 0.82 of the time at 1 thread
- * on the Intel host and the Zen 5, 0.72 at 2 on the Zen 5; in two groups of ranges, to
- * halve the scratch, no faster than the plain way (docs/gpu-results/cpu-2026-11-26f/
- * ab-scatter-blocked.txt).  A bucket of records is one stream of stores where positions
- * and bytes apart were two (256 ranges: 512 streams, more lines than L1 holds): 0.82 of
- * the time at 1 thread on the Intel host and 0.80 on the Zen 5, 0.86 / 0.87 from a
- * strided input (docs/gpu-results/cpu-2026-11-26g/ab-scatter-records.txt).
- * DMLF_SCATTER_BLOCKED=0 to compare.
+ * 1.19x); more updates go the plain way.  Two groups of ranges, to halve the scratch,
+ * were no faster than the plain way.  A bucket of records is one stream of stores where
+ * positions and bytes apart were two (256 ranges: 512 streams, more lines than L1 holds).
+ * The timings: docs/performance.md.  DMLF_SCATTER_BLOCKED=0 to compare.
  */
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include "scatter_lines.h"
@@ -38,10 +33,9 @@
 #endif
 
 #define DMLF_SCATTER_BLOCKED 1 /* 0: never, to compare */
-/* At most this many threads (more take scatter_bucket.c's passes).  With positions and
- * bytes apart the two were level at 16 threads (27.9 against 27.5 ms); with records this
- * took 0.62 of the time there (0.70 with ranges of 1 MiB, whose 16 buffers put the peak
- * RSS at 1.21x the tensors' bytes), 0.80-0.92 from a strided input. */
+/* At most this many threads (more take scatter_bucket.c's passes): with records, unlike
+ * positions and bytes apart, blocking still pays at 16 threads (ranges of 1 MiB put the
+ * peak RSS above 1.2x the tensors' bytes). */
 #define DMLF_SCATTER_BLOCKED_THREADS 1024
 /* Bytes of output a range, about: the CPU configuration's (half a core's L2 did best, the
  * range's buffer staying there), and at most BUFFERS over the thread count, so that the

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# ab-bench.sh [--rounds N] NAME='CFLAGS-EXTRA' [NAME2='...' ...] -- [dmlref-bench args]
-# An A/B benchmark of build switches on this machine's cores (the GPU
-# machine's 16, or any Linux host): builds one dmlref-bench per variant into
-# build/ab/NAME (CFLAGS = $CFLAGS or -O2 -g, then the variant's extra flags),
-# runs the variants in turn for N rounds (default 3; each round starts with
-# the next variant, so drift and order fall on all alike), keeps each run's
-# table and JSON in OUT/ab (OUT: $OUT or build/gpu-out), and prints per case
-# and thread count every variant's times, their median and least, each over
-# the first variant's (/ A: below 1 is faster).  A noisy host shows as a wide
-# spread within one variant; the least is then the less disturbed figure.
-#   scripts/gpu/ab-bench.sh --rounds 5 nt='' plain='-DDMLR_STREAM_MIN=-1' \
+# ab-bench.sh [--rounds N] NAME='VAR=value ...' [NAME2='...' ...] -- [dmlref-bench args]
+# An A/B benchmark of engine configurations on this machine's cores (the GPU
+# machine's 16, or any Linux host): builds one dmlref-bench from this tree
+# into build/ab (CFLAGS = $CFLAGS or -O2 -g) and runs it once per variant with
+# that variant's environment (e.g. DMLREF_ENGINE=<row of ref/fast/config.c>;
+# an empty one keeps the CPU's own row), for N rounds (default 3; each round
+# starts with the next variant, so drift and order fall on all alike), keeps
+# each run's table and JSON in OUT/ab (OUT: $OUT or build/gpu-out), and prints
+# per case and thread count every variant's times, their median and least,
+# each over the first variant's (/ A: below 1 is faster).  A noisy host shows
+# as a wide spread within one variant; the least is then the less disturbed
+# figure.  To compare two revisions, run it in two worktrees.
+#   scripts/gpu/ab-bench.sh --rounds 5 cpu='' plain='DMLREF_ENGINE=intel' \
 #       -- --filter split.4 --runs 5
 set -u
 cd "$(dirname "$0")/../.."
@@ -20,22 +22,20 @@ NAMES=() FLAGS=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
     case $1 in
     [A-Za-z0-9_]*=*) NAMES+=("${1%%=*}") FLAGS+=("${1#*=}") ;;
-    *) echo "usage: $0 [--rounds N] NAME='CFLAGS-EXTRA'... -- [dmlref-bench args]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--rounds N] NAME='VAR=value ...'... -- [dmlref-bench args]" >&2; exit 2 ;;
     esac
     shift
 done
 [ "${1:-}" = -- ] && shift
-[ ${#NAMES[@]} -ge 1 ] || { echo "$0: no variant (NAME='CFLAGS-EXTRA')" >&2; exit 2; }
+[ ${#NAMES[@]} -ge 1 ] || { echo "$0: no variant (NAME='VAR=value ...')" >&2; exit 2; }
 mkdir -p "$OUT/ab"
-for i in "${!NAMES[@]}"; do
-    B=build/ab/${NAMES[$i]} F="${CFLAGS:--O2 -g} ${FLAGS[$i]}"
-    # make sees changed sources, not changed flags: a name built with others starts afresh
-    [ "$(cat "$B/cflags" 2>/dev/null)" = "$F" ] || rm -rf "$B"
-    mkdir -p "$B" && printf '%s\n' "$F" >"$B/cflags"
-    echo "== build ${NAMES[$i]}: $F"
-    make -s -j"$(nproc)" BUILD="$B" CFLAGS="$F" "$B/bin/dmlref-bench" \
-        >"$B/build.log" 2>&1 || { tail -n 20 "$B/build.log"; exit 1; }
-done
+B=build/ab F="${CFLAGS:--O2 -g}"
+# make sees changed sources, not changed flags: a build with other flags starts afresh
+[ "$(cat "$B/cflags" 2>/dev/null)" = "$F" ] || rm -rf "$B"
+mkdir -p "$B" && printf '%s\n' "$F" >"$B/cflags"
+echo "== build: $F"
+make -s -j"$(nproc)" BUILD="$B" CFLAGS="$F" "$B/bin/dmlref-bench" \
+    >"$B/build.log" 2>&1 || { tail -n 20 "$B/build.log"; exit 1; }
 echo "== $(date -u +%FT%TZ) $(nproc) cores:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 V=${#NAMES[@]}
@@ -43,7 +43,8 @@ for r in $(seq 1 "$ROUNDS"); do
     for j in $(seq 0 $((V - 1))); do
         i=$(((j + r - 1) % V)) N=${NAMES[$i]}
         echo "-- round $r: $N"
-        build/ab/$N/bin/dmlref-bench "$@" --json "$OUT/ab/$N-$r.json" >"$OUT/ab/$N-$r.txt" 2>&1 ||
+        # shellcheck disable=SC2086 # a variant is a list of VAR=value words
+        env ${FLAGS[$i]} "$B/bin/dmlref-bench" "$@" --json "$OUT/ab/$N-$r.json" >"$OUT/ab/$N-$r.txt" 2>&1 ||
             echo "   exit $?: see $OUT/ab/$N-$r.txt"
     done
 done
