@@ -7,12 +7,13 @@
 # Optional: chromium, for the --html report's browser test (it skips without);
 # python3-jsonschema, for the DxDispatch models' schema check (skips without);
 # python3-onnx, for the ONNX Runtime adapter's stand-in (skips without);
-# python3-pytest (+ -xdist), for the Python package and its pytest plugin (skip without);
+# python3-pytest (+ -xdist), for the Python package and its pytest plugin, and python3-setuptools + python3-pip,
+# for its `pip install --no-build-isolation` test (each skips without);
 # python3-yaml, for the Kubernetes kit's manifest checks (skips without);
 # installed as root when missing, and its failure does not stop the build.
 set -eu
 PACKAGES="gcc make pkg-config libcjson-dev check nettle-dev python3-numpy clang libclang-rt-14-dev procps"
-OPTIONAL="chromium python3-jsonschema python3-onnx python3-pytest python3-pytest-xdist python3-yaml"
+OPTIONAL="chromium python3-jsonschema python3-onnx python3-pytest python3-pytest-xdist python3-yaml python3-setuptools python3-pip"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=""
 for p in $PACKAGES; do
