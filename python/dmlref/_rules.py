@@ -9,7 +9,7 @@ with its operator names the rule that every negative case of that form and
 operator is tagged with.  The corpus is looked for in $DMLREF_GOLDENS, the
 checkout this package sits in (goldens/), and make install's
 DATADIR/goldens; without one, or for a form no negative case has, the rule
-is None.  The table is built once, on the first question (about 0.1 s).
+is None.  The table is built once, on the first question.
 """
 import json
 import os

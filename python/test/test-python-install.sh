@@ -5,7 +5,7 @@
 # with no environment set, runs an operator and explains a case element; `pip
 # install --no-build-isolation` of python/ (offline: Debian's setuptools) gives a
 # package whose pytest plugin is loaded by its entry point, with no -p (and with
-# -p as well, which finds it loaded).  About 5 s.
+# -p as well, which finds it loaded).
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 case $BUILD in *asan*) echo "test-python-install: skipped under ASan"; exit 0 ;; esac

@@ -3,7 +3,7 @@
 # build's libdmlref.so.0 and libdmlcase.so.0, with Debian's /usr/bin/python3,
 # numpy and pytest: the operator functions (views, strides, out=, errors), the
 # whole corpus through them, the errors and their rules, and the pytest plugin
-# (python/test/test_*.py).  About 10 s on the 2-core build machine; skipped
+# (python/test/test_*.py).  Skipped
 # with the reason when python3, numpy or pytest is missing (scripts/deps.sh
 # installs python3-pytest as root).
 set -u

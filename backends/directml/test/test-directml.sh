@@ -5,7 +5,7 @@
 # with one clear ERROR when the backend is not set up, and groups.py classifies a report's cases
 # (an unclassified one fails it).  Where mingw-w64 is installed, the runner builds with -Werror
 # (dml_api.h's static_asserts hold); mutation_probe.py's mutants meet the reference as its classes
-# say.  The real DLL runs in scripts/directml/smoke.sh.  About 4 s.
+# say.  The real DLL runs in scripts/directml/smoke.sh.
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 CTS=$BUILD/bin/dmlcts
