@@ -197,7 +197,7 @@ void dmlcu_options_default(dmlcu_options *o)
     memset(o, 0, sizeof *o);
     o->max_vector_bytes = 16;
     o->scan = DMLCU_SCAN_AUTO;
-    o->scan_cub_min = 1 << 16; /* a lone lane this long: CUB's single pass (docs/performance.md) */
+    o->one_lane_min = 1 << 16; /* a lone lane this long: a single pass (docs/performance.md) */
 }
 
 void dmlcu_options_from_env(dmlcu_options *o)
@@ -231,8 +231,10 @@ void dmlcu_options_from_env(dmlcu_options *o)
         unsigned long long c = strtoull(v, NULL, 10);
         o->scan_chunk = c >= 2 ? c : 0; /* 1 would never shorten the recursion */
     }
-    if ((v = getenv("DMLCU_SCAN_CUB_MIN")))
-        o->scan_cub_min = strtoull(v, NULL, 10);
+    if ((v = getenv("DMLCU_ONE_LANE_MIN")))
+        o->one_lane_min = strtoull(v, NULL, 10);
+    if ((v = getenv("DMLCU_ONE_LANE")))
+        o->one_lane_cub = !strcmp(v, "cub");
     if ((v = getenv("DMLCU_SCATTER_SLABS")) && !strcmp(v, "0"))
         o->scatter_slabs_off = true;
 }
@@ -247,12 +249,12 @@ void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
     else
         snprintf(chunk, sizeof chunk, "auto");
     static const char *const lookback[] = {"off", "on", "sparse"};
-    char cub[32] = "off";
-    if (o->scan_cub_min)
-        snprintf(cub, sizeof cub, "%llu", o->scan_cub_min);
-    snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s rows=%s lookback=%s cub=%s slabs=%s",
+    char lane[48] = "off";
+    if (o->one_lane_min)
+        snprintf(lane, sizeof lane, "%s>=%llu", o->one_lane_cub ? "cub" : "lookback", o->one_lane_min);
+    snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s rows=%s lookback=%s one-lane=%s slabs=%s",
              o->force_64bit_index ? "64" : "auto", o->max_vector_bytes, modes[o->scan], chunk,
-             rows[o->gather_rows], lookback[o->scan_lookback], cub,
+             rows[o->gather_rows], lookback[o->scan_lookback], lane,
              o->scatter_slabs_off ? "off" : "on");
 }
 

@@ -52,8 +52,11 @@ typedef struct dmlcu_options {
     enum dmlcu_gather_rows gather_rows; /* ALWAYS: whenever the row fits, whatever it costs */
     enum dmlcu_scan_lookback scan_lookback;
     /* Under scan=auto, one lane of at least this many FLOAT32/FLOAT16 elements goes through
-     * CUB's single-pass scan (scan_cub.cu); 0 = never. */
-    unsigned long long scan_cub_min;
+     * a single-pass scan: scan_lane.cu's when the lane is contiguous, else (or with
+     * one_lane_cub) CUB's (scan_cub.cu); 0 = never. */
+    unsigned long long one_lane_min;
+    bool one_lane_cub;
+    bool one_lane_warp_tiles; /* scan_lane.cu's tiles of one warp: many tiles on short lanes (a test mode) */
     bool scatter_slabs_off; /* SCATTER_ND always by the input copy and element writes */
 } dmlcu_options;
 
@@ -61,7 +64,7 @@ typedef struct dmlcu_options {
  *   DMLCU_FORCE_64BIT=1, DMLCU_MAX_VECTOR=16|8|4|2|1,
  *   DMLCU_SCAN=auto|sequential|chunked|block|lanes|tiles, DMLCU_SCAN_CHUNK=N,
  *   DMLCU_GATHER_ROWS=auto|never|always, DMLCU_SCAN_LOOKBACK=0|1|sparse,
- *   DMLCU_SCAN_CUB_MIN=N (0: never), DMLCU_SCATTER_SLABS=0. */
+ *   DMLCU_ONE_LANE_MIN=N (0: never), DMLCU_ONE_LANE=lookback|cub, DMLCU_SCATTER_SLABS=0. */
 void dmlcu_options_default(dmlcu_options *o);
 void dmlcu_options_from_env(dmlcu_options *o);
 /* One line describing o, for logs:

@@ -233,12 +233,15 @@ static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan
     typedef typename T::Agg A;
     if (depth > 40) /* chunks >= 2 halve the length each level: cannot happen */
         return dmlcu_fail(msg, cap, DMLCU_ERROR, "%s: scan recursion too deep", OP::name());
-#ifndef DMLCU_EMULATION
     if constexpr (std::is_same<T, t_f32>::value || std::is_same<T, t_f16>::value)
         if (g.lanes == 1 && o->scan == DMLCU_SCAN_AUTO && o->scan_lookback == DMLCU_LOOKBACK_OFF &&
-            o->scan_cub_min && g.len >= o->scan_cub_min)
+            o->one_lane_min && g.len >= o->one_lane_min) {
+            if (!o->one_lane_cub && dmlcu_scan_lane_fits(in, out, g))
+                return dmlcu_scan_lane<T, OP>(in, out, g, s, o, msg, cap);
+#ifndef DMLCU_EMULATION
             return dmlcu_scan_cub<T, OP>(in, out, g, s, msg, cap);
 #endif
+        }
     scan_plan p = plan(g, o);
     if (p.one_pass)
         return dmlcu_scan_one_pass<T, OP>(in, out, g, p, s, o, msg, cap);

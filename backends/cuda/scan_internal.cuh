@@ -272,6 +272,13 @@ dmlcu_status dmlcu_scan_lookback_walk(const typename T::E *in, typename T::E *ou
                                       const scan_geo &g, cudaStream_t s, const dmlcu_options *o,
                                       char *msg, size_t cap);
 
+/* scan_lane.cu: one contiguous lane (FLOAT32, FLOAT16) in one pass with decoupled look-back,
+ * where it fits (one lane, unit steps, both tensors 16-byte aligned). */
+bool dmlcu_scan_lane_fits(const void *in, const void *out, const scan_geo &g);
+template <class T, class OP>
+dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const scan_geo &g,
+                             cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap);
+
 /* scan_cub.cu: one lane through cub::DeviceScan (FLOAT32, FLOAT16; not emulated). */
 template <class T, class OP>
 dmlcu_status dmlcu_scan_cub(const typename T::E *in, typename T::E *out, const scan_geo &g,
