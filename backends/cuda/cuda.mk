@@ -23,6 +23,10 @@ CUDA_CORE := $(CUDA_DIR)/common.o $(CUDA_DIR)/gather.o $(CUDA_DIR)/move.o $(CUDA
              $(CUDA_DIR)/scatter_slabs.o
 CUDA_HDR  := $(wildcard backends/cuda/*.h backends/cuda/*.cuh) ref/include/dmlref.h \
              suite/dmlcts_backend.h
+# The bench's and the self-test's sources, one concern a file: the nvcc and the emulated
+# build both list them from here.
+CUDA_BENCH_SRC    := bench_cuda bench_cases bench_timing bench_report bench_golden bench_roofline
+CUDA_SELFTEST_SRC := selftest_cuda selftest_tensors selftest_cases selftest_judge
 # libdmlref.a is built with -fopenmp unless OPENMP=0.
 CUDA_LIBS := $(if $(filter 1,$(OPENMP)),-lgomp) -lm
 
@@ -33,6 +37,8 @@ CUDA_PLUGIN   := $(BUILD)/lib/dmlcts_cuda_plugin.so
 CUDA_BENCH    := $(BUILD)/bin/dmlref-cuda-bench
 CUDA_SELFTEST := $(BUILD)/bin/dmlref-cuda-selftest
 CUDA_CONTROL  := $(BUILD)/lib/dmlcts_cuda_memcheck_control.so
+CUDA_BENCH_OBJ    := $(CUDA_BENCH_SRC:%=$(CUDA_DIR)/%.o)
+CUDA_SELFTEST_OBJ := $(CUDA_SELFTEST_SRC:%=$(CUDA_DIR)/%.o)
 
 .PHONY: cuda
 cuda: $(CUDA_PLUGIN) $(CUDA_BENCH) $(CUDA_SELFTEST) $(CUDA_CONTROL)
@@ -54,14 +60,14 @@ $(CUDA_CONTROL): $(CUDA_DIR)/plugin_control.o $(CUDA_CORE) $(LIB)
 	$(NVCC) $(CUDA_ARCH) -shared -o $@ $< $(CUDA_CORE) $(LIB) $(CUDA_LIBS)
 
 # Both judge CUMULATIVE_PRODUCT with the cases' own tolerance (ref/case/tolerance.c).
-$(CUDA_BENCH): $(CUDA_DIR)/bench_cuda.o $(CUDA_DIR)/bench_roofline.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
+$(CUDA_BENCH): $(CUDA_BENCH_OBJ) $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/bench_cuda.o $(CUDA_DIR)/bench_roofline.o $(CUDA_CORE) \
+	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_BENCH_OBJ) $(CUDA_CORE) \
 		$(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(CUDA_LIBS)
 
-$(CUDA_SELFTEST): $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
+$(CUDA_SELFTEST): $(CUDA_SELFTEST_OBJ) $(CUDA_CORE) $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_DIR)/selftest_cuda.o $(CUDA_CORE) \
+	$(NVCC) $(CUDA_ARCH) -o $@ $(CUDA_SELFTEST_OBJ) $(CUDA_CORE) \
 		$(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(CUDA_LIBS)
 
 # `make cuda-emu`: the same kernel sources compiled with the host C++ compiler
@@ -72,8 +78,9 @@ CUDA_EMU_FLAGS := -x c++ -std=c++17 -O1 -g -fPIC -DDMLCU_EMULATION -ffp-contract
                   -Wno-unused-function -Wno-unknown-pragmas -Ibackends/cuda/emu -Iref/include -Iref/case/include -Isuite -Ibackends/cuda
 CUDA_EMU_OBJ  := $(CUDA_EMU_DIR)/common.o $(CUDA_EMU_DIR)/gather.o $(CUDA_EMU_DIR)/move.o \
                  $(CUDA_EMU_DIR)/scan.o $(CUDA_EMU_DIR)/scan_onepass.o $(CUDA_EMU_DIR)/scan_lookback.o $(CUDA_EMU_DIR)/scan_lane.o \
-                 $(CUDA_EMU_DIR)/scatter_slabs.o \
-                 $(CUDA_EMU_DIR)/selftest_cuda.o $(CUDA_EMU_DIR)/emu.o
+                 $(CUDA_EMU_DIR)/scatter_slabs.o $(CUDA_EMU_DIR)/emu.o
+CUDA_EMU_BENCH_OBJ    := $(CUDA_BENCH_SRC:%=$(CUDA_EMU_DIR)/%.o)
+CUDA_EMU_SELFTEST_OBJ := $(CUDA_SELFTEST_SRC:%=$(CUDA_EMU_DIR)/%.o)
 CUDA_EMU_TEST := $(BUILD)/bin/dmlref-cuda-emu-selftest
 CUDA_EMU_BENCH := $(BUILD)/bin/dmlref-cuda-emu-bench
 # The plugin too, so that dmlcts runs plugin.cu's buffer handling on the CPU:
@@ -90,12 +97,11 @@ cuda-emu: cuda-emu-build
 cuda-emu-build: $(CUDA_EMU_TEST) $(CUDA_EMU_PLUGIN) $(CUDA_EMU_BENCH)
 
 # The bench too: its cases' descs and checks, not its timings, mean something here.
-$(CUDA_EMU_BENCH): $(CUDA_EMU_DIR)/bench_cuda.o $(CUDA_EMU_DIR)/bench_roofline.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) \
-                   $(CUDA_CASE_LIB) $(LIB)
+$(CUDA_EMU_BENCH): $(CUDA_EMU_BENCH_OBJ) $(CUDA_EMU_OBJ) $(CUDA_CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(CUDA_CASE_LIB) $(LIB) $(CUDA_CASE_LIBS) $(LDLIBS)
 
-$(CUDA_EMU_PLUGIN): $(CUDA_EMU_DIR)/plugin.o $(filter-out %/selftest_cuda.o,$(CUDA_EMU_OBJ)) $(LIB)
+$(CUDA_EMU_PLUGIN): $(CUDA_EMU_DIR)/plugin.o $(CUDA_EMU_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(LDFLAGS) -shared -o $@ $(filter %.o,$^) $(LIB) $(LDLIBS)
 
@@ -107,6 +113,6 @@ $(CUDA_EMU_DIR)/emu.o: backends/cuda/emu/emu.cpp backends/cuda/emu/cuda_runtime.
 	@mkdir -p $(@D)
 	$(CXX) $(filter-out -x c++,$(CUDA_EMU_FLAGS)) -U_FORTIFY_SOURCE -c -o $@ $<
 
-$(CUDA_EMU_TEST): $(CUDA_EMU_OBJ) $(CASE_LIB) $(LIB)
+$(CUDA_EMU_TEST): $(CUDA_EMU_SELFTEST_OBJ) $(CUDA_EMU_OBJ) $(CASE_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CXX) $(LDFLAGS) -o $@ $(CUDA_EMU_OBJ) $(CASE_LIB) $(LIB) $(LDLIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(CUDA_EMU_SELFTEST_OBJ) $(CUDA_EMU_OBJ) $(CASE_LIB) $(LIB) $(LDLIBS)

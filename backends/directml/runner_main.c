@@ -27,7 +27,7 @@
 
 static char *cursor;
 
-static const char *token(void)
+static const char *rn_token(void)
 {
     while (*cursor == ' ' || *cursor == '\n' || *cursor == '\r' || *cursor == '\t')
         cursor++;
@@ -42,9 +42,9 @@ static const char *token(void)
 }
 
 static int fail_parse;
-static UINT64 number(void)
+static UINT64 rn_number(void)
 {
-    const char *t = token();
+    const char *t = rn_token();
     char *end;
     if (!t) { fail_parse = 1; return 0; }
     UINT64 v = strtoull(t, &end, 0);
@@ -52,23 +52,23 @@ static UINT64 number(void)
     return v;
 }
 
-static void read_tensor(dmlrun_tensor *t)
+static void rn_read_tensor(dmlrun_tensor *t)
 {
-    const char *first = token();
+    const char *first = rn_token();
     memset(t, 0, sizeof *t);
     if (!first) { fail_parse = 1; return; }
     if (strcmp(first, "-") == 0)
         return; /* a missing tensor desc: a NULL member */
     t->buf.DataType = (DML_TENSOR_DATA_TYPE)strtoul(first, NULL, 0);
-    t->buf.Flags = (DML_TENSOR_FLAGS)number();
-    t->buf.DimensionCount = (UINT)number();
+    t->buf.Flags = (DML_TENSOR_FLAGS)rn_number();
+    t->buf.DimensionCount = (UINT)rn_number();
     for (UINT i = 0; i < t->buf.DimensionCount && i < DMLRUN_MAX_DIMS; i++)
-        t->sizes[i] = (UINT)number();
-    UINT nstrides = (UINT)number();
+        t->sizes[i] = (UINT)rn_number();
+    UINT nstrides = (UINT)rn_number();
     for (UINT i = 0; i < nstrides && i < DMLRUN_MAX_DIMS; i++)
-        t->strides[i] = (UINT)number();
-    t->buf.TotalTensorSizeInBytes = number();
-    t->buf.GuaranteedBaseOffsetAlignment = (UINT)number();
+        t->strides[i] = (UINT)rn_number();
+    t->buf.TotalTensorSizeInBytes = rn_number();
+    t->buf.GuaranteedBaseOffsetAlignment = (UINT)rn_number();
     if (t->buf.DimensionCount > DMLRUN_MAX_DIMS || nstrides > DMLRUN_MAX_DIMS) fail_parse = 1;
     t->buf.Sizes = t->sizes;
     t->buf.Strides = nstrides ? t->strides : NULL;
@@ -77,7 +77,7 @@ static void read_tensor(dmlrun_tensor *t)
 }
 
 /* The data of a .npy file (version 1 to 3): whatever follows its header. */
-static unsigned char *read_npy(const char *file, UINT64 bytes, char *msg, size_t cap)
+static unsigned char *rn_read_npy(const char *file, UINT64 bytes, char *msg, size_t cap)
 {
     FILE *f = fopen(file, "rb");
     unsigned char head[12];
@@ -101,7 +101,7 @@ static unsigned char *read_npy(const char *file, UINT64 bytes, char *msg, size_t
     return data;
 }
 
-static int write_npy(const char *file, const unsigned char *data, UINT64 bytes, long data_offset)
+static int rn_write_npy(const char *file, const unsigned char *data, UINT64 bytes, long data_offset)
 {
     FILE *f = fopen(file, data_offset ? "r+b" : "wb");
     if (!f)
@@ -124,7 +124,7 @@ static int write_npy(const char *file, const unsigned char *data, UINT64 bytes, 
     return fclose(f) || w != bytes ? -1 : 0;
 }
 
-static long npy_data_offset(const char *file)
+static long rn_npy_data_offset(const char *file)
 {
     unsigned char head[10];
     FILE *f = fopen(file, "rb");
@@ -136,14 +136,14 @@ static long npy_data_offset(const char *file)
 static const char *const status_names[] = {"OK", "INVALID_ARGUMENT", "NOT_SUPPORTED", "ERROR"};
 
 /* After an OK run: the outputs' files; a changed guard band makes the file longer than its buffer. */
-static dmlrun_status write_results(dmlrun_case *c, dmlrun_buffer *orig_in, char *msg, size_t cap)
+static dmlrun_status rn_write_results(dmlrun_case *c, dmlrun_buffer *orig_in, char *msg, size_t cap)
 {
     for (UINT i = 0; i < c->nout; i++) {
         dmlrun_buffer *b = &c->out[i];
         int guard_hit = 0;
         for (UINT k = 0; k < DMLRUN_GUARD; k++)
             guard_hit |= b->data[b->bytes + k] != DMLRUN_FILL;
-        if (write_npy(b->file, b->data, b->bytes + (guard_hit ? DMLRUN_GUARD : 0), 0)) {
+        if (rn_write_npy(b->file, b->data, b->bytes + (guard_hit ? DMLRUN_GUARD : 0), 0)) {
             snprintf(msg, cap, "%s: cannot write", b->file);
             return DMLRUN_ERROR;
         }
@@ -152,8 +152,8 @@ static dmlrun_status write_results(dmlrun_case *c, dmlrun_buffer *orig_in, char 
         if (c->in_place && i == 0)
             continue;
         if (memcmp(c->in[i].data, orig_in[i].data, c->in[i].bytes) != 0) {
-            long off = npy_data_offset(c->in[i].file);
-            if (off < 0 || write_npy(c->in[i].file, c->in[i].data, c->in[i].bytes, off)) {
+            long off = rn_npy_data_offset(c->in[i].file);
+            if (off < 0 || rn_write_npy(c->in[i].file, c->in[i].data, c->in[i].bytes, off)) {
                 snprintf(msg, cap, "%s: changed by the run, and cannot be rewritten", c->in[i].file);
                 return DMLRUN_ERROR;
             }
@@ -162,19 +162,19 @@ static dmlrun_status write_results(dmlrun_case *c, dmlrun_buffer *orig_in, char 
     return DMLRUN_OK;
 }
 
-static void read_buffers(UINT *count, dmlrun_buffer **bufs)
+static void rn_read_buffers(UINT *count, dmlrun_buffer **bufs)
 {
-    *count = (UINT)number();
+    *count = (UINT)rn_number();
     *bufs = calloc(*count ? *count : 1, sizeof **bufs);
     for (UINT i = 0; i < *count && !fail_parse; i++) {
-        const char *f = token();
+        const char *f = rn_token();
         if (!f || strlen(f) >= sizeof (*bufs)[i].file) { fail_parse = 1; break; }
         strcpy((*bufs)[i].file, f);
-        (*bufs)[i].bytes = number();
+        (*bufs)[i].bytes = rn_number();
     }
 }
 
-static void free_case(dmlrun_case *c, dmlrun_buffer *copy)
+static void rn_free_case(dmlrun_case *c, dmlrun_buffer *copy)
 {
     for (UINT i = 0; i < c->nin; i++) { free(c->in[i].data); if (copy) free(copy[i].data); }
     for (UINT i = 0; i < c->nout; i++) free(c->out[i].data);
@@ -182,12 +182,12 @@ static void free_case(dmlrun_case *c, dmlrun_buffer *copy)
 }
 
 /* One case: its buffers from the files, the GPU half, the results back into files. */
-static dmlrun_status one_case(dmlrun_case *c, char *msg, size_t cap)
+static dmlrun_status rn_one_case(dmlrun_case *c, char *msg, size_t cap)
 {
     dmlrun_buffer *copy = calloc(c->nin ? c->nin : 1, sizeof *copy);
     dmlrun_status s = DMLRUN_OK;
     for (UINT i = 0; i < c->nin && s == DMLRUN_OK; i++) {
-        if (!(c->in[i].data = read_npy(c->in[i].file, c->in[i].bytes, msg, cap)) ||
+        if (!(c->in[i].data = rn_read_npy(c->in[i].file, c->in[i].bytes, msg, cap)) ||
             !(copy[i].data = malloc(c->in[i].bytes + DMLRUN_GUARD)))
             s = DMLRUN_ERROR;
         else
@@ -205,14 +205,14 @@ static dmlrun_status one_case(dmlrun_case *c, char *msg, size_t cap)
     if (s == DMLRUN_OK)
         s = dmlrun_gpu_case(c, msg, cap);
     if (s == DMLRUN_OK && !c->create_only)
-        s = write_results(c, copy, msg, cap);
-    free_case(c, copy);
+        s = rn_write_results(c, copy, msg, cap);
+    rn_free_case(c, copy);
     return s;
 }
 
 /* A fault inside DirectML ends the process at once, without Wine's debugger
  * (which would wait for ever): the wrapper answers the case in flight. */
-static LONG WINAPI on_fault(EXCEPTION_POINTERS *e)
+static LONG WINAPI rn_on_fault(EXCEPTION_POINTERS *e)
 {
     HMODULE m = NULL;
     char name[MAX_PATH] = "?";
@@ -232,7 +232,7 @@ int main(int argc, char **argv)
 {
     char msg[512] = "";
     SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
-    SetUnhandledExceptionFilter(on_fault);
+    SetUnhandledExceptionFilter(rn_on_fault);
     if (argc < 3) {
         fprintf(stderr, "usage: dmlrun.exe DIRECTML_DLL JOB_FILE [FIRST_CASE]\n");
         return 2;
@@ -250,42 +250,42 @@ int main(int argc, char **argv)
     job[len] = 0;
     fclose(jf);
     cursor = job;
-    const char *magic = token();
+    const char *magic = rn_token();
     if (!magic || strcmp(magic, "dmlrun-job-1") != 0) { printf("@fatal %s: not a dmlrun-job-1 file\n", argv[2]); return 2; }
     if (dmlrun_gpu_init(dll, msg, sizeof msg)) { printf("@fatal %s\n", msg); fflush(stdout); return 3; }
     printf("@device max_feature_level=0x%X shader_model=%X int64_shader_ops=%d\n", dmlrun_gpu_max_level(),
            dmlrun_gpu_shader_model(), dmlrun_gpu_int64_ops());
     fflush(stdout);
     for (long index = 0;; index++) {
-        const char *kw = token();
+        const char *kw = rn_token();
         if (!kw)
             break;
         dmlrun_case c;
         memset(&c, 0, sizeof c);
-        const char *id = token();
+        const char *id = rn_token();
         if (strcmp(kw, "case") != 0 || !id || strlen(id) >= sizeof c.id) { printf("@fatal job: bad case %ld\n", index); return 2; }
         strcpy(c.id, id);
-        c.type = (DML_OPERATOR_TYPE)number();
-        c.level = (DML_FEATURE_LEVEL)number();
-        c.create_only = (int)number();
-        c.in_place = (int)number();
-        c.ntensors = (UINT)number();
+        c.type = (DML_OPERATOR_TYPE)rn_number();
+        c.level = (DML_FEATURE_LEVEL)rn_number();
+        c.create_only = (int)rn_number();
+        c.in_place = (int)rn_number();
+        c.ntensors = (UINT)rn_number();
         c.tensors = calloc(c.ntensors ? c.ntensors : 1, sizeof *c.tensors);
         for (UINT i = 0; i < c.ntensors && !fail_parse; i++)
-            read_tensor(&c.tensors[i]);
-        c.nuints = (UINT)number();
+            rn_read_tensor(&c.tensors[i]);
+        c.nuints = (UINT)rn_number();
         for (UINT i = 0; i < c.nuints; i++)
-            c.uints[i < 8 ? i : 7] = (UINT)number();
-        read_buffers(&c.nin, &c.in);
-        read_buffers(&c.nout, &c.out);
+            c.uints[i < 8 ? i : 7] = (UINT)rn_number();
+        rn_read_buffers(&c.nin, &c.in);
+        rn_read_buffers(&c.nout, &c.out);
         if (fail_parse || c.nuints > 8) { printf("@fatal job: case %s does not parse\n", c.id); return 2; }
         if (index < first) {
-            free_case(&c, NULL);
+            rn_free_case(&c, NULL);
             continue;
         }
         printf("@begin %s\n", c.id);
         fflush(stdout);
-        dmlrun_status s = one_case(&c, msg, sizeof msg);
+        dmlrun_status s = rn_one_case(&c, msg, sizeof msg);
         for (char *p = msg; *p; p++)
             if (*p == '\n' || *p == '\r') *p = ' ';
         printf("@end %s %s %s\n", c.id, status_names[s], msg);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "runner_gpu.h"
 
-static int is_64bit_scan(const dmlrun_case *c)
+static int rn_is_64bit_scan(const dmlrun_case *c)
 {
     if (c->type != DML_OPERATOR_CUMULATIVE_SUMMATION && c->type != DML_OPERATOR_CUMULATIVE_PRODUCT)
         return 0;
@@ -33,7 +33,7 @@ typedef struct {
     UINT nres;
 } dmlrun_work;
 
-static void work_free(dmlrun_work *w)
+static void rn_work_free(dmlrun_work *w)
 {
     dmlrun_release(w->op); dmlrun_release(w->co); dmlrun_release(w->ini); dmlrun_release(w->bt_init); dmlrun_release(w->bt_exec); dmlrun_release(w->rec);
     dmlrun_release(w->upload); dmlrun_release(w->readback); dmlrun_release(w->temp_init); dmlrun_release(w->temp_exec); dmlrun_release(w->persistent);
@@ -42,15 +42,15 @@ static void work_free(dmlrun_work *w)
     free(w->res); free(w->off); free(w->size); free(w->bind); free(w->bb);
 }
 
-static dmlrun_buffer *buf_of(dmlrun_case *c, UINT i) { return i < c->nin ? &c->in[i] : &c->out[i - c->nin]; }
+static dmlrun_buffer *rn_buf_of(dmlrun_case *c, UINT i) { return i < c->nin ? &c->in[i] : &c->out[i - c->nin]; }
 
-static DML_BINDING_DESC buffer_binding(dmlrun_work *w, UINT slot, ID3D12Resource *r, UINT64 size)
+static DML_BINDING_DESC rn_buffer_binding(dmlrun_work *w, UINT slot, ID3D12Resource *r, UINT64 size)
 {
     w->bb[slot] = (DML_BUFFER_BINDING){r, 0, size};
     return (DML_BINDING_DESC){r ? DML_BINDING_TYPE_BUFFER : DML_BINDING_TYPE_NONE, r ? &w->bb[slot] : NULL};
 }
 
-static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t cap)
+static dmlrun_status rn_run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t cap)
 {
     UINT n = c->nin + c->nout;
     w->nres = n;
@@ -62,7 +62,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     if (!w->res || !w->off || !w->size || !w->bind || !w->bb) { snprintf(msg, cap, "out of host memory"); return DMLRUN_ERROR; }
     UINT64 total = 0;
     for (UINT i = 0; i < n; i++) {
-        w->size[i] = dmlrun_round_up(buf_of(c, i)->bytes, 4) + DMLRUN_GUARD;
+        w->size[i] = dmlrun_round_up(rn_buf_of(c, i)->bytes, 4) + DMLRUN_GUARD;
         w->off[i] = total;
         total += dmlrun_round_up(w->size[i], 256);
     }
@@ -74,7 +74,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     unsigned char *p;
     CHECK(ID3D12Resource_Map(w->upload, 0, NULL, (void **)&p), "Map(upload)");
     for (UINT i = 0; i < n; i++)
-        memcpy(p + w->off[i], buf_of(c, i)->data, buf_of(c, i)->bytes + DMLRUN_GUARD);
+        memcpy(p + w->off[i], rn_buf_of(c, i)->data, rn_buf_of(c, i)->bytes + DMLRUN_GUARD);
     ID3D12Resource_Unmap(w->upload, 0, NULL);
     for (UINT i = 0; i < n; i++) {
         if (c->in_place && i == c->nin) {
@@ -90,7 +90,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     HRESULT hr = dmlrun_g.dml->v->CompileOperator(dmlrun_g.dml, w->op, DML_EXECUTION_FLAG_NONE, &dmlrun_iid_compiled, (void **)&w->co);
     if (FAILED(hr)) {
         /* DirectML's 64-bit integer scans need DXIL (shader model 6.0); vkd3d under Wine offers 5.1. */
-        if (is_64bit_scan(c) && (dmlrun_g.shader_model < 0x60 || !dmlrun_g.int64_ops)) {
+        if (rn_is_64bit_scan(c) && (dmlrun_g.shader_model < 0x60 || !dmlrun_g.int64_ops)) {
             snprintf(msg, cap, "CompileOperator: 0x%08lX %s; the device offers shader model %d.%d "
                      "(64-bit integer arithmetic needs 6.0): an environment limit", (unsigned long)hr, dmlrun_hr_name(hr),
                      dmlrun_g.shader_model >> 4, dmlrun_g.shader_model & 15);
@@ -124,28 +124,28 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     struct { UINT count; const DML_BUFFER_BINDING *b; } arr = {c->nin, w->bb};
     if (owned) {
         for (UINT i = 0; i < c->nin; i++)
-            w->bb[i] = (DML_BUFFER_BINDING){(c->tensors[i].buf.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) ? w->res[i] : NULL, 0, buf_of(c, i)->bytes};
+            w->bb[i] = (DML_BUFFER_BINDING){(c->tensors[i].buf.Flags & DML_TENSOR_FLAG_OWNED_BY_DML) ? w->res[i] : NULL, 0, rn_buf_of(c, i)->bytes};
         DML_BINDING_DESC a = {DML_BINDING_TYPE_BUFFER_ARRAY, &arr};
         w->bt_init->v->BindInputs(w->bt_init, 1, &a);
     }
-    DML_BINDING_DESC pd = buffer_binding(w, n + 1, w->persistent, pe.PersistentResourceSize);
+    DML_BINDING_DESC pd = rn_buffer_binding(w, n + 1, w->persistent, pe.PersistentResourceSize);
     if (w->persistent)
         w->bt_init->v->BindOutputs(w->bt_init, 1, &pd);
-    DML_BINDING_DESC ti = buffer_binding(w, n + 2, w->temp_init, pi.TemporaryResourceSize);
+    DML_BINDING_DESC ti = rn_buffer_binding(w, n + 2, w->temp_init, pi.TemporaryResourceSize);
     if (w->temp_init)
         w->bt_init->v->BindTemporaryResource(w->bt_init, &ti);
 
     /* Operator: every binding at dispatch, except the OWNED_BY_DML inputs (already taken at initialization). */
     for (UINT i = 0; i < n; i++) {
         int dml_owned = i < c->nin && i < c->ntensors && (c->tensors[i].buf.Flags & DML_TENSOR_FLAG_OWNED_BY_DML);
-        w->bind[i] = buffer_binding(w, i, dml_owned ? NULL : w->res[i], dmlrun_round_up(buf_of(c, i)->bytes, 4));
+        w->bind[i] = rn_buffer_binding(w, i, dml_owned ? NULL : w->res[i], dmlrun_round_up(rn_buf_of(c, i)->bytes, 4));
     }
     w->bt_exec->v->BindInputs(w->bt_exec, c->nin, w->bind);
     w->bt_exec->v->BindOutputs(w->bt_exec, c->nout, w->bind + c->nin);
-    DML_BINDING_DESC te = buffer_binding(w, n + 3, w->temp_exec, pe.TemporaryResourceSize);
+    DML_BINDING_DESC te = rn_buffer_binding(w, n + 3, w->temp_exec, pe.TemporaryResourceSize);
     if (w->temp_exec)
         w->bt_exec->v->BindTemporaryResource(w->bt_exec, &te);
-    DML_BINDING_DESC pe_b = buffer_binding(w, n + 4, w->persistent, pe.PersistentResourceSize);
+    DML_BINDING_DESC pe_b = rn_buffer_binding(w, n + 4, w->persistent, pe.PersistentResourceSize);
     if (w->persistent)
         w->bt_exec->v->BindPersistentResource(w->bt_exec, &pe_b);
     dmlrun_phase = "RecordDispatch";
@@ -156,7 +156,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     for (UINT i = 0; i < n; i++) {
         if (c->in_place && i == c->nin)
             continue;
-        ID3D12GraphicsCommandList_CopyBufferRegion(dmlrun_g.list, w->res[i], 0, w->upload, w->off[i], buf_of(c, i)->bytes + DMLRUN_GUARD);
+        ID3D12GraphicsCommandList_CopyBufferRegion(dmlrun_g.list, w->res[i], 0, w->upload, w->off[i], rn_buf_of(c, i)->bytes + DMLRUN_GUARD);
         dmlrun_transition(w->res[i], D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
     }
     ID3D12GraphicsCommandList_SetDescriptorHeaps(dmlrun_g.list, 1, &dmlrun_g.heap);
@@ -169,7 +169,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
             continue;
         dmlrun_transition(w->res[i], D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
         ID3D12GraphicsCommandList_CopyBufferRegion(dmlrun_g.list, w->readback, w->off[c->in_place && i == 0 && c->nout ? c->nin : i],
-                                                   w->res[i], 0, buf_of(c, c->in_place && i == 0 && c->nout ? c->nin : i)->bytes + DMLRUN_GUARD);
+                                                   w->res[i], 0, rn_buf_of(c, c->in_place && i == 0 && c->nout ? c->nin : i)->bytes + DMLRUN_GUARD);
     }
     CHECK(ID3D12GraphicsCommandList_Close(dmlrun_g.list), "CommandList::Close");
     ID3D12CommandList *lists[1] = {(ID3D12CommandList *)dmlrun_g.list};
@@ -189,7 +189,7 @@ static dmlrun_status run_case(dmlrun_case *c, dmlrun_work *w, char *msg, size_t 
     CHECK(ID3D12Resource_Map(w->readback, 0, NULL, (void **)&p), "Map(readback)");
     for (UINT i = 0; i < n; i++)
         if (!(c->in_place && i == 0 && c->nout))
-            memcpy(buf_of(c, i)->data, p + w->off[i], buf_of(c, i)->bytes + DMLRUN_GUARD);
+            memcpy(rn_buf_of(c, i)->data, p + w->off[i], rn_buf_of(c, i)->bytes + DMLRUN_GUARD);
     ID3D12Resource_Unmap(w->readback, 0, NULL);
     snprintf(msg, cap, "ran");
     return DMLRUN_OK;
@@ -201,10 +201,10 @@ dmlrun_status dmlrun_run_case(dmlrun_case *c, IDMLOperator *op, char *msg, size_
 {
     dmlrun_work w = {0};
     w.op = op;
-    dmlrun_status s = run_case(c, &w, msg, cap);
+    dmlrun_status s = rn_run_case(c, &w, msg, cap);
     w.op = NULL; /* the caller's */
     dmlrun_phase = "Release";
-    work_free(&w);
+    rn_work_free(&w);
     return s;
 }
 

@@ -89,17 +89,6 @@ static dmlr_status binding_fails(dmlr_error *err, dmlr_status st, const char *fm
     return st;
 }
 
-/* TENSOR-12 as dmlr_execute checks it: element for element the same addresses. */
-static bool same_layout(const dmlc_case_tensor *a, const dmlc_case_tensor *b)
-{
-    if (a->rank != b->rank || a->esize != b->esize)
-        return false;
-    for (uint32_t d = 0; d < a->rank; d++)
-        if (a->sizes[d] != b->sizes[d] || (a->sizes[d] > 1 && a->strides[d] != b->strides[d]))
-            return false;
-    return true;
-}
-
 dmlr_status dmlc_case_validate(const dmlc_case *c, dmlr_feature_level level, dmlr_error *err)
 {
     const dmlc_case_tensor *in = NULL, *out = NULL;
@@ -112,7 +101,7 @@ dmlr_status dmlc_case_validate(const dmlc_case *c, dmlr_feature_level level, dml
             *(c->tensors[i].is_output ? &out : &in) = &c->tensors[i];
     if (!in || !out)
         return st;
-    if (!same_layout(in, out)) { /* INPUT-7, TENSOR-12 */
+    if (!dmlr_same_layout(in->desc, out->desc)) { /* INPUT-7, TENSOR-12 */
         dmlr_format_sizes(a, sizeof a, in->rank, in->strides);
         dmlr_format_sizes(b, sizeof b, out->rank, out->strides);
         return binding_fails(err, DMLR_STATUS_OVERLAP, "%s: in_place binds %s to %s's buffer, but "

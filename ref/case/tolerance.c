@@ -39,18 +39,6 @@ static bool float_params(dmlr_data_type dt, int *m, double *tiny, double *huge)
     return true;
 }
 
-static double load(dmlr_data_type dt, const void *p)
-{
-    if (dt == DMLR_FLOAT16) {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return dmlr_f16_to_f64(h);
-    }
-    float f;
-    memcpy(&f, p, 4);
-    return f;
-}
-
 /* (1 + 2^-(m+1))^(n+1) - 1, without cancellation. */
 static double growth(int m, uint64_t n)
 {
@@ -76,7 +64,7 @@ bool dmlc_cumprod_within_bound(dmlr_data_type dt, const void *expected, const vo
         return false;
     if (!float_params(dt, &m, &tiny, &huge) || n == 0) /* CUMULATIVE_PRODUCT-11: exact */
         return memcmp(expected, got, size) == 0;
-    double e = load(dt, expected), g = load(dt, got);
+    double e = dmlr_load_float(expected, dt), g = dmlr_load_float(got, dt);
     if (isnan(e) || isnan(g)) /* CUMULATIVE_PRODUCT-11: any NaN for a NaN, nothing else */
         return isnan(e) && isnan(g);
     if (isinf(e) || isinf(g)) /* CUMULATIVE_PRODUCT-11: infinities exactly */
@@ -163,7 +151,7 @@ double dmlc_cumprod_bound_at(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
                              const void *expected)
 {
     uint64_t n = dmlc_cumprod_prefix_length(c->op.Desc, e);
-    return n ? dmlc_cumprod_bound(dt, load(dt, expected), n) : 0; /* n = 0: exact */
+    return n ? dmlc_cumprod_bound(dt, dmlr_load_float(expected, dt), n) : 0; /* n = 0: exact */
 }
 
 /* ---- CUMULATIVE_PRODUCT-12 ------------------------------------------------ */
@@ -261,7 +249,7 @@ uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_opera
             walk_start(&w);
             for (uint64_t s = 0; s < len; s++) { /* traversal order */
                 uint64_t k = sh.decreasing ? len - 1 - s : s, flat = (o * len + k) * inner + i;
-                double f = load(dt, (const unsigned char *)input + flat * esize);
+                double f = dmlr_load_float((const unsigned char *)input + flat * esize, dt);
                 if (sh.exclusive) /* prefix length s: the factors before this one */
                     marked += marks[flat] = walk_marks(&w, m, tiny, huge, s);
                 walk_take(&w, f);
@@ -311,7 +299,7 @@ bool dmlc_cumsum_within_bound(dmlr_data_type dt, const void *expected, const voi
         return false;
     if (!float_params(dt, &m, &tiny, &huge)) /* CUMULATIVE_SUMMATION-12: integers exact */
         return memcmp(expected, got, size) == 0;
-    double e = load(dt, expected), g = load(dt, got);
+    double e = dmlr_load_float(expected, dt), g = dmlr_load_float(got, dt);
     if (isnan(e) || isnan(g)) /* CUMULATIVE_SUMMATION-12: any NaN for a NaN, nothing else */
         return isnan(e) && isnan(g);
     if (isinf(e) || isinf(g)) /* CUMULATIVE_SUMMATION-12, -16: infinities exactly */
@@ -337,7 +325,8 @@ static double prefix_magnitudes(const scan_shape *s, const dmlc_case_tensor *t, 
         coord[s->axis] = s->decreasing ? len - 1 - j : j;
         for (uint32_t d = 0; d < t->rank; d++)
             off += coord[d] * t->strides[d];
-        double x = load(t->desc->DataType, (const unsigned char *)t->data + off * t->esize);
+        double x = dmlr_load_float((const unsigned char *)t->data + off * t->esize,
+                                   t->desc->DataType);
         if (isfinite(x))
             a += fabs(x);
     }
@@ -395,7 +384,7 @@ static uint64_t float16_marks(const scan_shape *sh, uint64_t outer, uint64_t len
             bool special = false;  /* an infinity or NaN: the element is exact in any order */
             for (uint64_t s = 0; s < len; s++) {
                 uint64_t k = sh->decreasing ? len - 1 - s : s, flat = (o * len + k) * inner + i;
-                double x = load(DMLR_FLOAT16, (const unsigned char *)input + flat * 2);
+                double x = dmlr_load_float((const unsigned char *)input + flat * 2, DMLR_FLOAT16);
                 if (sh->exclusive)
                     marked += marks[flat] = !special && near_overflow(m, huge, sum, a, s);
                 special = special || !isfinite(x);
@@ -430,7 +419,7 @@ uint64_t dmlc_cumsum_implementation_defined(const dmlr_cumulative_summation_oper
             bool out = false;
             for (uint64_t s = 0; s < len; s++) { /* traversal order */
                 uint64_t k = sh.decreasing ? len - 1 - s : s, flat = (o * len + k) * inner + i;
-                double x = load(dt, (const unsigned char *)input + flat * esize);
+                double x = dmlr_load_float((const unsigned char *)input + flat * esize, dt);
                 uint64_t n = sh.exclusive ? s : s + 1;
                 if (!sh.exclusive && isfinite(x))
                     a += fabs(x);

@@ -165,8 +165,8 @@ void dmlf_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64
 #define STREAM_MIN dmlf_stream_min()
 /* How many parts of a run stream side by side, a line of each in turn: on Intel's CPUs
  * two sequential streams keep more lines in flight than one, while on AMD's they cost
- * time (docs/performance.md): DMLF_STREAM_WAYS (default 2) where the CPU is
- * not AMD's (config.h: stream_two_ways), one elsewhere and for runs under 4 KiB a way. */
+ * time (docs/performance.md): two where the CPU configuration says (config.h:
+ * stream_two_ways, Intel's rows), one elsewhere and for runs under 4 KiB a way. */
 static uint64_t stream_ways(uint64_t n)
 {
     return n >= 2 * (uint64_t)4096 && dmlf_cfg()->stream_two_ways ? 2 : 1;

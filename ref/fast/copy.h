@@ -52,8 +52,8 @@ void dmlf_nest_walk(const dmlf_nest *n, dmlf_piece_fn fn, void *ctx);
 /* n elements from s (step ss bytes) to d (step ds); one memcpy when both are contiguous. */
 void dmlf_copy_run(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss,
                    uint64_t n, uint32_t esize);
-/* Whether an output of `bytes` is worth non-temporal stores on this build (copy.c's
- * DMLF_STREAM_MIN and DMLF_STREAM_THREADS; false where the build has none). */
+/* Whether an output of `bytes` is worth non-temporal stores on this build (dmlf_stream_min()
+ * and copy.c's DMLF_STREAM_THREADS; false where the build has none). */
 bool dmlf_stream_worth(uint64_t bytes);
 /* n bytes from s to d, d's whole 64-byte lines in non-temporal stores where the build
  * has them (the bytes around them, and runs under 256 bytes, by memcpy); weakly
@@ -87,7 +87,7 @@ void dmlf_line_writer_put(dmlf_line_writer *w, const unsigned char *s, uint64_t 
 void dmlf_line_writer_end(dmlf_line_writer *w);
 void dmlf_stream_fence(void);
 /* The end of a piece that dmlf_nest_walk calls: its streamed stores are fenced with the
- * chunk's (internal.h, DMLF_PIECE_FENCE), so nothing here unless the build asks. */
+ * chunk's (fast.h, DMLF_PIECE_FENCE), so nothing here unless that constant asks. */
 static inline void dmlf_piece_fence(void)
 {
     if (DMLF_PIECE_FENCE)

@@ -17,8 +17,10 @@ typedef struct dmlf_scan_geom {
     uint64_t len, in_step, out_step, in_lane, out_lane;
     bool decreasing, exclusive;
     bool stream; /* non-temporal stores where a kernel has them: the tensor is beyond the caches */
-    bool stream_r; /* the same for _along, whose lines take 4 blocks each (DMLF_SCAN_R_STREAM_THREADS) */
-    bool ahead_wrap; /* the rows' prefetch runs on into the next rows' part (DMLF_SCAN_AHEAD_WRAP) */
+    bool stream_r;   /* the same for _along, whose lines take 4 blocks each (config.h:
+                      * scan_inner_stream_threads) */
+    bool ahead_wrap; /* the rows' prefetch runs on into the next rows' part (config.h:
+                      * scan_ahead_wrap) */
 } dmlf_scan_geom;
 
 /* The widest tile: lanes contiguous in both tensors (in_lane == out_lane == element size).

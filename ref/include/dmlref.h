@@ -121,6 +121,9 @@ float dmlr_f16_to_f32(uint16_t h);
 double dmlr_f16_to_f64(uint16_t h);
 uint16_t dmlr_f32_to_f16(float f);
 uint16_t dmlr_f64_to_f16(double d); /* rounds once, never through float */
+/* The FLOAT16 or FLOAT32 element at p (any alignment) as a double: exact (a quiet NaN keeps its
+ * sign and payload). */
+double dmlr_load_float(const void *p, dmlr_data_type dt);
 
 /* ---- feature levels ------------------------------------------------------ */
 #define DMLR_FEATURE_LEVELS(X) \
@@ -196,6 +199,11 @@ bool dmlr_calc_buffer_tensor_size(const dmlr_tensor_desc *t, uint64_t *bytes);
 
 /* Byte offset in t's buffer of the element at row-major position flat (a well-formed desc). */
 uint64_t dmlr_tensor_offset(const dmlr_tensor_desc *t, uint64_t flat);
+
+/* TENSOR-12: whether well-formed a and b put every element at the same byte offset (the same
+ * element size and Sizes, the same Strides, packed ones where absent, on every dimension
+ * longer than 1): the only overlap an in-place binding may have. */
+bool dmlr_same_layout(const dmlr_tensor_desc *a, const dmlr_tensor_desc *b);
 
 /*
  * The logical elements of t, row-major and packed (count * element size

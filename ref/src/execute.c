@@ -95,16 +95,6 @@ dmlr_feature_level dmlr_lowest_valid_level(const dmlr_operator_desc *op, dmlr_er
     return 0;
 }
 
-static bool same_layout(const dmlr_view *a, const dmlr_view *b)
-{
-    if (a->rank != b->rank || a->esize != b->esize)
-        return false;
-    for (uint32_t d = 0; d < a->rank; d++)
-        if (a->sizes[d] != b->sizes[d] || (a->sizes[d] > 1 && a->strides[d] != b->strides[d]))
-            return false;
-    return true;
-}
-
 /* TENSOR-11: [data, data + TotalTensorSizeInBytes) of an output meets no other range. */
 static bool ranges_meet(const dmlr_buffer *a, const dmlr_view *va, const dmlr_buffer *b,
                         const dmlr_view *vb)
@@ -145,7 +135,8 @@ static dmlr_status check_bindings(const resolved *r, const dmlr_buffer *inputs,
                 continue;
             /* TENSOR-12: in-place only where the op allows it, element for element. */
             if (r->bindings[i].in_place && r->bindings[j].in_place &&
-                bound[i]->data == bound[j]->data && same_layout(&r->views[i], &r->views[j]))
+                bound[i]->data == bound[j]->data &&
+                dmlr_same_layout(r->bindings[i].desc, r->bindings[j].desc))
                 continue;
             return dmlr_fail(err, DMLR_STATUS_OVERLAP,
                              "%s: %s overlaps %s in memory, expected disjoint buffers%s", op,

@@ -145,3 +145,15 @@ double dmlr_f16_to_f64(uint16_t h)
     memcpy(&d, &bits, sizeof d);
     return d;
 }
+
+double dmlr_load_float(const void *p, dmlr_data_type dt)
+{
+    if (dt == DMLR_FLOAT16) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return dmlr_f16_to_f64(h);
+    }
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+}

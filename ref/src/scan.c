@@ -14,19 +14,6 @@
 #include "scan.h"
 #include "walk.h"
 
-/* An element as the accumulator: FLOAT16 and FLOAT32 widen exactly to FLOAT64. */
-static double load_float(const unsigned char *p, dmlr_data_type dt)
-{
-    if (dt == DMLR_FLOAT16) {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return dmlr_f16_to_f64(h);
-    }
-    float f;
-    memcpy(&f, p, 4);
-    return f;
-}
-
 /* CUMULATIVE_PRODUCT-9: one rounding, nearest-even; FLOAT16 straight from FLOAT64. */
 static void store_float(unsigned char *p, dmlr_data_type dt, double a)
 {
@@ -72,7 +59,7 @@ static void scan_lane(dmlr_scan_op op, dmlr_data_type dt, uint32_t esize, const 
         const unsigned char *s = src + j * in_step;
         unsigned char *d = dst + j * out_step;
         if (is_float) {
-            double x = load_float(s, dt);
+            double x = dmlr_load_float(s, dt); /* widens exactly */
             double next = op == DMLR_SCAN_PRODUCT ? dmlr_scan_mul(facc, x) : dmlr_scan_add(facc, x);
             /* exclusive: the running result; a sum's zero written +0 (the empty sum is 0) */
             double put = !exclusive ? next : op == DMLR_SCAN_SUM ? facc + 0.0 : facc;

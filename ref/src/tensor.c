@@ -98,6 +98,21 @@ uint64_t dmlr_tensor_offset(const dmlr_tensor_desc *t, uint64_t flat)
     return off * dmlr_data_type_size(t->DataType);
 }
 
+bool dmlr_same_layout(const dmlr_tensor_desc *a, const dmlr_tensor_desc *b)
+{
+    if (a->DimensionCount != b->DimensionCount ||
+        dmlr_data_type_size(a->DataType) != dmlr_data_type_size(b->DataType))
+        return false;
+    uint64_t packed = 1; /* the packed stride of dimension d, innermost first */
+    for (uint32_t d = a->DimensionCount; d-- > 0;) {
+        uint64_t sa = a->Strides ? a->Strides[d] : packed, sb = b->Strides ? b->Strides[d] : packed;
+        if (a->Sizes[d] != b->Sizes[d] || (a->Sizes[d] > 1 && sa != sb))
+            return false;
+        packed *= a->Sizes[d];
+    }
+    return true;
+}
+
 static int by_stride(const void *a, const void *b)
 {
     const uint64_t *x = a, *y = b; /* {stride, size} pairs */

@@ -29,7 +29,7 @@ CASES = ["gather.rows", "gather.random", "gather.columns", "split.4", "split.4.s
 
 
 def inputs(name, rng):
-    """The case's host arrays and its bytes (bench_cuda.cu's setup())."""
+    """The case's host arrays and its bytes (bench_cases.cu's bench_setup())."""
     if name == "gather.rows":
         return dict(x=rng.random((262144, 256), dtype=np.float32),
                     i=rng.integers(0, 262144, 262144, dtype=np.int64)), 262144.0 * (256 * 4 * 2 + 8)

@@ -216,19 +216,13 @@ START_TEST(gather_is_bit_identical_at_1_2_3_and_8_threads)
      * through copy.c's line writer, which on Intel's CPUs puts a line shared by rows
      * together before it streams it (on AMD's it stores its parts as usual), whatever the
      * CPU here, its lines in 64-byte stores where the CPU has AVX-512 and in 32-byte ones
-     * (DMLREF_NO_AVX512); rows of 20 bytes (a line holds parts of four) and of 1028 (a
-     * row starts anywhere in a line), chunks and the output starting off a line */
-    static const char *const names[][2] = {
-        {"gather embedding rows of 20 bytes", "gather embedding rows of 1028 bytes"},
-        {"gather embedding rows of 20 bytes, no avx512",
-         "gather embedding rows of 1028 bytes, no avx512"},
-        {"gather embedding rows of 20 bytes, amd", "gather embedding rows of 1028 bytes, amd"}};
-    for (int m = 0; m < 1; m++) { /* check_case walks every configuration */
-        gather_case(names[m][0], DMLR_FLOAT32, DMLR_INT32, 2, S(1000, 5), S(1, 450001), 0, 1,
-                    S(450001, 5), TU_PACKED, TU_PACKED, TU_PACKED);
-        gather_case(names[m][1], DMLR_UINT8, DMLR_INT64, 2, S(3000, 1028), S(1, 9001), 0, 1,
-                    S(9001, 1028), TU_PACKED, TU_PACKED, TU_PACKED);
-    }
+     * (the rows without it); rows of 20 bytes (a line holds parts of four) and of 1028 (a
+     * row starts anywhere in a line), chunks and the output starting off a line.  Each
+     * case runs under every configuration (check_case), so both makers' paths. */
+    gather_case("gather embedding rows of 20 bytes", DMLR_FLOAT32, DMLR_INT32, 2, S(1000, 5),
+                S(1, 450001), 0, 1, S(450001, 5), TU_PACKED, TU_PACKED, TU_PACKED);
+    gather_case("gather embedding rows of 1028 bytes", DMLR_UINT8, DMLR_INT64, 2, S(3000, 1028),
+                S(1, 9001), 0, 1, S(9001, 1028), TU_PACKED, TU_PACKED, TU_PACKED);
 }
 END_TEST
 
@@ -423,20 +417,18 @@ START_TEST(split_is_bit_identical_at_1_2_3_and_8_threads)
                TU_PACKED, TU_PACKED);
     /* outputs beyond the caches (9 MiB each): streaming stores, rows that start off a
      * 16-byte boundary; pieces streamed in two ways side by side (copy.c's stream_ways:
-     * not on AMD's CPUs) and in one, whatever the CPU here */
-    for (int m = 0; m < 1; m++) { /* check_case walks every configuration */
-        split_case(m ? "split large, one way" : "split large, two ways", DMLR_UINT16, 2,
-                   S(3, 3000001), 1, 2, S(1500000, 1500001), TU_PACKED, TU_PACKED);
-        /* long runs in a nest of three (output 0 padded): copy.c's runs in pieces, each
-         * run's pieces on its own lines */
-        split_case(m ? "split large padded, one way" : "split large padded, two ways",
-                   DMLR_UINT16, 3, S(2, 3, 1500001), 2, 2, S(1400000, 100001), TU_PACKED,
-                   TU_PADDED);
-        /* short rows (8 KB) of the whole, all packed: every part's block of a row in turn
-         * (parts.c's rows), streamed, blocks starting anywhere in a line */
-        split_case(m ? "split large rows, one way" : "split large rows, two ways", DMLR_UINT16,
-                   2, S(1100, 4001), 1, 3, S(1000, 2999, 2), TU_PACKED, ALL_PACKED);
-    }
+     * not on AMD's CPUs) and in one: each case runs under every configuration
+     * (check_case), whatever the CPU here */
+    split_case("split large", DMLR_UINT16, 2, S(3, 3000001), 1, 2, S(1500000, 1500001),
+               TU_PACKED, TU_PACKED);
+    /* long runs in a nest of three (output 0 padded): copy.c's runs in pieces, each run's
+     * pieces on its own lines */
+    split_case("split large padded", DMLR_UINT16, 3, S(2, 3, 1500001), 2, 2, S(1400000, 100001),
+               TU_PACKED, TU_PADDED);
+    /* short rows (8 KB) of the whole, all packed: every part's block of a row in turn
+     * (parts.c's rows), streamed, blocks starting anywhere in a line */
+    split_case("split large rows", DMLR_UINT16, 2, S(1100, 4001), 1, 3, S(1000, 2999, 2),
+               TU_PACKED, ALL_PACKED);
     /* element loops: permuted and broadcast inputs, outputs padded / permuted / packed */
     split_case("split permuted", DMLR_INT64, 3, S(30, 40, 60), 1, 3, S(10, 20, 10), TU_PERMUTED,
                TU_PADDED);

@@ -8,9 +8,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ---- the naive model ---------------------------------------------------- */
 

@@ -9,9 +9,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ---- the naive model ---------------------------------------------------- */
 

@@ -126,6 +126,24 @@ START_TEST(half_to_double_equals_ldexp_of_its_fields_for_every_finite_half)
 }
 END_TEST
 
+START_TEST(load_float_reads_float16_and_float32_exactly_at_any_address)
+{
+    /* 0x3555 = (1 + 341/1024) / 4; 0x3eaaaaab = 0xaaaaab / 2^25; a quiet NaN keeps its payload. */
+    unsigned char buf[9] = {0};
+    uint16_t h = 0x3555;
+    uint32_t f = 0x3eaaaaab, nan = 0xffc00001;
+    memcpy(buf + 1, &h, 2);
+    ck_assert(dmlr_load_float(buf + 1, DMLR_FLOAT16) == 1365.0 / 4096.0);
+    memcpy(buf + 1, &f, 4);
+    ck_assert(dmlr_load_float(buf + 1, DMLR_FLOAT32) == 0xaaaaab / 33554432.0);
+    memcpy(buf + 5, &nan, 4);
+    double d = dmlr_load_float(buf + 5, DMLR_FLOAT32);
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    ck_assert_uint_eq(bits, 0xfff8000020000000ull); /* its sign, quiet bit and payload, widened */
+}
+END_TEST
+
 START_TEST(half_to_float_and_half_to_double_agree_for_every_half)
 {
     for (uint32_t h = 0; h <= 0xffff; h++) {
@@ -320,6 +338,7 @@ static Suite *half_suite(void)
     tcase_add_test(tc, widening_keeps_every_nan_a_nan_and_every_number_a_number);
     tcase_add_test(tc, half_to_double_equals_ldexp_of_its_fields_for_every_finite_half);
     tcase_add_test(tc, half_to_float_and_half_to_double_agree_for_every_half);
+    tcase_add_test(tc, load_float_reads_float16_and_float32_exactly_at_any_address);
     tcase_add_test(tc, widening_an_infinity_gives_an_infinity_of_the_same_sign);
     tcase_add_test(tc, every_midpoint_between_adjacent_halves_rounds_to_the_even_one);
     tcase_add_test(tc, values_beyond_the_largest_half_round_to_65504_or_overflow_to_infinity);

@@ -5,9 +5,6 @@
 #include "testutil.h"
 
 #include <stdio.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define MAX_PARTS 4
 
@@ -118,33 +115,6 @@ START_TEST(join_of_many_rows_runs_in_chunks_and_matches_the_naive_loop)
         ck_assert(matrix_case(2, 1, part, DMLR_FLOAT32, (uint32_t)l,
                               (tu_layout)(l % TU_BROADCAST), 7, 13 + l));
     }
-}
-END_TEST
-
-START_TEST(join_is_bit_identical_at_any_thread_count)
-{
-#ifdef _OPENMP
-    /* JOIN-8: every output byte comes from one input element, whichever thread copies it */
-    static const uint32_t part[] = {3000, 2000};
-    tu_tensor ins[2], a, b;
-    dmlr_error err;
-    for (int i = 0; i < 2; i++) {
-        tu_tensor_init(&ins[i], DMLR_FLOAT32, 2, (uint32_t[]){part[i], 7},
-                       i ? TU_PERMUTED : TU_PADDED);
-        tu_fill(&ins[i], 5 + i);
-    }
-    tu_tensor_init(&a, DMLR_FLOAT32, 2, (uint32_t[]){5000, 7}, TU_PERMUTED);
-    tu_tensor_init(&b, DMLR_FLOAT32, 2, (uint32_t[]){5000, 7}, TU_PERMUTED);
-    omp_set_num_threads(1);
-    ck_assert_int_eq(run_join(ins, 2, &a, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
-    omp_set_num_threads(4);
-    ck_assert_int_eq(run_join(ins, 2, &b, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
-    ck_assert_mem_eq(a.data, b.data, a.bytes);
-    for (int i = 0; i < 2; i++)
-        tu_tensor_free(&ins[i]);
-    tu_tensor_free(&a);
-    tu_tensor_free(&b);
-#endif
 }
 END_TEST
 
@@ -509,7 +479,6 @@ static Suite *join_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, join_matches_the_naive_loop_for_every_type_rank_axis_partition_and_layout, 1, 9);
     tcase_add_test(tc, join_of_many_rows_runs_in_chunks_and_matches_the_naive_loop);
-    tcase_add_test(tc, join_is_bit_identical_at_any_thread_count);
     tcase_add_test(tc, join_inputs_may_share_one_buffer);
     tcase_add_test(tc, join_undoes_split);
     tcase_add_test(tc, join_page_example_1_joins_3_and_4_columns_along_axis_3);

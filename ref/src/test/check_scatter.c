@@ -6,9 +6,6 @@
 #include "testutil.h"
 
 #include <stdio.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ---- the naive model: copy, then every index element in row-major order ---- */
 
@@ -158,7 +155,7 @@ START_TEST(scatter_matches_the_naive_loop_for_every_type_rank_axis_and_layout)
 }
 END_TEST
 
-START_TEST(scatter_last_update_in_row_major_order_wins_at_any_thread_count)
+START_TEST(scatter_last_update_in_row_major_order_wins)
 {
     /* SCATTER-6: 40 updates per line of 40 (SCATTER-4: no more), all aimed at its first and
      * last 8 positions, 5000 lines, on Axis 0 and 1. */
@@ -180,16 +177,10 @@ START_TEST(scatter_last_update_in_row_major_order_wins_at_any_thread_count)
         bool *maybe = malloc(tu_count(&out));
         memset(expect, 0xA5, out.bytes);
         naive_scatter(&in, &ix, &up, axis, &out, expect, target, hits, maybe);
-        for (int threads = 1; threads <= 8; threads += 3) {
-#ifdef _OPENMP
-            omp_set_num_threads(threads);
-#endif
-            dmlr_error err;
-            memset(out.data, 0xA5, out.bytes);
-            ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, axis, DMLR_FEATURE_LEVEL_MAX, &err), 0);
-            ck_assert_msg(memcmp(expect, out.data, out.bytes) == 0, "axis %u, %d threads", axis,
-                          threads);
-        }
+        dmlr_error err; /* the engine's threads: check_engine.c */
+        memset(out.data, 0xA5, out.bytes);
+        ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, axis, DMLR_FEATURE_LEVEL_MAX, &err), 0);
+        ck_assert_msg(memcmp(expect, out.data, out.bytes) == 0, "axis %u", axis);
         free(expect);
         free(target);
         free(hits);
@@ -212,14 +203,14 @@ typedef struct line_case {
 } line_case;
 
 /*
- * lc through the library at 1 to `most` threads, under each of `makers` as DMLREF_CPU
- * (NULL: the CPU's own), with the output each of offs[0 .. n_offs) bytes (under 64) into
- * its allocation (where its lines start; an odd one puts elements across lines), the
- * input packed or `in_step` elements apart, against the plain loop written here: the
- * tensors and the expected bytes made once for all of them.
+ * lc through the oracle with the output each of offs[0 .. n_offs) bytes (under 64) into
+ * its allocation (an odd one puts elements across lines), the input packed or `in_step`
+ * elements apart, against the plain loop written here: the tensors and the expected
+ * bytes made once for all of them.  The oracle has no threads and no per-CPU paths; the
+ * engine's (both makers', 1 to 8 threads) are ref/fast/test/check_engine.c's.
  */
-static void check_line_case(const line_case *lc, uint32_t in_step, const char *const *makers,
-                            const uint32_t *offs, int n_offs, int most, uint64_t seed)
+static void check_line_case(const line_case *lc, uint32_t in_step, const uint32_t *offs,
+                            int n_offs, uint64_t seed)
 {
     uint32_t in_sizes[1] = {lc->dim}, ix_sizes[1] = {lc->dim / lc->per + 1};
     tu_tensor in, ix, up, out;
@@ -252,31 +243,20 @@ static void check_line_case(const line_case *lc, uint32_t in_step, const char *c
         if (p >= 0)
             memcpy(expect + (uint64_t)p * es, tu_elem(&up, u), es);
     }
-    for (int m = 0; m == 0 || (makers && makers[m]); m++) {
-        if (makers)
-        for (int o = 0; o < n_offs; o++)
-            for (int threads = 1; threads <= most; threads++) {
-#ifdef _OPENMP
-                omp_set_num_threads(threads);
-#endif
-                out.data = whole + offs[o];
-                memset(out.data, 0xA5, out.bytes);
-                dmlr_error err;
-                ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err),
-                                 0);
-                uint64_t at = 0;
-                const unsigned char *got = out.data;
-                while (at < out.bytes && expect[at] == got[at])
-                    at++;
-                ck_assert_msg(at == out.bytes, "%s, one update a %u, DMLREF_CPU %s, output %u "
-                              "bytes in, %d threads: byte %llu of %llu is 0x%02x, the loop says "
-                              "0x%02x", dmlr_data_type_name(lc->dt), lc->per,
-                              makers ? makers[m] : "unset", offs[o], threads,
-                              (unsigned long long)at, (unsigned long long)out.bytes,
-                              at < out.bytes ? got[at] : 0, at < out.bytes ? expect[at] : 0);
-            }
+    for (int o = 0; o < n_offs; o++) {
+        out.data = whole + offs[o];
+        memset(out.data, 0xA5, out.bytes);
+        dmlr_error err;
+        ck_assert_int_eq(run_scatter(&in, &ix, &up, &out, 0, DMLR_FEATURE_LEVEL_MAX, &err), 0);
+        uint64_t at = 0;
+        const unsigned char *got = out.data;
+        while (at < out.bytes && expect[at] == got[at])
+            at++;
+        ck_assert_msg(at == out.bytes, "%s, one update a %u, output %u bytes in: byte %llu of "
+                      "%llu is 0x%02x, the loop says 0x%02x", dmlr_data_type_name(lc->dt), lc->per,
+                      offs[o], (unsigned long long)at, (unsigned long long)out.bytes,
+                      at < out.bytes ? got[at] : 0, at < out.bytes ? expect[at] : 0);
     }
-    if (makers)
     out.data = own;
     free(expect), free(whole);
     tu_tensor_free(&in);
@@ -288,43 +268,36 @@ static void check_line_case(const line_case *lc, uint32_t in_step, const char *c
 START_TEST(scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop)
 {
     /* One line of updates, one for every 2 to 16 positions of an output of 8 MiB and more,
-     * in 1-, 2-, 4- and 8-byte elements, at 1 and 2 threads: scatter_blocked.c takes the
-     * output by ranges (the input copied into a buffer, the range's updates on it,
-     * streamed out) after sorting the updates by range in index order; the FLOAT32 case's
-     * input is a view whose elements lie 3 apart.  The last case has
-     * more updates than its scratch may hold (a quarter of the tensors' bytes), all aimed
-     * at 2000 positions, and goes the plain way.  Duplicates, negative and out-of-range
-     * indices as fill_indices makes them.  SCATTER-5, SCATTER-6, SCATTER-7. */
+     * in 1-, 2-, 4- and 8-byte elements; the FLOAT32 case's input is a view whose elements
+     * lie 3 apart, and the last case aims every update at 2000 positions.  Duplicates,
+     * negative and out-of-range indices as fill_indices makes them.  SCATTER-5, SCATTER-6,
+     * SCATTER-7. */
     static const line_case cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 16, 0, 0},
                                       {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 8, 0, 0},
                                       {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 8, 0, 0},
                                       {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 4, 0, 0},
                                       {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 2, 1000, 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        check_line_case(&cases[c], c == 2 ? 3 : 1, NULL, (const uint32_t[]){0}, 1, 2, 11 + 3 * c);
+        check_line_case(&cases[c], c == 2 ? 3 : 1, (const uint32_t[]){0}, 1, 11 + 3 * c);
 }
 END_TEST
 
 START_TEST(scatter_of_few_updates_beyond_the_caches_matches_the_naive_loop)
 {
-    /* One line of updates, one for every 300 to 2500 positions (a quarter of the output's
-     * lines or fewer) of an output of 8 MiB and more, in 1-, 2-, 4- and 8-byte elements,
-     * at 1 to 3 threads, by Intel's two-way streamed copy and AMD's one-way one
-     * (DMLREF_CPU).  The output starts on a line, 16 bytes into one and 3 bytes into one:
-     * elements across lines, and across the copy's pieces and ways, whose bytes around
-     * whole lines go by memcpy.  In two cases each target takes 4 updates far apart in
-     * index order.  The last case aims every update at 2000 positions.  Duplicates,
-     * negative and out-of-range indices as fill_indices makes them.  SCATTER-5,
-     * SCATTER-6, SCATTER-7. */
+    /* One line of updates, one for every 300 to 2500 positions of an output of 8 MiB and
+     * more, in 1-, 2-, 4- and 8-byte elements.  The output starts on a line, 16 bytes into
+     * one and 3 bytes into one (elements across lines).  In two cases each target takes 4
+     * updates far apart in index order.  The last case aims every update at 2000
+     * positions.  Duplicates, negative and out-of-range indices as fill_indices makes
+     * them.  SCATTER-5, SCATTER-6, SCATTER-7. */
     static const line_case cases[] = {{DMLR_INT8, DMLR_INT64, (8u << 20) + 1, 2500, 0, 0},
                                       {DMLR_FLOAT16, DMLR_UINT32, (4u << 20) + 3, 1500, 0, 4},
                                       {DMLR_FLOAT32, DMLR_INT32, (2u << 20) + 5, 700, 0, 0},
                                       {DMLR_INT64, DMLR_UINT64, (1u << 20) + 7, 300, 0, 4},
                                       {DMLR_FLOAT32, DMLR_INT64, (2u << 20) + 5, 700, 1000, 0}};
-    static const char *const makers[3] = {"intel", "amd", NULL};
     static const uint32_t offs[3] = {0, 16, 3};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        check_line_case(&cases[c], 1, makers, offs, 3, 3, 41 + 3 * c);
+        check_line_case(&cases[c], 1, offs, 3, 41 + 3 * c);
 }
 END_TEST
 
@@ -731,7 +704,7 @@ static Suite *scatter_suite(void)
     TCase *tc = tcase_create("scatter");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, scatter_matches_the_naive_loop_for_every_type_rank_axis_and_layout, 1, 9);
-    tcase_add_test(tc, scatter_last_update_in_row_major_order_wins_at_any_thread_count);
+    tcase_add_test(tc, scatter_last_update_in_row_major_order_wins);
     tcase_add_test(tc, scatter_of_many_updates_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, scatter_of_few_updates_beyond_the_caches_matches_the_naive_loop);
     tcase_add_test(tc, scatter_page_example_1_overwrites_a_vector_and_the_last_duplicate_wins);

@@ -5,9 +5,6 @@
 #include "testutil.h"
 
 #include <stdio.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define MAX_PARTS 4
 
@@ -116,34 +113,6 @@ START_TEST(split_of_many_rows_runs_in_chunks_and_matches_the_naive_loop)
         ck_assert(matrix_case(2, 0, part, DMLR_INT16, (tu_layout)l, (uint32_t)l, 5, 11 + l));
         ck_assert(matrix_case(3, 1, part, DMLR_UINT8, (tu_layout)l, (uint32_t)l, 2, 12 + l));
     }
-}
-END_TEST
-
-START_TEST(split_is_bit_identical_at_any_thread_count)
-{
-#ifdef _OPENMP
-    static const uint32_t part[] = {2, 3000, 2000};
-    uint32_t sizes[2] = {5000, 7};
-    tu_tensor in, a[2], b[2];
-    dmlr_error err;
-    tu_tensor_init(&in, DMLR_FLOAT32, 2, sizes, TU_PADDED);
-    tu_fill(&in, 5);
-    for (int i = 0; i < 2; i++) {
-        sizes[0] = part[1 + i];
-        tu_tensor_init(&a[i], DMLR_FLOAT32, 2, sizes, TU_PERMUTED);
-        tu_tensor_init(&b[i], DMLR_FLOAT32, 2, sizes, TU_PERMUTED);
-    }
-    omp_set_num_threads(1);
-    ck_assert_int_eq(run_split(&in, 0, 2, a, DMLR_FEATURE_LEVEL_MAX, &err), 0);
-    omp_set_num_threads(4);
-    ck_assert_int_eq(run_split(&in, 0, 2, b, DMLR_FEATURE_LEVEL_MAX, &err), 0);
-    for (int i = 0; i < 2; i++) {
-        ck_assert_mem_eq(a[i].data, b[i].data, a[i].bytes);
-        tu_tensor_free(&a[i]);
-        tu_tensor_free(&b[i]);
-    }
-    tu_tensor_free(&in);
-#endif
 }
 END_TEST
 
@@ -491,7 +460,6 @@ static Suite *split_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, split_matches_the_naive_loop_for_every_type_rank_axis_partition_and_layout, 1, 9);
     tcase_add_test(tc, split_of_many_rows_runs_in_chunks_and_matches_the_naive_loop);
-    tcase_add_test(tc, split_is_bit_identical_at_any_thread_count);
     tcase_add_test(tc, split_page_example_1_splits_axis_2_into_2_1_3);
     tcase_add_test(tc, split_page_example_2_splits_axis_3_into_columns);
     tcase_add_test(tc, split_into_one_output_is_a_copy_that_keeps_every_bit);

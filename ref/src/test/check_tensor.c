@@ -151,6 +151,48 @@ START_TEST(the_lowest_valid_level_is_the_first_at_which_the_desc_validates)
 }
 END_TEST
 
+/* Element i's byte offset, by the page's formula: ElementSize * dot(coordinates, Strides). */
+static uint64_t naive_offset(const dmlr_tensor_desc *t, const uint32_t *packed, uint64_t i)
+{
+    uint64_t off = 0;
+    for (uint32_t d = t->DimensionCount; d-- > 0; i /= t->Sizes[d])
+        off += i % t->Sizes[d] * (t->Strides ? t->Strides : packed)[d];
+    return off * dmlr_data_type_size(t->DataType);
+}
+
+START_TEST(same_layout_means_the_same_sizes_and_every_element_at_the_same_offset)
+{
+    /* TENSOR-12, against the naive definition over pairs of a few small layouts */
+    static const uint32_t s23[] = {2, 3}, s13[] = {1, 3}, s6[] = {6}, packed23[] = {3, 1},
+                          packed13[] = {3, 1}, wide23[] = {4, 1}, odd13[] = {7, 1}, col23[] = {1, 2};
+    const dmlr_tensor_desc t[] = {
+        {DMLR_FLOAT32, 0, 2, s23, NULL, 0, 0},     {DMLR_FLOAT32, 0, 2, s23, packed23, 0, 0},
+        {DMLR_INT32, 0, 2, s23, packed23, 0, 0},   {DMLR_FLOAT16, 0, 2, s23, NULL, 0, 0},
+        {DMLR_FLOAT32, 0, 2, s23, wide23, 0, 0},   {DMLR_FLOAT32, 0, 2, s23, col23, 0, 0},
+        {DMLR_FLOAT32, 0, 2, s13, packed13, 0, 0}, {DMLR_FLOAT32, 0, 2, s13, odd13, 0, 0},
+        {DMLR_FLOAT32, 0, 2, s13, NULL, 0, 0},     {DMLR_FLOAT32, 0, 1, s6, NULL, 0, 0},
+    };
+    const int n = sizeof t / sizeof t[0];
+    int same = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            uint32_t pa[2] = {t[a].Sizes[t[a].DimensionCount - 1], 1};
+            uint32_t pb[2] = {t[b].Sizes[t[b].DimensionCount - 1], 1};
+            bool want = t[a].DimensionCount == t[b].DimensionCount &&
+                        dmlr_data_type_size(t[a].DataType) == dmlr_data_type_size(t[b].DataType);
+            uint64_t count = 1;
+            for (uint32_t d = 0; want && d < t[a].DimensionCount; d++)
+                want = t[a].Sizes[d] == t[b].Sizes[d], count *= t[a].Sizes[d];
+            for (uint64_t i = 0; want && i < count; i++)
+                want = naive_offset(&t[a], t[a].DimensionCount == 2 ? pa : pa + 1, i) ==
+                       naive_offset(&t[b], t[b].DimensionCount == 2 ? pb : pb + 1, i);
+            ck_assert_msg(dmlr_same_layout(&t[a], &t[b]) == want, "layouts %d and %d", a, b);
+            same += want;
+        }
+    ck_assert_int_eq(same, n + 6 + 6); /* each with itself, and {0,1,2} and {6,7,8} alike */
+}
+END_TEST
+
 START_TEST(pack_reads_a_padded_permuted_broadcast_tensor_in_row_major_order)
 {
     /* TENSOR-4: element c at ElementSize * dot(c, Strides); a zero stride repeats */
@@ -499,6 +541,7 @@ static Suite *tensor_suite(void)
     tcase_add_test(tc, tensors_beyond_directml_s_element_cap_are_valid_but_flagged);
     tcase_add_test(tc, the_lowest_valid_level_is_the_first_at_which_the_desc_validates);
     tcase_add_test(tc, pack_reads_a_padded_permuted_broadcast_tensor_in_row_major_order);
+    tcase_add_test(tc, same_layout_means_the_same_sizes_and_every_element_at_the_same_offset);
     suite_add_tcase(s, tc);
     return s;
 }

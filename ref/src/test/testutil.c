@@ -142,6 +142,7 @@ bool tu_is_float(dmlr_data_type dt)
     return dt == DMLR_FLOAT32 || dt == DMLR_FLOAT16;
 }
 
+/* The tests' own load, not dmlr_load_float: naive loops read apart from the code under test. */
 double tu_read_float(const void *p, dmlr_data_type dt)
 {
     if (dt == DMLR_FLOAT16) {

@@ -1,0 +1,253 @@
+/*
+ * bench_cases.cu -- the bench's built-in cases, and their check against the
+ * host reference.  The one place a case is added: a name in bench_case_names
+ * and its descs, buffers and bytes in bench_setup's switch.
+ */
+#include "bench_internal.cuh"
+
+static uint64_t rng(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static dmlr_tensor_desc *tensor(bench_case &c, uint32_t i, dmlr_data_type dt,
+                                std::initializer_list<uint32_t> sizes,
+                                std::initializer_list<uint32_t> strides = {})
+{
+    uint32_t r = 0;
+    for (uint32_t s : sizes)
+        c.sizes[i][r++] = s;
+    r = 0;
+    for (uint32_t s : strides)
+        c.strides[i][r++] = s;
+    c.t[i] = {dt, DMLR_TENSOR_FLAG_NONE, (uint32_t)sizes.size(), c.sizes[i],
+              strides.size() ? c.strides[i] : NULL, 0, 0};
+    uint64_t bytes = 0;
+    dmlr_calc_buffer_tensor_size(&c.t[i], &bytes);
+    c.t[i].TotalTensorSizeInBytes = bytes;
+    return &c.t[i];
+}
+
+/* Host buffers: inputs random (floats near 1: products stay finite), outputs zero. */
+static void buffers(bench_case &c, uint32_t inputs)
+{
+    c.host.resize(c.count);
+    for (uint32_t i = 0; i < c.count; i++) {
+        c.host[i].assign(c.t[i].TotalTensorSizeInBytes, 0);
+        if (i >= inputs)
+            continue;
+        uint64_t s = 12345 + i;
+        float *f = (float *)c.host[i].data();
+        for (uint64_t k = 0; k < c.host[i].size() / 4; k++)
+            f[k] = 1.0f + (float)(rng(&s) % 1000) * 1e-7f;
+    }
+}
+
+/* Distinct pseudo-random positions (odd multiplier mod a power of two: a bijection),
+ * so that scatters have no colliding updates and verify byte for byte. */
+static void indices(bench_case &c, uint32_t i, uint64_t count, uint64_t range, bool distinct)
+{
+    int64_t *p = (int64_t *)c.host[i].data();
+    uint64_t s = 99 + i;
+    for (uint64_t k = 0; k < count; k++)
+        p[k] = distinct ? (int64_t)((k * 0x9E3779B97F4A7C15ull + 12345) & (range - 1))
+                        : (int64_t)(rng(&s) % range);
+}
+
+const char *const bench_case_names[] = {
+    "gather.rows", "gather.random", "gather.columns", "split.4", "split.4.strided",
+    "split.axis0", "scatter.random", "scatter_nd.rows", "cumprod.inner", "cumprod.outer",
+    "cumprod.one_lane", "split.u8.5GiB", NULL};
+
+/* Case `which` (its name is bench_case_names[which]); allocates and fills the host buffers. */
+bool bench_setup(bench_case &c, int which)
+{
+    c.count = 0;
+    switch (which) {
+    case 0: /* embedding lookup: 256K random rows of 1 KiB */
+        c.name = "gather.rows", c.note = "Input {262144,256} f32, 262144 random INT64 rows";
+        c.u.g = {tensor(c, 0, DMLR_FLOAT32, {262144, 256}), tensor(c, 1, DMLR_INT64, {1, 262144}),
+                 tensor(c, 2, DMLR_FLOAT32, {262144, 256}), 0, 1};
+        /* GATHER-6 with D = 2, Axis 0, K = 1: [K dims of indices, input after Axis] = {262144,256};
+         * the indices' leading dim is a 1. */
+        c.count = 3, c.outputs = 1;
+        c.op = {DMLR_OPERATOR_GATHER, &c.u.g};
+        buffers(c, 2);
+        indices(c, 1, 262144, 262144, false);
+        c.bytes = 262144.0 * (256 * 4 * 2 + 8);
+        return true;
+    case 1: /* the CPU bench's case: 16M random elements of 64M (32-byte sectors for 4 bytes) */
+        c.name = "gather.random", c.note = "Input {64M} f32, 16M random INT64 indices (sector-bound)";
+        c.u.g = {tensor(c, 0, DMLR_FLOAT32, {64 * M}), tensor(c, 1, DMLR_INT64, {16 * M}),
+                 tensor(c, 2, DMLR_FLOAT32, {16 * M}), 0, 1};
+        c.count = 3, c.outputs = 1;
+        c.op = {DMLR_OPERATOR_GATHER, &c.u.g};
+        buffers(c, 2);
+        indices(c, 1, 16 * M, 64 * M, false);
+        c.bytes = 16.0 * M * (8 + 4 + 4);
+        return true;
+    case 2: /* columns of a matrix: Axis 1 */
+        c.name = "gather.columns", c.note = "Input {4096,16384} f32, Axis 1, 8192 random INT32 columns";
+        c.u.g = {tensor(c, 0, DMLR_FLOAT32, {4096, 16384}), tensor(c, 1, DMLR_INT32, {1, 8192}),
+                 tensor(c, 2, DMLR_FLOAT32, {4096, 8192}), 1, 1};
+        c.count = 3, c.outputs = 1;
+        c.op = {DMLR_OPERATOR_GATHER, &c.u.g};
+        buffers(c, 2);
+        {
+            int32_t *p = (int32_t *)c.host[1].data();
+            uint64_t s = 7;
+            for (int k = 0; k < 8192; k++)
+                p[k] = (int32_t)(rng(&s) % 16384);
+        }
+        c.bytes = 4096.0 * 8192 * 8 + 8192 * 4;
+        return true;
+    case 3: /* SPLIT along the last axis: rows of 16 KiB to four outputs */
+    case 4: /* the same from rows padded by 64 elements */
+        c.name = which == 3 ? "split.4" : "split.4.strided";
+        c.note = "Input {4096,16384} f32 into 4 along Axis 1";
+        if (which == 3)
+            tensor(c, 0, DMLR_FLOAT32, {4096, 16384});
+        else
+            tensor(c, 0, DMLR_FLOAT32, {4096, 16384}, {16384 + 64, 1});
+        for (int k = 0; k < 4; k++)
+            tensor(c, 1 + k, DMLR_FLOAT32, {4096, 4096});
+        c.u.p = {&c.t[0], 4, &c.t[1], 1};
+        c.count = 5, c.outputs = 4;
+        c.op = {DMLR_OPERATOR_SPLIT, &c.u.p};
+        buffers(c, 1);
+        c.bytes = 64.0 * M * 8;
+        return true;
+    case 5: /* SPLIT along the first axis: contiguous slabs */
+        c.name = "split.axis0", c.note = "Input {16384,4096} f16 into 3 along Axis 0";
+        tensor(c, 0, DMLR_FLOAT16, {16384, 4096});
+        tensor(c, 1, DMLR_FLOAT16, {4096, 4096});
+        tensor(c, 2, DMLR_FLOAT16, {8192, 4096});
+        tensor(c, 3, DMLR_FLOAT16, {4096, 4096});
+        c.u.p = {&c.t[0], 3, &c.t[1], 0};
+        c.count = 4, c.outputs = 3;
+        c.op = {DMLR_OPERATOR_SPLIT, &c.u.p};
+        buffers(c, 1);
+        c.bytes = 64.0 * M * 2 * 2;
+        return true;
+    case 6: /* 16M distinct random updates into 64M */
+        c.name = "scatter.random", c.note = "64M f32, 16M distinct INT64 positions";
+        c.u.s = {tensor(c, 0, DMLR_FLOAT32, {64 * M}), tensor(c, 1, DMLR_INT64, {16 * M}),
+                 tensor(c, 2, DMLR_FLOAT32, {16 * M}), tensor(c, 3, DMLR_FLOAT32, {64 * M}), 0};
+        c.count = 4, c.outputs = 1;
+        c.op = {DMLR_OPERATOR_SCATTER, &c.u.s};
+        buffers(c, 3);
+        indices(c, 1, 16 * M, 64 * M, true);
+        c.bytes = 64.0 * M * 8 + 16.0 * M * (8 + 4 + 4);
+        return true;
+    case 7: /* rows written by tuples */
+        c.name = "scatter_nd.rows", c.note = "Input {262144,256} f32, 131072 distinct row tuples";
+        c.u.n = {tensor(c, 0, DMLR_FLOAT32, {262144, 256}), tensor(c, 1, DMLR_INT64, {131072, 1}),
+                 tensor(c, 2, DMLR_FLOAT32, {131072, 256}), tensor(c, 3, DMLR_FLOAT32, {262144, 256}),
+                 2, 2};
+        c.count = 4, c.outputs = 1;
+        c.op = {DMLR_OPERATOR_SCATTER_ND, &c.u.n};
+        buffers(c, 3);
+        indices(c, 1, 131072, 262144, true);
+        c.bytes = 262144.0 * 256 * 4 * 2 + 131072.0 * (256 * 4 * 2 + 8);
+        return true;
+    case 8: /* lanes contiguous in memory: block scan */
+    case 9: /* lanes side by side: the walk */
+        c.name = which == 8 ? "cumprod.inner" : "cumprod.outer";
+        c.note = which == 8 ? "{8192,8192} f32, Axis 1 (block scan)" : "{8192,8192} f32, Axis 0 (walk)";
+        c.u.c = {tensor(c, 0, DMLR_FLOAT32, {8192, 8192}), tensor(c, 1, DMLR_FLOAT32, {8192, 8192}),
+                 which == 8 ? 1u : 0u, DMLR_AXIS_DIRECTION_INCREASING, false};
+        c.count = 2, c.outputs = 1;
+        c.op = {DMLR_OPERATOR_CUMULATIVE_PRODUCT, &c.u.c};
+        buffers(c, 1);
+        c.bytes = 64.0 * M * 8;
+        return true;
+    case 10: /* one lane of 64M: chunks, carries, recursion */
+        c.name = "cumprod.one_lane", c.note = "{64M} f32, one lane (multi-chunk scan)";
+        c.u.c = {tensor(c, 0, DMLR_FLOAT32, {64 * M}), tensor(c, 1, DMLR_FLOAT32, {64 * M}), 0,
+                 DMLR_AXIS_DIRECTION_DECREASING, true};
+        c.count = 2, c.outputs = 1;
+        c.op = {DMLR_OPERATOR_CUMULATIVE_PRODUCT, &c.u.c};
+        buffers(c, 1);
+        { /* factors within 1e-8 of 1: a 64M product stays near 1 */
+            float *f = (float *)c.host[0].data();
+            uint64_t s = 5;
+            for (uint64_t k = 0; k < 64 * M; k++)
+                f[k] = 1.0f + (float)((int)(rng(&s) % 3) - 1) * 1.1920929e-7f;
+        }
+        c.bytes = 64.0 * M * 8;
+        return true;
+    case 11: /* offsets beyond 2^32 bytes (the CPU bench's big case) */
+        c.name = "split.u8.5GiB", c.note = "UINT8 {5,2^30} into 2+3 along Axis 0: 64-bit offsets";
+        tensor(c, 0, DMLR_UINT8, {5, 1u << 30});
+        tensor(c, 1, DMLR_UINT8, {2, 1u << 30});
+        tensor(c, 2, DMLR_UINT8, {3, 1u << 30});
+        c.u.p = {&c.t[0], 2, &c.t[1], 0};
+        c.count = 3, c.outputs = 2;
+        c.op = {DMLR_OPERATOR_SPLIT, &c.u.p};
+        c.host.resize(3);
+        c.host[0].assign(5ull << 30, 0);
+        c.host[0][(5ull << 30) - 1] = 0x7b, c.host[0][2ull << 30] = 0x3c;
+        c.host[1].assign(2ull << 30, 0);
+        c.host[2].assign(3ull << 30, 0);
+        c.bytes = 10.0 * (1u << 30);
+        return true;
+    }
+    return false;
+}
+
+/* Reference outputs: dmlr_execute on the host (OpenMP). */
+bool bench_verify(bench_case &c, const std::vector<std::vector<uint8_t>> &got, char *why,
+                  size_t cap)
+{
+    std::vector<std::vector<uint8_t>> ref(c.outputs);
+    std::vector<dmlr_buffer> ins, outs;
+    uint32_t first_out = c.count - c.outputs;
+    for (uint32_t i = 0; i < c.count; i++) {
+        if (i < first_out) {
+            ins.push_back({c.host[i].data(), c.host[i].size()});
+        } else {
+            ref[i - first_out].assign(c.host[i].size(), 0);
+            outs.push_back({ref[i - first_out].data(), ref[i - first_out].size()});
+        }
+    }
+    dmlr_error err;
+    if (dmlr_execute(&c.op, ins.data(), (uint32_t)ins.size(), DMLR_FEATURE_LEVEL_MAX, outs.data(),
+                     (uint32_t)outs.size(), &err)) {
+        snprintf(why, cap, "reference: %.200s", err.message);
+        return false;
+    }
+    for (uint32_t o = 0; o < c.outputs; o++) {
+        if (c.op.Type == DMLR_OPERATOR_CUMULATIVE_PRODUCT) { /* packed outputs here */
+            const float *e = (const float *)ref[o].data(), *g = (const float *)got[o].data();
+            uint64_t n = ref[o].size() / 4, bad = 0, first = 0;
+            for (uint64_t k = 0; k < n; k++)
+                if (!dmlc_cumprod_within_bound(DMLR_FLOAT32, &e[k], &g[k],
+                                               dmlc_cumprod_prefix_length(&c.u.c, k)) && !bad++)
+                    first = k;
+            uint64_t exact = 0;
+            for (uint64_t k = 0; k < n; k++)
+                exact += memcmp(&e[k], &g[k], 4) == 0;
+            if (bad) {
+                snprintf(why, cap, "%llu elements outside the bound, the first %llu: %.9g vs %.9g",
+                         (unsigned long long)bad, (unsigned long long)first, e[first], g[first]);
+                return false;
+            }
+            snprintf(why, cap, "within bound; %.4f%% bit-identical to the reference",
+                     100.0 * (double)exact / (double)n);
+            continue;
+        }
+        if (got[o] != ref[o]) {
+            size_t k = 0;
+            while (got[o][k] == ref[o][k])
+                k++;
+            snprintf(why, cap, "output %u differs from the reference at byte %zu", o, k);
+            return false;
+        }
+    }
+    if (!why[0])
+        snprintf(why, cap, "identical to the reference");
+    return true;
+}

@@ -1,0 +1,101 @@
+/*
+ * bench_timing.cu -- the bench's clock: kernel time between cudaEvents on one
+ * stream (buffers already on the device), the median of --runs runs after a
+ * warm-up, and the yardsticks a case's GB/s is set beside: a device-to-device
+ * cudaMemcpy of the same bytes, and for the random cases their sector
+ * roofline (bench_roofline.cu).  Apart from the cases so that every case,
+ * built-in or golden, is timed the same way.
+ */
+#include "bench_internal.cuh"
+#include "bench_roofline.h"
+
+int bench_runs = 10;
+dmlcu_options bench_opt;
+
+static cudaStream_t stream;
+static cudaEvent_t e0, e1;
+
+void bench_timing_init(void)
+{
+    CHECK(cudaStreamCreate(&stream));
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+}
+
+static float median(std::vector<float> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+/* Milliseconds since e0 was recorded, once the work queued since then is done. */
+static float elapsed_ms(void)
+{
+    float ms;
+    CHECK(cudaEventRecord(e1, stream));
+    CHECK(cudaEventSynchronize(e1));
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    return ms;
+}
+
+/* The copy yardstick's GB/s: cudaMemcpy of half the bytes, since it reads and writes each
+ * of them; timed like the operator, on the device alone (no peer, no host). */
+static double memcpy_gbs(double bytes)
+{
+    std::vector<float> t_cp;
+    size_t cp = (size_t)(bytes / 2);
+    void *a = NULL, *b = NULL;
+    CHECK(cudaMalloc(&a, cp));
+    CHECK(cudaMalloc(&b, cp));
+    for (int r = 0; r <= bench_runs; r++) {
+        CHECK(cudaEventRecord(e0, stream));
+        CHECK(cudaMemcpyAsync(b, a, cp, cudaMemcpyDeviceToDevice, stream));
+        float ms = elapsed_ms();
+        if (r)
+            t_cp.push_back(ms);
+    }
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    return 2.0 * (double)cp / (median(t_cp) * 1e-3) / 1e9;
+}
+
+/* Time runs + 1 executions (the first warms up) and as many copies of bytes / 2. */
+bool bench_measure(const dmlr_operator_desc *op, std::vector<void *> &d, double bytes,
+                   timing *t, char *msg, size_t cap)
+{
+    std::vector<float> t_op;
+    for (int r = 0; r <= bench_runs; r++) {
+        CHECK(cudaEventRecord(e0, stream));
+        if (dmlcu_execute(op, d.data(), (uint32_t)d.size(), stream, &bench_opt, msg, cap) !=
+            DMLCU_OK)
+            return false;
+        float ms = elapsed_ms();
+        if (r)
+            t_op.push_back(ms);
+    }
+    t->cgbs = memcpy_gbs(bytes);
+    t->ms = median(t_op);
+    t->gbs = bytes / (t->ms * 1e-3) / 1e9;
+    return true;
+}
+
+/* The random case's sector roofline (bench_roofline.cu) as a row "<case>.roofline" of the
+ * same bytes and D2D yardstick, with the case's fraction of it. */
+bool bench_sector_roofline(const bench_case &c, const timing &t)
+{
+    char msg[256] = "", name[40], note[96], why[96];
+    double ms = 0, sectors = 0;
+    bool scatter = c.op.Type == DMLR_OPERATOR_SCATTER;
+    if (!dmlcu_sector_roofline(scatter, (const int64_t *)c.host[1].data(), 16 * M, 64 * M,
+                               bench_runs, stream, &ms, &sectors, msg, sizeof msg)) {
+        printf("%-26s FAILED: %s\n", c.name, msg);
+        return false;
+    }
+    snprintf(name, sizeof name, "%s.roofline", c.name);
+    snprintf(note, sizeof note, "plain kernels over the %.0f MB of 32-byte sectors the picks touch",
+             sectors / 1e6);
+    snprintf(why, sizeof why, "%s at %.2f of this roofline", c.name, ms / t.ms);
+    timing r = {ms, c.bytes / (ms * 1e-3) / 1e9, t.cgbs};
+    bench_report(name, note, r, true, why);
+    return true;
+}
