@@ -5,6 +5,8 @@
  */
 #include "bench_internal.cuh"
 
+#include <math.h>
+
 static uint64_t rng(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
@@ -60,7 +62,42 @@ static void indices(bench_case &c, uint32_t i, uint64_t count, uint64_t range, b
 const char *const bench_case_names[] = {
     "gather.rows", "gather.random", "gather.columns", "split.4", "split.4.strided",
     "split.axis0", "scatter.random", "scatter_nd.rows", "cumprod.inner", "cumprod.outer",
-    "cumprod.one_lane", "split.u8.5GiB", NULL};
+    "cumprod.one_lane", "split.u8.5GiB", "cumsum.one_lane", "cumprod.one_lane.f16",
+    "cumsum.one_lane.f16", NULL};
+
+/* A lone lane of 64M FLOAT32 or FLOAT16: a product of factors that keep it finite (FLOAT32:
+ * within one ulp of 1; FLOAT16: 2 and 1/2 in turn, exact), or a sum of terms in [-1, 1). */
+static void one_lane(bench_case &c, bool sum, dmlr_data_type dt, dmlr_axis_direction dir,
+                     bool excl)
+{
+    const uint64_t n = 64 * M;
+    tensor(c, 0, dt, {(uint32_t)n});
+    tensor(c, 1, dt, {(uint32_t)n});
+    if (sum) {
+        c.u.cs = {&c.t[0], &c.t[1], 0, dir, excl};
+        c.op = {DMLR_OPERATOR_CUMULATIVE_SUMMATION, &c.u.cs};
+    } else {
+        c.u.c = {&c.t[0], &c.t[1], 0, dir, excl};
+        c.op = {DMLR_OPERATOR_CUMULATIVE_PRODUCT, &c.u.c};
+    }
+    c.count = 2, c.outputs = 1;
+    buffers(c, 1);
+    uint64_t s = 5;
+    for (uint64_t k = 0; k < n; k++) {
+        double x = sum ? (double)(rng(&s) % 2048) / 1024.0 - 1.0 : k % 2 ? 0.5 : 2.0;
+        if (dt == DMLR_FLOAT16) {
+            uint16_t h = dmlr_f64_to_f16(x);
+            memcpy(&c.host[0][2 * k], &h, 2);
+        } else if (sum) {
+            float f = (float)x;
+            memcpy(&c.host[0][4 * k], &f, 4);
+        } else { /* FLOAT32 products: within one ulp of 1 (cumprod.one_lane's factors) */
+            float f = 1.0f + (float)((int)(rng(&s) % 3) - 1) * 1.1920929e-7f;
+            memcpy(&c.host[0][4 * k], &f, 4);
+        }
+    }
+    c.bytes = (double)n * dmlr_data_type_size(dt) * 2;
+}
 
 /* Case `which` (its name is bench_case_names[which]); allocates and fills the host buffers. */
 bool bench_setup(bench_case &c, int which)
@@ -194,8 +231,72 @@ bool bench_setup(bench_case &c, int which)
         c.host[2].assign(3ull << 30, 0);
         c.bytes = 10.0 * (1u << 30);
         return true;
+    case 12: /* the peers' form: INCREASING, inclusive */
+        c.name = "cumsum.one_lane", c.note = "{64M} f32, one lane, INCREASING";
+        one_lane(c, true, DMLR_FLOAT32, DMLR_AXIS_DIRECTION_INCREASING, false);
+        return true;
+    case 13:
+        c.name = "cumprod.one_lane.f16", c.note = "{64M} f16, one lane, DECREASING, exclusive";
+        one_lane(c, false, DMLR_FLOAT16, DMLR_AXIS_DIRECTION_DECREASING, true);
+        return true;
+    case 14:
+        c.name = "cumsum.one_lane.f16", c.note = "{64M} f16, one lane, INCREASING, exclusive";
+        one_lane(c, true, DMLR_FLOAT16, DMLR_AXIS_DIRECTION_INCREASING, true);
+        return true;
     }
     return false;
+}
+
+/*
+ * CUMULATIVE_PRODUCT-10/11, CUMULATIVE_SUMMATION-11/12 on the bench's packed
+ * scans: each element within its bound, lane by lane (the sums' bound needs the
+ * magnitudes of the element's prefix), and the share bit-identical.
+ */
+static bool scan_within_bound(const bench_case &c, const std::vector<uint8_t> &in,
+                              const std::vector<uint8_t> &e, const std::vector<uint8_t> &g,
+                              char *why, size_t cap)
+{
+    const dmlr_tensor_desc &t = c.t[0];
+    const bool sum = c.op.Type == DMLR_OPERATOR_CUMULATIVE_SUMMATION;
+    const uint32_t axis = sum ? c.u.cs.Axis : c.u.c.Axis;
+    const bool dec = (sum ? c.u.cs.AxisDirection : c.u.c.AxisDirection) ==
+                     DMLR_AXIS_DIRECTION_DECREASING;
+    const bool excl = sum ? c.u.cs.HasExclusiveSum : c.u.c.HasExclusiveProduct;
+    const uint32_t es = dmlr_data_type_size(t.DataType);
+    uint64_t len = t.Sizes[axis], inner = 1, outer = 1, bad = 0, first = 0, exact = 0;
+    for (uint32_t d = 0; d < t.DimensionCount; d++)
+        if (d < axis)
+            outer *= t.Sizes[d];
+        else if (d > axis)
+            inner *= t.Sizes[d];
+    for (uint64_t o = 0; o < outer; o++)
+        for (uint64_t i = 0; i < inner; i++) {
+            double mag = 0;
+            for (uint64_t k = 0; k < len; k++) {
+                uint64_t a = dec ? len - 1 - k : k, f = (o * len + a) * inner + i;
+                double x = dmlr_load_float(&in[f * es], t.DataType);
+                if (!excl && isfinite(x))
+                    mag += fabs(x);
+                uint64_t n = excl ? k : k + 1;
+                bool ok = sum ? dmlc_cumsum_within_bound(t.DataType, &e[f * es], &g[f * es], n, mag)
+                              : dmlc_cumprod_within_bound(t.DataType, &e[f * es], &g[f * es], n);
+                if (!ok && !bad++)
+                    first = f;
+                exact += memcmp(&e[f * es], &g[f * es], es) == 0;
+                if (excl && isfinite(x))
+                    mag += fabs(x);
+            }
+        }
+    if (bad) {
+        snprintf(why, cap, "%llu elements outside the bound, the first %llu: %.9g vs %.9g",
+                 (unsigned long long)bad, (unsigned long long)first,
+                 dmlr_load_float(&e[first * es], t.DataType),
+                 dmlr_load_float(&g[first * es], t.DataType));
+        return false;
+    }
+    snprintf(why, cap, "within bound; %.4f%% bit-identical to the reference",
+             100.0 * (double)exact / (double)(outer * len * inner));
+    return true;
 }
 
 /* Reference outputs: dmlr_execute on the host (OpenMP). */
@@ -220,23 +321,10 @@ bool bench_verify(bench_case &c, const std::vector<std::vector<uint8_t>> &got, c
         return false;
     }
     for (uint32_t o = 0; o < c.outputs; o++) {
-        if (c.op.Type == DMLR_OPERATOR_CUMULATIVE_PRODUCT) { /* packed outputs here */
-            const float *e = (const float *)ref[o].data(), *g = (const float *)got[o].data();
-            uint64_t n = ref[o].size() / 4, bad = 0, first = 0;
-            for (uint64_t k = 0; k < n; k++)
-                if (!dmlc_cumprod_within_bound(DMLR_FLOAT32, &e[k], &g[k],
-                                               dmlc_cumprod_prefix_length(&c.u.c, k)) && !bad++)
-                    first = k;
-            uint64_t exact = 0;
-            for (uint64_t k = 0; k < n; k++)
-                exact += memcmp(&e[k], &g[k], 4) == 0;
-            if (bad) {
-                snprintf(why, cap, "%llu elements outside the bound, the first %llu: %.9g vs %.9g",
-                         (unsigned long long)bad, (unsigned long long)first, e[first], g[first]);
+        if (c.op.Type == DMLR_OPERATOR_CUMULATIVE_PRODUCT ||
+            c.op.Type == DMLR_OPERATOR_CUMULATIVE_SUMMATION) {
+            if (!scan_within_bound(c, c.host[0], ref[o], got[o], why, cap))
                 return false;
-            }
-            snprintf(why, cap, "within bound; %.4f%% bit-identical to the reference",
-                     100.0 * (double)exact / (double)n);
             continue;
         }
         if (got[o] != ref[o]) {

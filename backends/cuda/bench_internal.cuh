@@ -42,6 +42,7 @@ struct bench_case {
         dmlr_scatter_nd_operator_desc n;
         dmlr_split_operator_desc p;
         dmlr_cumulative_product_operator_desc c;
+        dmlr_cumulative_summation_operator_desc cs;
     } u;
     uint32_t sizes[8][8], strides[8][8];
     dmlr_tensor_desc t[8];

@@ -29,8 +29,8 @@
 #include <string.h>
 
 /* A thread's run: RUN_VECS 16-byte vectors.  A tile is 256 runs (or, as a
- * test mode, one warp's 32: many tiles on short lanes). */
-enum { RUN_VECS = 8 };
+ * test mode, one warp's 32: many tiles on short lanes, few inclusive prefixes). */
+enum { RUN_VECS = 4 };
 
 /* Vector j of run r lives at slot r * 8 + (j ^ (r % 8)): eight threads reading
  * vector j of their runs, or writing eight neighbouring vectors, touch eight
@@ -50,10 +50,18 @@ __device__ __forceinline__ void lane_copy16(uint4 *smem, const void *gmem)
 #endif
 }
 
-__device__ __forceinline__ void lane_copy_wait(void)
+/* A tile's copies are one group; waiting leaves the latest group (the next tile's) in flight. */
+__device__ __forceinline__ void lane_commit(void)
 {
 #ifndef DMLCU_EMULATION
-    asm volatile("cp.async.wait_all;" ::: "memory");
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void lane_wait_all_but_last(void)
+{
+#ifndef DMLCU_EMULATION
+    asm volatile("cp.async.wait_group 1;" ::: "memory");
 #endif
 }
 
@@ -94,112 +102,176 @@ __device__ __forceinline__ lane_word lane_read(const lane_word *p)
     return w;
 }
 
-/* lb_block_prefix's walk over the packed words: by one whole warp, 32 tiles at a time. */
-template <class OP>
-__device__ double lane_prefix(const lane_word *words, uint64_t q)
+/*
+ * The look-back by the whole block, BLOCK tiles at a time (a warp's 32 took
+ * too many round trips to reach an inclusive prefix when a wave of tiles
+ * starts together): thread i reads tile q-1-i's word; the nearest inclusive
+ * prefix ends the walk, and only the tiles nearer than it must have
+ * published.  Tiles before the lane's first read as an inclusive identity.
+ */
+template <class OP, int BLOCK>
+__device__ double lane_prefix(const lane_word *words, uint64_t q, double *wsm, uint32_t *s_near,
+                              uint32_t *s_wait)
 {
-    const unsigned ln = threadIdx.x & 31;
+    const uint32_t i = threadIdx.x;
     double prefix = OP::template id<double>();
-    for (uint64_t end = q;; end -= 32) {
-        const bool in = end > ln;
+    for (uint64_t end = q;; end -= BLOCK) {
+        const bool in = end > i;
         lane_word w = {LB_INC, OP::template id<double>()};
         if (in)
-            w = lane_read(words + end - 1 - ln);
-        while (__ballot_sync(0xffffffffu, w.status == LB_NONE)) {
-            if (w.status == LB_NONE) {
+            w = lane_read(words + end - 1 - i);
+        uint32_t near;
+        for (;;) {
+            if (i == 0)
+                *s_near = BLOCK, *s_wait = 0;
+            __syncthreads();
+            if (w.status == LB_INC)
+                atomicMin(s_near, i);
+            __syncthreads();
+            near = *s_near;
+            if (i < near && w.status == LB_NONE)
+                *s_wait = 1;
+            __syncthreads();
+            const bool wait = *s_wait;
+            __syncthreads(); /* every thread has read s_near and s_wait before they are reset */
+            if (!wait)
+                break;
+            if (i < near && w.status == LB_NONE) {
                 lb_stuck("the one-lane scan's look-back");
-                w = lane_read(words + end - 1 - ln);
+                w = lane_read(words + end - 1 - i);
             }
         }
-        unsigned incs = __ballot_sync(0xffffffffu, in && w.status == LB_INC);
-        unsigned stop = incs ? (unsigned)__ffs(incs) - 1 : 32;
-        double v = in && ln <= stop ? w.v : OP::template id<double>();
-        prefix = OP::ap(lb_warp_total<double, OP>(v), prefix);
-        if (incs)
+        double total;
+        block_exclusive<double, OP, BLOCK>(i <= near ? w.v : OP::template id<double>(), wsm, &total);
+        prefix = OP::ap(total, prefix);
+        if (near < BLOCK)
             return prefix;
+        __syncthreads(); /* s_near, s_wait and wsm are rewritten by the next window */
     }
 }
 
 /* Tile q of the ticket is tile q (INCREASING) or ntiles-1-q (DECREASING) of memory. */
+template <class T, int BLOCK> struct lane_tile {
+    enum { PER = 16 / sizeof(typename T::E), ITEMS = RUN_VECS * PER, TILE = BLOCK * ITEMS };
+    uint64_t q, t0, n; /* ticket, first element, elements */
+    __device__ lane_tile(uint64_t q_, uint64_t len, uint64_t ntiles, bool dec)
+        : q(q_), t0((dec ? ntiles - 1 - q_ : q_) * TILE), n(len - t0 < TILE ? len - t0 : TILE)
+    {
+    }
+};
+
+/* In: vector v of the tile to its slot, asynchronously; one that runs past the lane, element by element. */
+template <class T, int BLOCK>
+__device__ __forceinline__ void lane_in(uint4 *buf, const typename T::E *in, const lane_tile<T, BLOCK> &t)
+{
+    typedef lane_tile<T, BLOCK> L;
+    for (uint32_t v = threadIdx.x; v < BLOCK * RUN_VECS; v += BLOCK) {
+        uint64_t e0 = (uint64_t)v * L::PER;
+        if (e0 + L::PER <= t.n)
+            lane_copy16(&buf[lane_slot(v)], in + t.t0 + e0);
+        else
+            for (uint64_t e = e0; e < t.n; e++)
+                ((typename T::E *)&buf[lane_slot(v)])[e - e0] = in[t.t0 + e];
+    }
+    lane_commit();
+}
+
+/*
+ * A persistent block: it takes a ticket, starts that tile's copy in, then
+ * for each tile takes the next ticket and starts its copy into the other
+ * buffer before scanning and storing this one, so the memory stays busy
+ * through the look-back.  Tickets only grow, and a tile waits only on earlier
+ * ones, so the earliest unfinished tile is always some block's current one.
+ */
 template <class T, class OP, int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
     k_lane(const typename T::E *in, typename T::E *out, uint64_t len, bool dec, bool excl,
-           uint64_t ntiles, unsigned long long *ticket, lane_word *words)
+           uint64_t ntiles, uint32_t every, unsigned long long *ticket, lane_word *words)
 {
     typedef typename T::E E;
-    enum { PER = 16 / sizeof(E), ITEMS = RUN_VECS * PER, TILE = BLOCK * ITEMS };
-    __shared__ uint4 buf[BLOCK * RUN_VECS];
+    typedef lane_tile<T, BLOCK> L;
+    __shared__ uint4 bufs[2][BLOCK * RUN_VECS];
     __shared__ unsigned long long s_tile;
     __shared__ double wsm[BLOCK / 32];
-    __shared__ double s_prefix;
-    const uint64_t q = lb_next_tile(ticket, &s_tile);
-    const uint64_t t0 = (dec ? ntiles - 1 - q : q) * TILE; /* the tile's first element */
-    const uint64_t n_tile = len - t0 < TILE ? len - t0 : TILE;
+    __shared__ uint32_t s_near, s_wait;
+    L t(lb_next_tile(ticket, &s_tile), len, ntiles, dec);
+    if (t.q < ntiles)
+        lane_in<T, BLOCK>(bufs[0], in, t);
+    __syncthreads(); /* every thread has read s_tile before the next ticket rewrites it */
+    for (int k = 0; t.q < ntiles; k ^= 1) {
+        L next(lb_next_tile(ticket, &s_tile), len, ntiles, dec);
+        if (next.q < ntiles)
+            lane_in<T, BLOCK>(bufs[k ^ 1], in, next);
+        lane_wait_all_but_last();
+        __syncthreads();
+        uint4 *buf = bufs[k];
 
-    /* In: vector v of the tile to its slot; a vector that runs past the lane, element by element. */
-    for (uint32_t v = threadIdx.x; v < BLOCK * RUN_VECS; v += BLOCK) {
-        uint64_t e0 = (uint64_t)v * PER;
-        if (e0 + PER <= n_tile)
-            lane_copy16(&buf[lane_slot(v)], in + t0 + e0);
-        else
-            for (uint64_t e = e0; e < n_tile; e++)
-                ((E *)&buf[lane_slot(v)])[e - e0] = in[t0 + e];
-    }
-    lane_copy_wait();
-    __syncthreads();
+        /* The thread's run: DECREASING, thread 0 has the tile's last run. */
+        const uint32_t r = dec ? BLOCK - 1 - threadIdx.x : threadIdx.x;
+        const uint64_t rb = (uint64_t)r * L::ITEMS;
+        const uint32_t n = rb >= t.n ? 0 : t.n - rb < L::ITEMS ? (uint32_t)(t.n - rb) : L::ITEMS;
+        double acc = OP::template id<double>();
+        for (uint32_t i = 0; i < L::ITEMS; i++) {
+            uint32_t j = dec ? L::ITEMS - 1 - i : i;
+            if (j < n)
+                acc = OP::ap(acc, T::ld((const E *)&buf[lane_slot(r * RUN_VECS + j / L::PER)] + j % L::PER));
+        }
+        double total;
+        double run = block_exclusive<double, OP, BLOCK>(acc, wsm, &total);
 
-    /* The thread's run: DECREASING, thread 0 has the tile's last run. */
-    const uint32_t r = dec ? BLOCK - 1 - threadIdx.x : threadIdx.x;
-    const uint64_t rb = (uint64_t)r * ITEMS;
-    const uint32_t n = rb >= n_tile ? 0 : n_tile - rb < ITEMS ? (uint32_t)(n_tile - rb) : ITEMS;
-    double acc = OP::template id<double>();
-    for (uint32_t i = 0; i < ITEMS; i++) {
-        uint32_t j = dec ? ITEMS - 1 - i : i;
-        if (j < n)
-            acc = OP::ap(acc, T::ld((const E *)&buf[lane_slot(r * RUN_VECS + j / PER)] + j % PER));
-    }
-    double total;
-    double run = block_exclusive<double, OP, BLOCK>(acc, wsm, &total);
-
-    /* Warp 0 publishes the tile and looks back; the block waits for its prefix. */
-    if (threadIdx.x < 32) {
+        /* Publish the aggregate, look back with the whole block, publish the inclusive prefix. */
         double prefix = OP::template id<double>();
-        if (q == 0) {
+        if (t.q == 0) {
             if (threadIdx.x == 0)
                 lane_publish(words, LB_INC, total);
         } else {
             if (threadIdx.x == 0)
-                lane_publish(words + q, LB_AGG, total);
-            prefix = lane_prefix<OP>(words, q);
-            if (threadIdx.x == 0)
-                lane_publish(words + q, LB_INC, OP::ap(prefix, total));
+                lane_publish(words + t.q, LB_AGG, total);
+            __syncthreads(); /* block_exclusive's wsm is the look-back's too */
+            prefix = lane_prefix<OP, BLOCK>(words, t.q, wsm, &s_near, &s_wait);
+            if (threadIdx.x == 0 && t.q % every == 0)
+                lane_publish(words + t.q, LB_INC, OP::ap(prefix, total));
         }
-        if (threadIdx.x == 0)
-            s_prefix = prefix;
-    }
-    __syncthreads();
 
-    run = OP::ap(s_prefix, run);
-    for (uint32_t i = 0; i < ITEMS; i++) {
-        uint32_t j = dec ? ITEMS - 1 - i : i;
-        if (j < n) {
-            E *p = (E *)&buf[lane_slot(r * RUN_VECS + j / PER)] + j % PER;
-            double next = OP::ap(run, T::ld(p));
-            T::st(p, excl ? OP::ex(run) : next);
-            run = next;
+        run = OP::ap(prefix, run);
+        for (uint32_t i = 0; i < L::ITEMS; i++) {
+            uint32_t j = dec ? L::ITEMS - 1 - i : i;
+            if (j < n) {
+                E *p = (E *)&buf[lane_slot(r * RUN_VECS + j / L::PER)] + j % L::PER;
+                double next_run = OP::ap(run, T::ld(p));
+                T::st(p, excl ? OP::ex(run) : next_run);
+                run = next_run;
+            }
         }
-    }
-    __syncthreads();
+        __syncthreads();
 
-    /* Out: the copy-in's pattern, backwards. */
-    for (uint32_t v = threadIdx.x; v < BLOCK * RUN_VECS; v += BLOCK) {
-        uint64_t e0 = (uint64_t)v * PER;
-        if (e0 + PER <= n_tile)
-            *(uint4 *)(out + t0 + e0) = buf[lane_slot(v)];
-        else
-            for (uint64_t e = e0; e < n_tile; e++)
-                out[t0 + e] = ((const E *)&buf[lane_slot(v)])[e - e0];
+        /* Out: the copy-in's pattern, backwards. */
+        for (uint32_t v = threadIdx.x; v < BLOCK * RUN_VECS; v += BLOCK) {
+            uint64_t e0 = (uint64_t)v * L::PER;
+            if (e0 + L::PER <= t.n)
+                *(uint4 *)(out + t.t0 + e0) = buf[lane_slot(v)];
+            else
+                for (uint64_t e = e0; e < t.n; e++)
+                    out[t.t0 + e] = ((const E *)&buf[lane_slot(v)])[e - e0];
+        }
+        __syncthreads(); /* buf is read out before the copy two tiles on refills it */
+        t = next;
     }
+}
+
+/* Persistent blocks: as many as fit on the device at once, no more than the tiles. */
+template <class K> static unsigned lane_grid(K kernel, int block, uint64_t ntiles)
+{
+    int per_sm = 2;
+#ifndef DMLCU_EMULATION
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0) != cudaSuccess ||
+        per_sm < 1)
+        per_sm = 1;
+#else
+    (void)kernel, (void)block;
+#endif
+    uint64_t want = (uint64_t)per_sm * dmlcu_sm_count();
+    return (unsigned)(ntiles < want ? ntiles : want);
 }
 
 bool dmlcu_scan_lane_fits(const void *in, const void *out, const scan_geo &g)
@@ -212,7 +284,10 @@ template <class T, class OP>
 dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const scan_geo &g,
                              cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap)
 {
+    /* The test mode's tiles publish an inclusive prefix only every 37th, so
+     * that look-backs cross windows even where blocks run one at a time. */
     const int block = o->one_lane_warp_tiles ? 32 : 256;
+    const uint32_t every = o->one_lane_warp_tiles ? 37 : 1;
     const uint64_t tile = (uint64_t)block * RUN_VECS * (16 / sizeof(typename T::E));
     const uint64_t ntiles = (g.len + tile - 1) / tile;
     if (ntiles > 0x7fffffffu)
@@ -231,12 +306,12 @@ dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const 
     lane_word *words = (lane_word *)((char *)mem + 16);
     if (!r && block == 32) {
         auto k = k_lane<T, OP, 32>;
-        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, 32, s, in, out, g.len, g.dec, g.excl, ntiles,
-                          ticket, words);
+        DMLCU_LAUNCH_SYNC(k, lane_grid(k, 32, ntiles), 32, s, in, out, g.len, g.dec, g.excl, ntiles,
+                          every, ticket, words);
     } else if (!r) {
         auto k = k_lane<T, OP, 256>;
-        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, 256, s, in, out, g.len, g.dec, g.excl, ntiles,
-                          ticket, words);
+        DMLCU_LAUNCH_SYNC(k, lane_grid(k, 256, ntiles), 256, s, in, out, g.len, g.dec, g.excl, ntiles,
+                          every, ticket, words);
     }
     if (!r)
         r = dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);

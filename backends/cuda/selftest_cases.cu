@@ -197,6 +197,9 @@ static void make_scan(test_case &c, uint64_t cap, bool long_axis, bool sum)
         for (uint32_t d = 0; d < D && n > 2 * cap; d++)
             if (d != axis)
                 n /= s[d], s[d] = 1;
+        if (chance(40)) /* a lone lane: the single-pass scans (scan_lane.cu, scan_cub.cu) */
+            for (uint32_t d = 0; d < D; d++)
+                s[d] = d == axis ? s[d] : 1;
     }
     dmlr_data_type dt = types[below(6)];
     c.in_place = chance(20);

@@ -120,7 +120,7 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    enum { NV = 24 };
+    enum { NV = 26 };
     struct variant { const char *name; dmlcu_options o; } variants[NV];
     int nv = 0;
     for (int v = 0; v < NV; v++) {
@@ -158,8 +158,13 @@ int main(int argc, char **argv)
         case 19: o.scan = DMLCU_SCAN_LANES, o.scan_chunk = 2, name = "scan lanes/2"; break;
         case 20: o.scan = DMLCU_SCAN_LANES, o.scan_chunk = 100, name = "scan lanes/100"; break;
         case 21: o.scan = DMLCU_SCAN_LANES, name = "scan lanes"; break; /* the vector form */
-        /* CUB's single-pass scan on every lone lane of FLOAT32 or FLOAT16 (scan_cub.cu). */
-        case 22: o.scan_cub_min = 2, name = "scan cub"; break;
+        /* The single-pass scans on every lone lane of FLOAT32 or FLOAT16: scan_lane.cu's
+         * (contiguous lanes, else CUB's), also in tiles of one warp, and CUB's
+         * (scan_cub.cu; not emulated: there the plan's usual paths). */
+        case 22: o.one_lane_min = 2, name = "scan one lane"; break;
+        case 24: o.one_lane_min = 2, o.one_lane_warp_tiles = true, name = "scan one lane/warp tiles";
+                 break;
+        case 25: o.one_lane_min = 2, o.one_lane_cub = true, name = "scan one lane cub"; break;
         /* SCATTER_ND the old way too: the input copied, then element writes. */
         case 23: o.scatter_slabs_off = true, name = "scatter_nd by elements"; break;
         }

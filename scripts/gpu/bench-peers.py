@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench-peers.py --bench BENCH.json [--runs N] [--json OUT.json] -- on the GPU
+"""bench-peers.py --bench BENCH.json [--runs N] [--json OUT.json] [--filter S] -- on the GPU
 machine, after dmlref-cuda-bench: the same shapes through PyTorch (CUDA), CuPy
 and JAX, in the same run, against the same yardstick (the bench's cudaMemcpy
 D2D of the case's bytes, read from BENCH.json), and the table of
@@ -8,9 +8,11 @@ the best GPU peer.
 
 Each peer does the case the way its users would (out of place: SPLIT's outputs
 are materialised, SCATTER starts from a copy of the input); the bytes counted
-are the bench's (bytes read + written once).  cumprod.one_lane is timed as a
-plain inclusive cumprod of the lane (the plugin's case is DECREASING and
-exclusive): the peers' cheapest form, which flatters them.  Timing: CUDA
+are the bench's (bytes read + written once).  The one-lane scans are timed as
+a plain inclusive INCREASING cumprod or cumsum of the lane (the plugin's
+cumprod cases and cumsum.one_lane.f16 are DECREASING or exclusive): the peers'
+cheapest form, which flatters them.  --filter S: only the cases whose name
+holds S.  Timing: CUDA
 events (PyTorch, CuPy) or the host clock around a blocked call (JAX), after a
 warm-up, median of N.  A stack that is missing or raises gives "-" with the
 reason in the notes below the table.
@@ -25,7 +27,7 @@ import numpy as np
 M = 1 << 20
 CASES = ["gather.rows", "gather.random", "gather.columns", "split.4", "split.4.strided",
          "split.axis0", "scatter.random", "scatter_nd.rows", "cumprod.inner", "cumprod.outer",
-         "cumprod.one_lane"]
+         "cumprod.one_lane", "cumsum.one_lane", "cumprod.one_lane.f16", "cumsum.one_lane.f16"]
 
 
 def inputs(name, rng):
@@ -59,10 +61,17 @@ def inputs(name, rng):
         return dict(x=near1((8192, 8192))), 64.0 * M * 8
     if name == "cumprod.one_lane":
         return dict(x=near1(64 * M)), 64.0 * M * 8
+    if name == "cumsum.one_lane":
+        return dict(x=(rng.random(64 * M, dtype=np.float32) * 2 - 1)), 64.0 * M * 8
+    if name == "cumprod.one_lane.f16":
+        return dict(x=np.where(np.arange(64 * M) % 2, 0.5, 2.0).astype(np.float16)), 64.0 * M * 4
+    if name == "cumsum.one_lane.f16":
+        return dict(x=(rng.random(64 * M, dtype=np.float32) * 2 - 1).astype(np.float16)), \
+            64.0 * M * 4
     raise KeyError(name)
 
 
-def op(name, xp, a, take, setrows, setpos, cumprod, clone):
+def op(name, xp, a, take, setrows, setpos, cumprod, clone, cumsum=None):
     """One execution of case `name` with array module xp (torch, cupy, jax.numpy)."""
     x = a["x"]
     if name in ("gather.rows", "gather.random"):
@@ -81,8 +90,10 @@ def op(name, xp, a, take, setrows, setpos, cumprod, clone):
         return setrows(x, a["i"], a["u"])
     if name == "cumprod.inner":
         return cumprod(x, 1)
-    if name in ("cumprod.outer", "cumprod.one_lane"):
+    if name in ("cumprod.outer", "cumprod.one_lane", "cumprod.one_lane.f16"):
         return cumprod(x, 0)
+    if name in ("cumsum.one_lane", "cumsum.one_lane.f16"):
+        return cumsum(x, 0)
     raise KeyError(name)
 
 
@@ -104,7 +115,8 @@ def torch_stack():
     def run(name, a):
         return op(name, torch, a, lambda x, i, ax: torch.index_select(x, ax, i), setpos, setpos,
                   lambda x, ax: torch.cumprod(x, ax),
-                  lambda v: v.clone(memory_format=torch.contiguous_format))
+                  lambda v: v.clone(memory_format=torch.contiguous_format),
+                  lambda x, ax: torch.cumsum(x, ax))
 
     def timed(fn, runs):
         ts = []
@@ -136,7 +148,8 @@ def cupy_stack():
 
     def run(name, a):
         return op(name, cp, a, lambda x, i, ax: cp.take(x, i, axis=ax), setpos, setpos,
-                  lambda x, ax: cp.cumprod(x, axis=ax), lambda v: v.copy())
+                  lambda x, ax: cp.cumprod(x, axis=ax), lambda v: v.copy(),
+                  lambda x, ax: cp.cumsum(x, axis=ax))
 
     def timed(fn, runs):
         ts = []
@@ -173,7 +186,8 @@ def jax_stack():
                 return op(name.replace(".strided", ""), jnp, a,
                           lambda x, i, ax: jnp.take(x, i, axis=ax, mode="clip"),
                           lambda x, i, u: x.at[i].set(u), lambda x, i, u: x.at[i].set(u),
-                          lambda x, ax: jnp.cumprod(x, axis=ax), lambda v: v)
+                          lambda x, ax: jnp.cumprod(x, axis=ax), lambda v: v,
+                          lambda x, ax: jnp.cumsum(x, axis=ax))
             f = fns[name] = jax.jit(body)
         return f(a)
 
@@ -189,7 +203,7 @@ def jax_stack():
 
 
 def main(argv):
-    bench, runs, out = None, 10, None
+    bench, runs, out, only = None, 10, None, ""
     args = argv[1:]
     while args:
         if args[0] == "--bench" and len(args) > 1:
@@ -198,6 +212,8 @@ def main(argv):
             runs, args = int(args[1]), args[2:]
         elif args[0] == "--json" and len(args) > 1:
             out, args = args[1], args[2:]
+        elif args[0] == "--filter" and len(args) > 1:
+            only, args = args[1], args[2:]
         else:
             print(__doc__.strip(), file=sys.stderr)
             return 2
@@ -212,7 +228,8 @@ def main(argv):
         except Exception as e:  # a missing stack is a column of "-"
             notes.append("%s: %s" % (make.__name__, e))
     results = {}
-    for name in CASES:
+    cases = [c for c in CASES if only in c]
+    for name in cases:
         host, nbytes = inputs(name, np.random.default_rng(7))
         for label, prepare, run, timed, free in stacks:
             try:
@@ -230,7 +247,7 @@ def main(argv):
                                       " ".join("%-12s" % l.split()[0] for l in labels),
                                       "plugin/best"))
     rows = []
-    for name in CASES:
+    for name in cases:
         p = plugin.get(name, {})
         d2d = p.get("memcpy_gbps")
         peer = {l: results.get((name, l)) for l in labels}

@@ -85,6 +85,12 @@ template <class T> T __shfl_xor_sync(unsigned mask, T v, int m)
 inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 /* One block at a time, one thread at a time between barriers: ordering is already total. */
 inline void __threadfence(void) {}
+inline unsigned atomicMin(unsigned *p, unsigned v)
+{
+    unsigned old = *p;
+    *p = v < old ? v : old;
+    return old;
+}
 inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
 {
     unsigned long long old = *p;
