@@ -6,6 +6,8 @@
  * inside it, and a tile can only be stored once its look-back is done: the
  * loads go straight to shared memory (cp.async), not to registers, so that
  * six tiles' loads per SM are in flight while others look back and store.
+ * (Persistent blocks that start the next tile's copy before this tile's
+ * look-back measured slower; docs/performance.md.)
  *
  * A tile is copied in and out in 16-byte vectors, neighbouring threads on
  * neighbouring vectors (coalesced); between, each thread scans its own run of
@@ -30,7 +32,7 @@
 
 /* A thread's run: RUN_VECS 16-byte vectors.  A tile is 256 runs (or, as a
  * test mode, one warp's 32: many tiles on short lanes, few inclusive prefixes). */
-enum { RUN_VECS = 4 };
+enum { RUN_VECS = 8 };
 
 /* Vector j of run r lives at slot r * 8 + (j ^ (r % 8)): eight threads reading
  * vector j of their runs, or writing eight neighbouring vectors, touch eight
@@ -50,18 +52,10 @@ __device__ __forceinline__ void lane_copy16(uint4 *smem, const void *gmem)
 #endif
 }
 
-/* A tile's copies are one group; waiting leaves the latest group (the next tile's) in flight. */
-__device__ __forceinline__ void lane_commit(void)
+__device__ __forceinline__ void lane_wait(void)
 {
 #ifndef DMLCU_EMULATION
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void lane_wait_all_but_last(void)
-{
-#ifndef DMLCU_EMULATION
-    asm volatile("cp.async.wait_group 1;" ::: "memory");
+    asm volatile("cp.async.wait_all;" ::: "memory");
 #endif
 }
 
@@ -173,16 +167,9 @@ __device__ __forceinline__ void lane_in(uint4 *buf, const typename T::E *in, con
             for (uint64_t e = e0; e < t.n; e++)
                 ((typename T::E *)&buf[lane_slot(v)])[e - e0] = in[t.t0 + e];
     }
-    lane_commit();
 }
 
-/*
- * A persistent block: it takes a ticket, starts that tile's copy in, then
- * for each tile takes the next ticket and starts its copy into the other
- * buffer before scanning and storing this one, so the memory stays busy
- * through the look-back.  Tickets only grow, and a tile waits only on earlier
- * ones, so the earliest unfinished tile is always some block's current one.
- */
+/* One tile per block; its ticket, not its block index, says which (CUMULATIVE_PRODUCT-6's order). */
 template <class T, class OP, int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
     k_lane(const typename T::E *in, typename T::E *out, uint64_t len, bool dec, bool excl,
@@ -190,88 +177,63 @@ __global__ void __launch_bounds__(BLOCK)
 {
     typedef typename T::E E;
     typedef lane_tile<T, BLOCK> L;
-    __shared__ uint4 bufs[2][BLOCK * RUN_VECS];
+    __shared__ uint4 buf[BLOCK * RUN_VECS];
     __shared__ unsigned long long s_tile;
     __shared__ double wsm[BLOCK / 32];
     __shared__ uint32_t s_near, s_wait;
-    L t(lb_next_tile(ticket, &s_tile), len, ntiles, dec);
-    if (t.q < ntiles)
-        lane_in<T, BLOCK>(bufs[0], in, t);
-    __syncthreads(); /* every thread has read s_tile before the next ticket rewrites it */
-    for (int k = 0; t.q < ntiles; k ^= 1) {
-        L next(lb_next_tile(ticket, &s_tile), len, ntiles, dec);
-        if (next.q < ntiles)
-            lane_in<T, BLOCK>(bufs[k ^ 1], in, next);
-        lane_wait_all_but_last();
-        __syncthreads();
-        uint4 *buf = bufs[k];
-
-        /* The thread's run: DECREASING, thread 0 has the tile's last run. */
-        const uint32_t r = dec ? BLOCK - 1 - threadIdx.x : threadIdx.x;
-        const uint64_t rb = (uint64_t)r * L::ITEMS;
-        const uint32_t n = rb >= t.n ? 0 : t.n - rb < L::ITEMS ? (uint32_t)(t.n - rb) : L::ITEMS;
-        double acc = OP::template id<double>();
-        for (uint32_t i = 0; i < L::ITEMS; i++) {
-            uint32_t j = dec ? L::ITEMS - 1 - i : i;
-            if (j < n)
-                acc = OP::ap(acc, T::ld((const E *)&buf[lane_slot(r * RUN_VECS + j / L::PER)] + j % L::PER));
-        }
-        double total;
-        double run = block_exclusive<double, OP, BLOCK>(acc, wsm, &total);
-
-        /* Publish the aggregate, look back with the whole block, publish the inclusive prefix. */
-        double prefix = OP::template id<double>();
-        if (t.q == 0) {
-            if (threadIdx.x == 0)
-                lane_publish(words, LB_INC, total);
-        } else {
-            if (threadIdx.x == 0)
-                lane_publish(words + t.q, LB_AGG, total);
-            __syncthreads(); /* block_exclusive's wsm is the look-back's too */
-            prefix = lane_prefix<OP, BLOCK>(words, t.q, wsm, &s_near, &s_wait);
-            if (threadIdx.x == 0 && t.q % every == 0)
-                lane_publish(words + t.q, LB_INC, OP::ap(prefix, total));
-        }
-
-        run = OP::ap(prefix, run);
-        for (uint32_t i = 0; i < L::ITEMS; i++) {
-            uint32_t j = dec ? L::ITEMS - 1 - i : i;
-            if (j < n) {
-                E *p = (E *)&buf[lane_slot(r * RUN_VECS + j / L::PER)] + j % L::PER;
-                double next_run = OP::ap(run, T::ld(p));
-                T::st(p, excl ? OP::ex(run) : next_run);
-                run = next_run;
-            }
-        }
-        __syncthreads();
-
-        /* Out: the copy-in's pattern, backwards. */
-        for (uint32_t v = threadIdx.x; v < BLOCK * RUN_VECS; v += BLOCK) {
-            uint64_t e0 = (uint64_t)v * L::PER;
-            if (e0 + L::PER <= t.n)
-                *(uint4 *)(out + t.t0 + e0) = buf[lane_slot(v)];
-            else
-                for (uint64_t e = e0; e < t.n; e++)
-                    out[t.t0 + e] = ((const E *)&buf[lane_slot(v)])[e - e0];
-        }
-        __syncthreads(); /* buf is read out before the copy two tiles on refills it */
-        t = next;
+    const L t(lb_next_tile(ticket, &s_tile), len, ntiles, dec);
+    lane_in<T, BLOCK>(buf, in, t);
+    lane_wait();
+    __syncthreads();
+    /* The thread's run: DECREASING, thread 0 has the tile's last run. */
+    const uint32_t r = dec ? BLOCK - 1 - threadIdx.x : threadIdx.x;
+    const uint64_t rb = (uint64_t)r * L::ITEMS;
+    const uint32_t n = rb >= t.n ? 0 : t.n - rb < L::ITEMS ? (uint32_t)(t.n - rb) : L::ITEMS;
+    double acc = OP::template id<double>();
+    for (uint32_t i = 0; i < L::ITEMS; i++) {
+        uint32_t j = dec ? L::ITEMS - 1 - i : i;
+        if (j < n)
+            acc = OP::ap(acc, T::ld((const E *)&buf[lane_slot(r * RUN_VECS + j / L::PER)] +
+                                    j % L::PER));
     }
-}
+    double total;
+    double run = block_exclusive<double, OP, BLOCK>(acc, wsm, &total);
 
-/* Persistent blocks: as many as fit on the device at once, no more than the tiles. */
-template <class K> static unsigned lane_grid(K kernel, int block, uint64_t ntiles)
-{
-    int per_sm = 2;
-#ifndef DMLCU_EMULATION
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0) != cudaSuccess ||
-        per_sm < 1)
-        per_sm = 1;
-#else
-    (void)kernel, (void)block;
-#endif
-    uint64_t want = (uint64_t)per_sm * dmlcu_sm_count();
-    return (unsigned)(ntiles < want ? ntiles : want);
+    /* Publish the aggregate, look back with the whole block, publish the inclusive prefix. */
+    double prefix = OP::template id<double>();
+    if (t.q == 0) {
+        if (threadIdx.x == 0)
+            lane_publish(words, LB_INC, total);
+    } else {
+        if (threadIdx.x == 0)
+            lane_publish(words + t.q, LB_AGG, total);
+        __syncthreads(); /* block_exclusive's wsm is the look-back's too */
+        prefix = lane_prefix<OP, BLOCK>(words, t.q, wsm, &s_near, &s_wait);
+        if (threadIdx.x == 0 && t.q % every == 0)
+            lane_publish(words + t.q, LB_INC, OP::ap(prefix, total));
+    }
+
+    run = OP::ap(prefix, run);
+    for (uint32_t i = 0; i < L::ITEMS; i++) {
+        uint32_t j = dec ? L::ITEMS - 1 - i : i;
+        if (j < n) {
+            E *p = (E *)&buf[lane_slot(r * RUN_VECS + j / L::PER)] + j % L::PER;
+            double next_run = OP::ap(run, T::ld(p));
+            T::st(p, excl ? OP::ex(run) : next_run);
+            run = next_run;
+        }
+    }
+    __syncthreads();
+
+    /* Out: the copy-in's pattern, backwards. */
+    for (uint32_t v = threadIdx.x; v < BLOCK * RUN_VECS; v += BLOCK) {
+        uint64_t e0 = (uint64_t)v * L::PER;
+        if (e0 + L::PER <= t.n)
+            *(uint4 *)(out + t.t0 + e0) = buf[lane_slot(v)];
+        else
+            for (uint64_t e = e0; e < t.n; e++)
+                out[t.t0 + e] = ((const E *)&buf[lane_slot(v)])[e - e0];
+    }
 }
 
 bool dmlcu_scan_lane_fits(const void *in, const void *out, const scan_geo &g)
@@ -306,11 +268,11 @@ dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const 
     lane_word *words = (lane_word *)((char *)mem + 16);
     if (!r && block == 32) {
         auto k = k_lane<T, OP, 32>;
-        DMLCU_LAUNCH_SYNC(k, lane_grid(k, 32, ntiles), 32, s, in, out, g.len, g.dec, g.excl, ntiles,
+        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, 32, s, in, out, g.len, g.dec, g.excl, ntiles,
                           every, ticket, words);
     } else if (!r) {
         auto k = k_lane<T, OP, 256>;
-        DMLCU_LAUNCH_SYNC(k, lane_grid(k, 256, ntiles), 256, s, in, out, g.len, g.dec, g.excl, ntiles,
+        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, 256, s, in, out, g.len, g.dec, g.excl, ntiles,
                           every, ticket, words);
     }
     if (!r)

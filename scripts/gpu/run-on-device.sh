@@ -34,8 +34,9 @@
 #              cuda-scan-chunked2-sparse: the look-back across chunk aggregates;
 #              cuda-scan-lanes2, cuda-scan-tiles2: the one-pass scans with carries in
 #              the block (DMLCU_SCAN=lanes|tiles); bench-scan-3pass-inner/-outer: the
-#              three passes those replaced, for comparison; cuda-scan-cub and
-#              bench-scan-cub: lone FLOAT32/FLOAT16 lanes through CUB's scan
+#              three passes those replaced, for comparison; cuda-one-lane: every lone
+#              FLOAT32/FLOAT16 lane through scan_lane.cu; cuda-one-lane-cub and
+#              bench-one-lane-cub: through CUB's scan instead
 #
 # Each step has its own time limit (timeout), output in OUT/STEP.txt, reports
 # in OUT/*.json / *.xml, and the next step runs whatever happened; the whole
@@ -163,8 +164,8 @@ elif ! step build 200 "error" make -j"$JOBS" cuda \
 fi
 
 if [ "$GPU" = 0 ] && [ -z "$DRYRUN" ]; then
-    for s in cuda torch selftest bench bench-peers bench-rows-never bench-scan-lookback bench-scan-cub \
-             bench-scan-3pass-inner cuda-scan-cub \
+    for s in cuda torch selftest bench bench-peers bench-rows-never bench-scan-lookback bench-one-lane-cub \
+             bench-scan-3pass-inner cuda-one-lane cuda-one-lane-cub \
              bench-scan-3pass-outer memcheck-dmlcts \
              memcheck-dmlcts-forked \
              memcheck-control \
@@ -199,7 +200,7 @@ else
         skip bench-peers "dry run"
         skip bench-rows-never "dry run"
         skip bench-scan-lookback "dry run"
-        skip bench-scan-cub "dry run"
+        skip bench-one-lane-cub "dry run"
         skip bench-scan-3pass-inner "dry run"
         skip bench-scan-3pass-outer "dry run"
     else
@@ -210,8 +211,8 @@ else
             "$BENCH" --runs 10 --filter gather "${LARGE[@]}"
         step bench-scan-lookback 40 "^bench: " env DMLCU_SCAN_LOOKBACK=1 \
             "$BENCH" --runs 10 --filter cumprod
-        # One lane of FLOAT32/FLOAT16 through CUB's single-pass scan (scan_cub.cu).
-        step bench-scan-cub 40 "^bench: " env DMLCU_SCAN_CUB_MIN=65536 \
+        # The lone lanes through CUB's single-pass scan (scan_cub.cu) instead of scan_lane.cu's.
+        step bench-one-lane-cub 40 "^bench: " env DMLCU_ONE_LANE=cub \
             "$BENCH" --runs 10 --filter one_lane
         # The three passes, which the one-pass kernels replaced for many long lanes.
         step bench-scan-3pass-inner 30 "^bench: " env DMLCU_SCAN=block \
@@ -279,9 +280,13 @@ else
             --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens "${CTSOPT[@]}" \
             --json "$OUT/cuda-scan-$1.json"
     done
-    # Every lone FLOAT32/FLOAT16 lane of the corpus through CUB's scan.
-    step cuda-scan-cub 40 "$DONE_RE" env DMLCU_SCAN_CUB_MIN=2 "$CTS" --backend "plugin:$PLUGIN" \
-        --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens "${CTSOPT[@]}" --json "$OUT/cuda-scan-cub.json"
+    # Every lone FLOAT32/FLOAT16 lane of the corpus through the single-pass scans:
+    # scan_lane.cu's (contiguous lanes; CUB's for the others), then CUB's alone.
+    step cuda-one-lane 40 "$DONE_RE" env DMLCU_ONE_LANE_MIN=2 "$CTS" --backend "plugin:$PLUGIN" \
+        --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens "${CTSOPT[@]}" --json "$OUT/cuda-one-lane.json"
+    step cuda-one-lane-cub 40 "$DONE_RE" env DMLCU_ONE_LANE_MIN=2 DMLCU_ONE_LANE=cub \
+        "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens \
+        "${CTSOPT[@]}" --json "$OUT/cuda-one-lane-cub.json"
     step cuda-rows-always 40 "$DONE_RE" env DMLCU_GATHER_ROWS=always \
         "$CTS" --backend "plugin:$PLUGIN" --op GATHER goldens "${CTSOPT[@]}" \
         --json "$OUT/cuda-rows-always.json"
