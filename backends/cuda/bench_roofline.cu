@@ -6,10 +6,11 @@
  * touch, not by a copy of its logical bytes.  This times, in the bench's run,
  * plain kernels that move only what such a case must move:
  *   GATHER   the distinct sectors of the picked elements read once, in address
- *            order; the indices read and the output written, both streamed;
+ *            order (or each pick's, in the picks' order); the indices read and
+ *            the output written, both streamed;
  *   SCATTER  the input copied to the output (cudaMemcpy D2D), the indices and
  *            updates streamed in, the distinct sectors of the targets written
- *            once as whole sectors.
+ *            once as whole sectors (or each pick's, in the picks' order).
  * The sector list (4 bytes a sector, sorted on the host) is read on top: a
  * little more traffic than the bound, so the roofline errs in the kernels'
  * favour by that much.
@@ -73,15 +74,17 @@ __global__ void k_stream(const unsigned long long *idx, const uint32_t *upd, uin
         }                                                                         \
     } while (0)
 
-bool dmlcu_sector_roofline(bool scatter, const int64_t *idx, uint64_t n, uint64_t elements,
-                           int runs, cudaStream_t stream, double *ms, double *sector_bytes,
+bool dmlcu_sector_roofline(bool scatter, bool picks_order, const int64_t *idx, uint64_t n,
+                           uint64_t elements, int runs, cudaStream_t stream, double *ms, double *sector_bytes,
                            char *msg, size_t cap)
 {
     std::vector<uint32_t> sectors(n);
     for (uint64_t k = 0; k < n; k++) /* 4-byte elements: 8 to a sector */
         sectors[k] = (uint32_t)((uint64_t)idx[k] >> 3);
-    std::sort(sectors.begin(), sectors.end());
-    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    if (!picks_order) {
+        std::sort(sectors.begin(), sectors.end());
+        sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    }
     uint64_t ns = sectors.size(), bytes = elements * 4;
     *sector_bytes = 32.0 * (double)ns;
     void *big = NULL, *copy = NULL, *list = NULL, *ind = NULL, *upd = NULL, *out = NULL, *sink = NULL;

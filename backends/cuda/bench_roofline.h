@@ -11,9 +11,13 @@
  * what a random GATHER (scatter false) or SCATTER (true) of n 4-byte elements at
  * idx[] in a packed tensor of `elements` must move: the distinct 32-byte sectors
  * of the picks (*sector_bytes), the indices (and updates), the output (for
- * SCATTER, the copy of the input).  false with msg set on a CUDA error.
+ * SCATTER, the copy of the input).  picks_order: each pick's sector in the
+ * picks' order, repeats included (the pattern's own cost), rather than each
+ * distinct sector once in address order (DRAM pages kept open: a looser bound,
+ * reachable only by reordering the picks).  false with msg set on a CUDA error.
  */
-bool dmlcu_sector_roofline(bool scatter, const int64_t *idx, uint64_t n, uint64_t elements,
+bool dmlcu_sector_roofline(bool scatter, bool picks_order, const int64_t *idx, uint64_t n,
+                           uint64_t elements,
                            int runs, cudaStream_t stream, double *ms, double *sector_bytes,
                            char *msg, size_t cap);
 

@@ -79,23 +79,26 @@ bool bench_measure(const dmlr_operator_desc *op, std::vector<void *> &d, double 
     return true;
 }
 
-/* The random case's sector roofline (bench_roofline.cu) as a row "<case>.roofline" of the
- * same bytes and D2D yardstick, with the case's fraction of it. */
+/* The random case's sector rooflines (bench_roofline.cu) as rows "<case>.roofline" (distinct
+ * sectors in address order) and "<case>.roofline.picks" (each pick's sector in the picks'
+ * order), of the same bytes and D2D yardstick, with the case's fraction of each. */
 bool bench_sector_roofline(const bench_case &c, const timing &t)
 {
-    char msg[256] = "", name[40], note[96], why[96];
-    double ms = 0, sectors = 0;
     bool scatter = c.op.Type == DMLR_OPERATOR_SCATTER;
-    if (!dmlcu_sector_roofline(scatter, (const int64_t *)c.host[1].data(), 16 * M, 64 * M,
-                               bench_runs, stream, &ms, &sectors, msg, sizeof msg)) {
-        printf("%-26s FAILED: %s\n", c.name, msg);
-        return false;
+    for (int picks = 0; picks < 2; picks++) {
+        char msg[256] = "", name[48], note[96], why[96];
+        double ms = 0, sectors = 0;
+        if (!dmlcu_sector_roofline(scatter, picks, (const int64_t *)c.host[1].data(), 16 * M,
+                                   64 * M, bench_runs, stream, &ms, &sectors, msg, sizeof msg)) {
+            printf("%-26s FAILED: %s\n", c.name, msg);
+            return false;
+        }
+        snprintf(name, sizeof name, "%s.roofline%s", c.name, picks ? ".picks" : "");
+        snprintf(note, sizeof note, "plain kernels over %.0f MB of 32-byte sectors, %s",
+                 sectors / 1e6, picks ? "each pick's, in pick order" : "distinct, in address order");
+        snprintf(why, sizeof why, "%s at %.2f of this roofline", c.name, ms / t.ms);
+        timing r = {ms, c.bytes / (ms * 1e-3) / 1e9, t.cgbs};
+        bench_report(name, note, r, true, why);
     }
-    snprintf(name, sizeof name, "%s.roofline", c.name);
-    snprintf(note, sizeof note, "plain kernels over the %.0f MB of 32-byte sectors the picks touch",
-             sectors / 1e6);
-    snprintf(why, sizeof why, "%s at %.2f of this roofline", c.name, ms / t.ms);
-    timing r = {ms, c.bytes / (ms * 1e-3) / 1e9, t.cgbs};
-    bench_report(name, note, r, true, why);
     return true;
 }
