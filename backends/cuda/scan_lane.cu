@@ -124,7 +124,7 @@ __device__ double lane_prefix(const lane_word *words, uint64_t q, double *wsm, u
             __syncthreads();
             near = *s_near;
             if (i < near && w.status == LB_NONE)
-                *s_wait = 1;
+                atomicOr(s_wait, 1u); /* many writers: an atomic, not a racing store */
             __syncthreads();
             const bool wait = *s_wait;
             __syncthreads(); /* every thread has read s_near and s_wait before they are reset */

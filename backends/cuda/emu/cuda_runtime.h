@@ -85,6 +85,12 @@ template <class T> T __shfl_xor_sync(unsigned mask, T v, int m)
 inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 /* One block at a time, one thread at a time between barriers: ordering is already total. */
 inline void __threadfence(void) {}
+inline unsigned atomicOr(unsigned *p, unsigned v)
+{
+    unsigned old = *p;
+    *p = old | v;
+    return old;
+}
 inline unsigned atomicMin(unsigned *p, unsigned v)
 {
     unsigned old = *p;
