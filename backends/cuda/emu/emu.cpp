@@ -44,7 +44,7 @@ unsigned block_arrived, block_generation;
 std::vector<unsigned> warp_arrived, warp_generation;
 std::vector<unsigned char> slots; /* shuffle slots: 32 lanes x 16 bytes per warp */
 
-void entry()
+void fiber_entry()
 {
     (*body)();
     current->done = true;
@@ -140,7 +140,7 @@ void dmlcu_emu_launch(unsigned grid, unsigned block, bool sync, const std::funct
             fibers[t].ctx.uc_stack.ss_sp = &stacks[(size_t)t * STACK];
             fibers[t].ctx.uc_stack.ss_size = STACK;
             fibers[t].ctx.uc_link = NULL;
-            makecontext(&fibers[t].ctx, entry, 0);
+            makecontext(&fibers[t].ctx, fiber_entry, 0);
         }
         for (unsigned left = block; left;) {
             uint64_t before = events;
