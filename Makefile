@@ -95,7 +95,7 @@ GEN_TESTS  := $(patsubst ref/gen/test/%.c,$(BUILD)/test/%,$(wildcard ref/gen/tes
 TESTS      := $(LIB_TESTS) $(FAST_TESTS) $(CASE_TESTS) $(GEN_TESTS)
 # Script tests: test-*.sh beside the room they test, each given the dmlref path.
 SCRIPT_TESTS := $(sort $(wildcard ref/*/test/test-*.sh suite/test/test-*.sh backends/*/test/test-*.sh \
-                                   bench/test/test-*.sh))
+                                   bench/test/test-*.sh scripts/test/test-*.sh))
 
 # dmlcts: suite/*.c plus the reference plugin linked in as --backend ref.
 SUITE_OBJ  := $(call objs,$(wildcard suite/*.c) suite/plugins/ref_plugin.c)
