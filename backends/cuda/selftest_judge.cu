@@ -32,18 +32,6 @@ static uint64_t elem_offset(const tensor &t, uint64_t flat)
     return off * es;
 }
 
-static double load_float(const uint8_t *p, uint32_t es)
-{
-    if (es == 4) {
-        float x;
-        memcpy(&x, p, 4);
-        return x;
-    }
-    uint16_t h;
-    memcpy(&h, p, 2);
-    return dmlr_f16_to_f64(h);
-}
-
 /*
  * CUMULATIVE_SUMMATION-11's inputs per output element (flat, row-major): the
  * prefix length n and the finite terms' magnitudes, walked lane by lane.
@@ -52,7 +40,6 @@ static void sum_prefixes(const test_case &c, std::vector<uint64_t> &n, std::vect
 {
     const dmlr_cumulative_summation_operator_desc &d = c.u.cs;
     const tensor &in = c.t[0];
-    uint32_t es = dmlr_data_type_size(in.d.DataType);
     uint64_t len = in.sizes[d.Axis], inner = 1, outer = 1;
     for (uint32_t k = 0; k < in.d.DimensionCount; k++)
         if (k < d.Axis)
@@ -67,7 +54,7 @@ static void sum_prefixes(const test_case &c, std::vector<uint64_t> &n, std::vect
             for (uint64_t t = 0; t < len; t++) {
                 uint64_t k = d.AxisDirection == DMLR_AXIS_DIRECTION_DECREASING ? len - 1 - t : t;
                 uint64_t f = (o * len + k) * inner + i;
-                double x = load_float(&in.host[elem_offset(in, f)], es);
+                double x = dmlr_load_float(&in.host[elem_offset(in, f)], in.d.DataType);
                 if (d.HasExclusiveSum) /* the terms before this one */
                     n[f] = t, mag[f] = a;
                 if (x == x && x - x == 0)
@@ -122,8 +109,8 @@ bool selftest_judge(test_case &c, std::vector<std::vector<uint8_t>> &gpu,
                                                 dmlc_cumprod_prefix_length(&c.u.c, f));
             if (!in_bound) {
                 snprintf(msg, cap, "element %llu: expected %.9g, got %.9g (outside the bound)",
-                         (unsigned long long)f, load_float(&ref[0][o], es),
-                         load_float(&gpu[0][o], es));
+                         (unsigned long long)f, dmlr_load_float(&ref[0][o], out0.d.DataType),
+                         dmlr_load_float(&gpu[0][o], out0.d.DataType));
                 return false;
             }
             memcpy(&gpu[0][o], &ref[0][o], es);
