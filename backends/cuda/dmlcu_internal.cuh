@@ -163,6 +163,14 @@ __device__ __forceinline__ int64_t dmlcu_wrap_negative(int64_t v, uint64_t dim)
     return v < 0 && v >= -(int64_t)dim ? v + (int64_t)dim : v;
 }
 
+/* GATHER-7 then GATHER-8 (and GATHER_ND-7/8): negative indices count from the end; still out of
+ * range: clamped. */
+__device__ __forceinline__ uint64_t dmlcu_clamp_index(int64_t v, uint64_t dim)
+{
+    int64_t w = dmlcu_wrap_negative(v, dim);
+    return w < 0 ? 0 : (uint64_t)w >= dim ? dim - 1 : (uint64_t)w;
+}
+
 /* ---- launching ----------------------------------------------------------- */
 
 /*
