@@ -91,7 +91,7 @@ static void one_lane(bench_case &c, bool sum, dmlr_data_type dt, dmlr_axis_direc
         } else if (sum) {
             float f = (float)x;
             memcpy(&c.host[0][4 * k], &f, 4);
-        } else { /* FLOAT32 products: within one ulp of 1 (cumprod.one_lane's factors) */
+        } else { /* FLOAT32 products: within one ulp of 1, so that 64M of them stay near 1 */
             float f = 1.0f + (float)((int)(rng(&s) % 3) - 1) * 1.1920929e-7f;
             memcpy(&c.host[0][4 * k], &f, 4);
         }
@@ -201,20 +201,9 @@ bool bench_setup(bench_case &c, int which)
         buffers(c, 1);
         c.bytes = 64.0 * M * 8;
         return true;
-    case 10: /* one lane of 64M: chunks, carries, recursion */
-        c.name = "cumprod.one_lane", c.note = "{64M} f32, one lane (multi-chunk scan)";
-        c.u.c = {tensor(c, 0, DMLR_FLOAT32, {64 * M}), tensor(c, 1, DMLR_FLOAT32, {64 * M}), 0,
-                 DMLR_AXIS_DIRECTION_DECREASING, true};
-        c.count = 2, c.outputs = 1;
-        c.op = {DMLR_OPERATOR_CUMULATIVE_PRODUCT, &c.u.c};
-        buffers(c, 1);
-        { /* factors within 1e-8 of 1: a 64M product stays near 1 */
-            float *f = (float *)c.host[0].data();
-            uint64_t s = 5;
-            for (uint64_t k = 0; k < 64 * M; k++)
-                f[k] = 1.0f + (float)((int)(rng(&s) % 3) - 1) * 1.1920929e-7f;
-        }
-        c.bytes = 64.0 * M * 8;
+    case 10: /* one lane of 64M: a lone lane's single pass (scan_lane.cu) */
+        c.name = "cumprod.one_lane", c.note = "{64M} f32, one lane, DECREASING, exclusive";
+        one_lane(c, false, DMLR_FLOAT32, DMLR_AXIS_DIRECTION_DECREASING, true);
         return true;
     case 11: /* offsets beyond 2^32 bytes (the CPU bench's big case) */
         c.name = "split.u8.5GiB", c.note = "UINT8 {5,2^30} into 2+3 along Axis 0: 64-bit offsets";
