@@ -77,6 +77,38 @@ static void mark_flat(const dmlr_view *out, const by_offset *t, uint32_t mask,
         marks[hit->flat] |= DMLR_SCATTER_MAYBE;
 }
 
+/* An out-of-range update's line: the dims of mask free, the others at the update's place
+ * (base: the line's element with the free dims at 0).  Updates share lines, so each line
+ * is marked once, after the updates are walked: marking it per update costs the line's
+ * length times the updates on it. */
+typedef struct oob_line {
+    uint32_t mask;
+    uint64_t base;
+} oob_line;
+
+static int cmp_line(const void *a, const void *b)
+{
+    const oob_line *x = a, *y = b;
+    if (x->mask != y->mask)
+        return x->mask < y->mask ? -1 : 1;
+    return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static void mark_lines(const dmlr_view *out, oob_line *lines, uint64_t n, uint8_t *marks)
+{
+    if (out->count == 0) /* no element to mark, and a size of 0 to divide by */
+        return;
+    qsort(lines, n, sizeof *lines, cmp_line);
+    for (uint64_t i = 0; i < n; i++) {
+        if (i > 0 && cmp_line(&lines[i - 1], &lines[i]) == 0)
+            continue;
+        uint64_t c[DMLR_MAX_RANK], flat = lines[i].base;
+        for (uint32_t d = out->rank; d-- > 0;)
+            c[d] = flat % out->sizes[d], flat /= out->sizes[d];
+        mark_line(out, lines[i].mask, c, marks);
+    }
+}
+
 dmlr_status dmlr_scatter_targets(const dmlr_operator_desc *op, const dmlr_buffer *inputs,
                                  uint32_t input_count, dmlr_feature_level level,
                                  int64_t *target_of_update, uint64_t update_count,
@@ -133,7 +165,8 @@ dmlr_status dmlr_scatter_targets(const dmlr_operator_desc *op, const dmlr_buffer
     if (output_marks)
         memset(output_marks, 0, output_count);
     by_offset *offsets = NULL; /* made at the first out-of-range update */
-    uint64_t u[DMLR_MAX_RANK] = {0}, o[DMLR_MAX_RANK];
+    oob_line *lines = NULL;
+    uint64_t nlines = 0, u[DMLR_MAX_RANK] = {0}, o[DMLR_MAX_RANK];
     uint32_t dml[DMLR_MAX_RANK];
     for (uint64_t i = 0; i < v[2].count; i++, dmlr_next(v[2].rank, v[2].sizes, u)) {
         uint32_t mask = locate(op->Desc, v, inputs[1].data, u, o, dml); /* row-major: SCATTER-6 */
@@ -143,11 +176,21 @@ dmlr_status dmlr_scatter_targets(const dmlr_operator_desc *op, const dmlr_buffer
         if (!output_marks)
             continue;
         if (mask) { /* SCATTER-5, SCATTER_ND-7: a device might put it anywhere on the line */
-            mark_line(&v[3], mask, o, output_marks);
-            if (!offsets && !(offsets = offsets_of(&v[3])))
+            if (!offsets)
+                offsets = offsets_of(&v[3]);
+            if (!lines)
+                lines = malloc(v[2].count * sizeof *lines);
+            if (!offsets || !lines) {
+                free(offsets), free(lines);
                 return dmlr_fail(err, DMLR_STATUS_OUT_OF_MEMORY, "dmlr_scatter_targets: no "
-                                 "memory for the offsets of %llu output elements",
-                                 (unsigned long long)v[3].count);
+                                 "memory for the offsets of %llu output elements and the lines "
+                                 "of %llu updates", (unsigned long long)v[3].count,
+                                 (unsigned long long)v[2].count);
+            }
+            uint64_t base[DMLR_MAX_RANK];
+            for (uint32_t d = 0; d < v[3].rank; d++)
+                base[d] = (mask >> d) & 1 ? 0 : o[d];
+            lines[nlines++] = (oob_line){mask, ravel(&v[3], base)};
             mark_flat(&v[3], offsets, mask, o, dml, output_marks); /* INDEX-2 */
             continue;
         }
@@ -155,7 +198,10 @@ dmlr_status dmlr_scatter_targets(const dmlr_operator_desc *op, const dmlr_buffer
             output_marks[flat] |= DMLR_SCATTER_CONTESTED;
         output_marks[flat] |= DMLR_SCATTER_WRITTEN;
     }
+    if (nlines)
+        mark_lines(&v[3], lines, nlines, output_marks);
     free(offsets);
+    free(lines);
     if (err)
         err->status = DMLR_STATUS_OK, err->message[0] = '\0';
     return DMLR_STATUS_OK;

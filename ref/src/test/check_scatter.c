@@ -492,6 +492,43 @@ START_TEST(scatter_targets_mark_where_directml_writes_an_out_of_range_update)
 }
 END_TEST
 
+START_TEST(scatter_targets_mark_every_line_that_out_of_range_updates_reach_once_or_many_times)
+{
+    /* SCATTER-5, SCATTER-6: three out-of-range updates on row 0's line, two on row 2's, none on
+     * row 1's; indices far out, so that their flat addresses (INDEX-2) hold no element.
+     * Against a naive walk of the updates, a row marked whole per out-of-range update. */
+    const int64_t v[12] = {1000, 1000, 2, 1000, 0, 1, 2, 3, -1000, 4, 1000, 4};
+    tu_tensor in, ix, up, out;
+    tu_tensor_init(&in, DMLR_FLOAT32, 2, S(3, 5), TU_PACKED);
+    tu_tensor_init(&ix, DMLR_INT64, 2, S(3, 4), TU_PACKED);
+    tu_tensor_init(&up, DMLR_FLOAT32, 2, S(3, 4), TU_PACKED);
+    tu_tensor_init(&out, DMLR_FLOAT32, 2, S(3, 5), TU_PACKED);
+    for (uint64_t i = 0; i < 12; i++)
+        tu_set_index(&ix, i, v[i]);
+    dmlr_scatter_operator_desc s;
+    dmlr_operator_desc op = scatter_op(&s, &in, &ix, &up, &out, 1);
+    dmlr_buffer ins[3] = {tu_buffer(&in), tu_buffer(&ix), tu_buffer(&up)};
+    const uint8_t W = DMLR_SCATTER_WRITTEN, C = DMLR_SCATTER_CONTESTED, M = DMLR_SCATTER_MAYBE;
+    uint8_t want[15] = {0}, m[15];
+    for (int r = 0; r < 3; r++)
+        for (int j = 0; j < 4; j++) {
+            int64_t x = v[r * 4 + j] < 0 && v[r * 4 + j] >= -5 ? v[r * 4 + j] + 5 : v[r * 4 + j];
+            if (x < 0 || x >= 5) {
+                for (int c = 0; c < 5; c++)
+                    want[r * 5 + c] |= M;
+                continue;
+            }
+            want[r * 5 + x] |= want[r * 5 + x] & W ? W | C : W;
+        }
+    dmlr_error err;
+    ck_assert_int_eq(dmlr_scatter_targets(&op, ins, 3, DMLR_FEATURE_LEVEL_MAX, NULL, 0, m, 15, &err), 0);
+    for (int i = 0; i < 15; i++)
+        ck_assert_uint_eq(m[i], want[i]);
+    ck_assert_uint_eq(m[5 + 4], 0); /* row 1 has no out-of-range update: its last element untouched */
+    tu_tensor_free(&in), tu_tensor_free(&ix), tu_tensor_free(&up), tu_tensor_free(&out);
+}
+END_TEST
+
 START_TEST(scatter_targets_report_contested_and_out_of_range_elements)
 {
     /* SCATTER-6: example 1's element 3 is contested; SCATTER-5: index 9's row is MAYBE */
@@ -717,6 +754,7 @@ static Suite *scatter_suite(void)
     tcase_add_test(tc, scatter_and_scatter_elements_name_one_operator);
     tcase_add_test(tc, scatter_targets_report_contested_and_out_of_range_elements);
     tcase_add_test(tc, scatter_targets_mark_where_directml_writes_an_out_of_range_update);
+    tcase_add_test(tc, scatter_targets_mark_every_line_that_out_of_range_updates_reach_once_or_many_times);
     tcase_add_test(tc, scatter_all_tensors_have_the_input_rank);
     tcase_add_test(tc, scatter_updates_and_output_have_the_input_type_and_the_output_its_sizes);
     tcase_add_test(tc, scatter_page_example_2_as_written_is_rejected);
