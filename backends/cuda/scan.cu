@@ -5,7 +5,8 @@
  * parameter (op_mul, op_add); everything else is shared.  This file: the
  * walk, the block scan, the plan and the three passes; scan_onepass.cu: the
  * one-pass kernels with the carries in a block; scan_lookback.cu: the
- * one-pass decoupled look-back; scan_internal.cuh: what they share.
+ * one-pass decoupled look-back; scan_lane.cu and scan_cub.cu: a lone long
+ * float lane in one pass; scan_internal.cuh: what they share.
  *
  * Arithmetic (CUMULATIVE_PRODUCT-8/9, CUMULATIVE_SUMMATION-8/9/10): FLOAT32
  * and FLOAT16 multiply or add in double and round once at the store

@@ -1,6 +1,6 @@
 /*
  * scan_internal.cuh -- what the scan's sources share (scan.cu, scan_onepass.cu,
- * scan_lookback.cu): the element traits, the operation, the lanes' geometry,
+ * scan_lookback.cu, scan_lane.cu, scan_cub.cu): the element traits, the operation, the lanes' geometry,
  * the block scan's pieces, the plan, and the one-pass entry points, which are
  * instantiated for every (traits, operation) pair DMLCU_SCAN_PAIRS names.
  */

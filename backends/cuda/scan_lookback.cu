@@ -6,6 +6,114 @@
  */
 #include "scan_lookback.cuh"
 
+/*
+ * The published values: per tile a flag, per tile and lane of it an aggregate
+ * and an inclusive prefix.  Each value slot is written once, before its flag
+ * (value, __threadfence, volatile flag); a reader sees the flag, fences, then
+ * reads the value with a volatile (L1-bypassing) load: no torn or stale value.
+ */
+template <class Acc> struct lb_state {
+    unsigned long long *ticket;
+    unsigned *flag;   /* per tile */
+    Acc *agg, *inc;   /* per tile and lane of the tile: [tile][tile_lanes] */
+    uint32_t every;   /* a tile whose chunk is a multiple of this publishes its inclusive prefix */
+};
+
+template <class A> __device__ __forceinline__ A lb_load(const A *p) { return *(const volatile A *)p; }
+template <class A> __device__ __forceinline__ void lb_store(A *p, A v) { *(volatile A *)p = v; }
+
+template <class Acc, class OP>
+__device__ __forceinline__ Acc lb_warp_total(Acc v)
+{
+#pragma unroll
+    for (int o = 16; o >= 1; o >>= 1)
+        v = OP::ap(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+/*
+ * The block tiles' look-back, by one whole warp: lane i looks at tile
+ * b - 1 - i of the window, waits until it is published, and the warp sums the
+ * aggregates of the tiles nearer than the nearest inclusive prefix, that
+ * prefix included; with none in the window, it moves 32 tiles back.  The first
+ * tile of a lane always publishes its inclusive prefix, so the walk ends there.
+ */
+template <class Acc, class OP>
+__device__ Acc lb_block_prefix(const lb_state<Acc> &st, uint64_t b, uint64_t first)
+{
+    const unsigned ln = threadIdx.x & 31;
+    Acc prefix = OP::template id<Acc>();
+    for (uint64_t end = b;; end -= 32) {
+        bool in = end - first > ln;
+        uint64_t p = end - 1 - ln;
+        unsigned f = in ? lb_load(st.flag + p) : LB_INC;
+        while (__ballot_sync(0xffffffffu, f == LB_NONE)) {
+            if (f == LB_NONE)
+                lb_stuck("the block scan's look-back");
+            f = in ? lb_load(st.flag + p) : LB_INC;
+        }
+        __threadfence(); /* the flags seen, then the values */
+        unsigned incs = __ballot_sync(0xffffffffu, f == LB_INC && in);
+        unsigned stop = incs ? (unsigned)__ffs(incs) - 1 : 32;
+        Acc v = OP::template id<Acc>();
+        if (in && ln < stop)
+            v = lb_load(st.agg + p);
+        else if (in && ln == stop)
+            v = lb_load(st.inc + p);
+        prefix = OP::ap(lb_warp_total<Acc, OP>(v), prefix);
+        if (incs)
+            return prefix;
+    }
+}
+
+/* Publish a tile's value for one lane of it: the block's threads each store, fence, meet, then one flags. */
+template <class Acc>
+__device__ __forceinline__ void lb_publish(Acc *slot, Acc v, unsigned *flag, unsigned state,
+                                           bool writer)
+{
+    if (slot) {
+        lb_store(slot, v);
+        __threadfence();
+    }
+    __syncthreads();
+    if (writer)
+        lb_store(flag, state);
+}
+
+
+
+
+/*
+ * The one-pass scan: scratch of [ticket][flags][aggregates][inclusive
+ * prefixes], the ticket and the flags zeroed on the stream, one launch.
+ * tiles x width values each (width: the lanes of a walk tile, 1 for a block tile).
+ */
+template <class Acc>
+static dmlcu_status lb_alloc(uint64_t tiles, uint64_t width, const dmlcu_options *o,
+                             cudaStream_t s, lb_state<Acc> *st, void **mem, char *msg, size_t cap)
+{
+    size_t head = (8 + tiles * sizeof(unsigned) + 15) / 16 * 16;
+    size_t bytes = head + 2 * tiles * width * sizeof(Acc);
+    dmlcu_status r = dmlcu_cuda_fail(cudaMallocAsync(mem, bytes, s),
+                                     "cudaMallocAsync (scan look-back)", msg, cap);
+    if (r)
+        return r;
+    r = dmlcu_cuda_fail(cudaMemsetAsync(*mem, 0, 8 + tiles * sizeof(unsigned), s),
+                        "cudaMemsetAsync (scan look-back)", msg, cap);
+    if (r) {
+        cudaFreeAsync(*mem, s);
+        return r;
+    }
+    char *m = (char *)*mem;
+    st->ticket = (unsigned long long *)m;
+    st->flag = (unsigned *)(m + 8);
+    st->agg = (Acc *)(m + head);
+    st->inc = st->agg + tiles * width;
+    st->every = o->scan_lookback == DMLCU_LOOKBACK_SPARSE ? 37 : 1;
+    return DMLCU_OK;
+}
+
+
 /* k_block in one pass: tile b = lane * nchunks + chunk, b from the ticket. */
 template <class T, class OP, int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
