@@ -11,9 +11,11 @@ import sys
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 SKIP_DIRS = {".git", "build", "build-asan", "node_modules", "__pycache__"}
+ANCHORS = {}  # path -> the anchors of its headings, each file read once
 
 
-def anchors(path, cache={}):
+def anchors(path):
+    cache = ANCHORS
     if path not in cache:
         seen, out, fence = {}, set(), False
         with open(path, encoding="utf-8") as f:

@@ -5,9 +5,8 @@
 # build directory.
 set -u
 BUILD=${BUILD:-build}
-# Check's timeouts only catch hangs; under a load average of 20 on two cores a program
-# that takes 5 s of CPU runs for minutes (check_cumulative_product did, past its 60 s):
-# ten times as long before a test counts as hung.
+# Check's timeouts only catch hangs; on a heavily loaded machine a program that takes
+# seconds of CPU runs for minutes: ten times as long before a test counts as hung.
 export CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-10}"
 failed=0
 total=0

@@ -65,7 +65,7 @@ static void launch_gather(uint8_t *out, const uint8_t *in, const uint8_t *idx,
  * dims from there: DRAM sees the row and the output once each.
  */
 /*
- * Tuned on an H200 with scripts/gpu/tune-gather-rows.sh (the settings table of
+ * Tuned with scripts/gpu/tune-gather-rows.sh (the settings table of
  * docs/gpu-results/README.md, "CUDA kernel bandwidth"):
  * 1024 threads when the row takes over half the shared memory (one block per
  * SM), else 512; 4 index loads in flight per thread; chunks of the index dims

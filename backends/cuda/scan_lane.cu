@@ -98,9 +98,9 @@ __device__ __forceinline__ lane_word lane_read(const lane_word *p)
 
 /*
  * The look-back by the whole block, BLOCK tiles at a time, so that a wave of
- * tiles started together needs few round trips to an inclusive prefix (on an
- * H200 it measured level with one warp's 32): thread i reads tile q-1-i's
- * word; the nearest inclusive prefix ends the walk, and only the tiles nearer
+ * tiles started together needs few round trips to an inclusive prefix (it
+ * measured level with one warp's 32: docs/performance.md): thread i reads tile
+ * q-1-i's word; the nearest inclusive prefix ends the walk, and only the tiles nearer
  * than it must have published.  Tiles before the lane's first read as an
  * inclusive identity.
  */
