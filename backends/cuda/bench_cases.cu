@@ -102,7 +102,7 @@ static void one_lane(bench_case &c, bool sum, dmlr_data_type dt, dmlr_axis_direc
 /* Case `which` (its name is bench_case_names[which]); allocates and fills the host buffers. */
 bool bench_setup(bench_case &c, int which)
 {
-    c.count = 0;
+    c.count = 0, c.sectors = false;
     switch (which) {
     case 0: /* embedding lookup: 256K random rows of 1 KiB */
         c.name = "gather.rows", c.note = "Input {262144,256} f32, 262144 random INT64 rows";
@@ -124,7 +124,7 @@ bool bench_setup(bench_case &c, int which)
         c.op = {DMLR_OPERATOR_GATHER, &c.u.g};
         buffers(c, 2);
         indices(c, 1, 16 * M, 64 * M, false);
-        c.bytes = 16.0 * M * (8 + 4 + 4);
+        c.bytes = 16.0 * M * (8 + 4 + 4), c.sectors = true;
         return true;
     case 2: /* columns of a matrix: Axis 1 */
         c.name = "gather.columns", c.note = "Input {4096,16384} f32, Axis 1, 8192 random INT32 columns";
@@ -139,7 +139,9 @@ bool bench_setup(bench_case &c, int which)
             for (int k = 0; k < 8192; k++)
                 p[k] = (int32_t)(rng(&s) % 16384);
         }
-        c.bytes = 4096.0 * 8192 * 8 + 8192 * 4;
+        /* Counted as read: the picked elements; yet 8192 random columns of 16384 touch nearly
+         * every 32-byte sector of each row, hence the sector roofline. */
+        c.bytes = 4096.0 * 8192 * 8 + 8192 * 4, c.sectors = true;
         return true;
     case 3: /* SPLIT along the last axis: rows of 16 KiB to four outputs */
     case 4: /* the same from rows padded by 64 elements */
@@ -177,7 +179,7 @@ bool bench_setup(bench_case &c, int which)
         c.op = {DMLR_OPERATOR_SCATTER, &c.u.s};
         buffers(c, 3);
         indices(c, 1, 16 * M, 64 * M, true);
-        c.bytes = 64.0 * M * 8 + 16.0 * M * (8 + 4 + 4);
+        c.bytes = 64.0 * M * 8 + 16.0 * M * (8 + 4 + 4), c.sectors = true;
         return true;
     case 7: /* rows written by tuples */
         c.name = "scatter_nd.rows", c.note = "Input {262144,256} f32, 131072 distinct row tuples";

@@ -49,6 +49,8 @@ struct bench_case {
     std::vector<std::vector<uint8_t>> host;
     uint32_t count, outputs;
     double bytes;
+    bool sectors; /* bound by the 32-byte sectors its picks touch: also timed against their
+                     roofline (bench_timing.cu) */
 };
 
 struct timing {
