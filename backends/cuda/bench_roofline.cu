@@ -34,8 +34,8 @@ struct sector_walk {
 
 __device__ static sector_walk walk_of(uint32_t bpr)
 {
-    return {blockIdx.x / bpr, gridDim.x / bpr, (blockIdx.x % bpr) * (uint64_t)blockDim.x + threadIdx.x,
-            (uint64_t)bpr * blockDim.x};
+    return {blockIdx.x / bpr, gridDim.x / bpr,
+            (blockIdx.x % bpr) * (uint64_t)blockDim.x + threadIdx.x, (uint64_t)bpr * blockDim.x};
 }
 
 /* Each thread: the 32 bytes of its sectors (four 8-byte loads), folded into
@@ -120,8 +120,8 @@ bool dmlcu_sector_roofline(const dmlcu_sector_traffic *t, int runs, cudaStream_t
     /* Blocks per row: one row walks its list with the whole grid; several rows
      * share the grid, bpr blocks each (enough for the list), so that every block
      * has a row. */
-    uint32_t bpr = t->rows == 1 ? grid
-                                : (uint32_t)std::max<uint64_t>(1, std::min<uint64_t>(grid, (ns + block - 1) / block));
+    uint64_t list_blocks = std::max<uint64_t>(1, (ns + block - 1) / block);
+    uint32_t bpr = t->rows == 1 ? grid : (uint32_t)std::min<uint64_t>(grid, list_blocks);
     int sector_grid = grid / bpr * bpr;
     ROOF_CHECK(cudaMalloc(&big, bytes));
     ROOF_CHECK(cudaMalloc(&list, ns * 4));

@@ -14,7 +14,8 @@
 #              the corpus's large goldens included; bench-rows-never: GATHER
 #              without its shared-memory row path, bench-scan-lookback: the scans
 #              with the one-pass look-back (DMLCU_SCAN_LOOKBACK=1), for comparison;
-#              the random cases also against their sector roofline (bench_roofline.cu)
+#              the sector-bound cases (gather.random, scatter.random, gather.columns)
+#              also against their sector roofline (bench_roofline.cu)
 #   bench-peers  PyTorch, CuPy and JAX on the bench's shapes, fractions of the
 #              bench's D2D copy, the plugin's ratio to the best GPU peer
 #              (scripts/gpu/bench-peers.py)
