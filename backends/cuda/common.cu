@@ -5,6 +5,7 @@
  */
 #include "dmlcu_internal.cuh"
 
+#include <mutex>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,50 @@ unsigned dmlcu_grid(uint64_t n, unsigned block)
     if (want < 1)
         want = 1;
     return (unsigned)(want < cap ? want : cap);
+}
+
+/*
+ * Scratch comes from a pool of the plugin's own, one per device, that keeps
+ * what it was given (release threshold: all): the default pool hands its
+ * memory back at every synchronisation, so a stream-ordered allocation per
+ * call cost more than a one-lane scan's kernel (docs/performance.md).  Our
+ * own pool leaves the application's default pool as it was.
+ */
+cudaError_t dmlcu_scratch_alloc(void **p, size_t n, cudaStream_t s)
+{
+#ifdef DMLCU_EMULATION
+    return cudaMallocAsync(p, n, s);
+#else
+    enum { DEVICES = 64 };
+    static cudaMemPool_t pools[DEVICES];
+    static std::mutex lock;
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess || dev < 0 || dev >= DEVICES)
+        return e != cudaSuccess ? e : cudaMallocAsync(p, n, s);
+    cudaMemPool_t pool;
+    {
+        std::lock_guard<std::mutex> g(lock);
+        if (!pools[dev]) {
+            cudaMemPoolProps pp;
+            memset(&pp, 0, sizeof pp);
+            pp.allocType = cudaMemAllocationTypePinned;
+            pp.location.type = cudaMemLocationTypeDevice;
+            pp.location.id = dev;
+            cuuint64_t keep = ~(cuuint64_t)0;
+            if ((e = cudaMemPoolCreate(&pools[dev], &pp)) != cudaSuccess)
+                return e;
+            if ((e = cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep)) !=
+                cudaSuccess) {
+                cudaMemPoolDestroy(pools[dev]);
+                pools[dev] = NULL;
+                return e;
+            }
+        }
+        pool = pools[dev];
+    }
+    return cudaMallocFromPoolAsync(p, n, pool, s);
+#endif
 }
 
 dmlcu_status dmlcu_fail(char *msg, size_t cap, dmlcu_status st, const char *fmt, ...)

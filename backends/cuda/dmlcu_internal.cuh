@@ -210,6 +210,9 @@ unsigned dmlcu_grid(uint64_t n, unsigned block);
 /* The device's SM count (132 if it cannot be read): how many blocks fill it. */
 unsigned dmlcu_sm_count(void);
 
+/* Stream-ordered scratch from the plugin's pool for the current device; give it back with cudaFreeAsync. */
+cudaError_t dmlcu_scratch_alloc(void **p, size_t n, cudaStream_t s);
+
 /* printf into msg; returns DMLCU_ERROR (or the given status). */
 dmlcu_status dmlcu_fail(char *msg, size_t cap, dmlcu_status st, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -252,8 +252,8 @@ static dmlcu_status scan(const typename T::E *in, typename T::E *out, const scan
     Acc *agg = NULL;
     dmlcu_status st;
     if (p.nchunks > 1) {
-        st = dmlcu_cuda_fail(cudaMallocAsync((void **)&agg, g.lanes * p.nchunks * sizeof(Acc), s),
-                             "cudaMallocAsync (scan carries)", msg, cap);
+        st = dmlcu_cuda_fail(dmlcu_scratch_alloc((void **)&agg, g.lanes * p.nchunks * sizeof(Acc), s),
+                             "scratch (scan carries)", msg, cap);
         if (st)
             return st;
         launch<T, OP>(true, in, out, g, p, agg, s);

@@ -86,7 +86,7 @@ dmlcu_status dmlcu_scan_cub(const typename T::E *in, typename T::E *out, const s
     dmlcu_status st = dmlcu_cuda_fail(e, "cub::DeviceScan (temporary size)", msg, cap);
     if (st)
         return st;
-    if ((st = dmlcu_cuda_fail(cudaMallocAsync(&tmp, bytes, s), "cudaMallocAsync (CUB)", msg, cap)))
+    if ((st = dmlcu_cuda_fail(dmlcu_scratch_alloc(&tmp, bytes, s), "scratch (CUB)", msg, cap)))
         return st;
     e = g.excl ? cub::DeviceScan::ExclusiveScan(tmp, bytes, src, dst, f, id, n, s)
                : cub::DeviceScan::InclusiveScan(tmp, bytes, src, dst, f, n, s);

@@ -1,45 +1,51 @@
 /*
  * scan_lane.cu -- one long lane, contiguous in memory, of FLOAT32 or FLOAT16
  * (CUMULATIVE_PRODUCT, CUMULATIVE_SUMMATION) in one pass: decoupled look-back
- * over tiles of 256 threads x 128 bytes, staged in shared memory.  A lone lane
+ * over tiles of 256 runs x 128 bytes, staged in shared memory.  A lone lane
  * cannot fill the device with lanes, so its parallelism has to come from
- * inside it, and a tile can only be stored once its look-back is done: the
- * loads go straight to shared memory (cp.async), not to registers, so that
- * six tiles' loads per SM are in flight while others look back and store.
- * (Persistent blocks that start the next tile's copy before this tile's
- * look-back measured slower; docs/performance.md.)
+ * inside it, and a tile can only be stored once every tile before it has
+ * published: a tile holds its shared memory from its load to its store, so
+ * what bounds the speed is how long that is.  Three things keep it short:
+ *   - the loads go straight to shared memory (cp.async), six tiles per SM;
+ *   - a 33rd warp looks back while the tile is still coming in, so the
+ *     look-back's round trips overlap the load (barrier 1 is the 256 tile
+ *     threads' own, so that warp never holds them up);
+ *   - each thread scans its run one 16-byte vector at a time (few registers,
+ *     so six blocks fit), and FLOAT16 runs are totalled in float first.
+ * (Persistent double-buffered blocks, and tiles that are reduced first and
+ * re-read from L2 after the look-back, measured slower: docs/performance.md.)
  *
  * A tile is copied in and out in 16-byte vectors, neighbouring threads on
  * neighbouring vectors (coalesced); between, each thread scans its own run of
- * eight vectors, stored swizzled so that neither side has bank conflicts.
- * Tiles are cut in memory order, so every vector is aligned whatever the
- * direction (both tensors 16-byte aligned: dmlcu_scan_lane_fits); DECREASING
+ * RV vectors, stored swizzled so that neither side has bank conflicts.  Tiles
+ * are cut in memory order, so every vector is aligned whatever the direction
+ * (both tensors 16-byte aligned: dmlcu_scan_lane_fits); DECREASING
  * (CUMULATIVE_PRODUCT-6) takes the tiles, the runs of a tile and each run's
- * elements from the end, a suffix scan.  The arithmetic is scan.cu's: elements
- * widened to double, combined in double, each output rounded once
- * (t_f32/t_f16::st); exclusive outputs through OP::ex.  The grouping is the
- * tiles', not the reference's order, and the look-back's depends on which
- * predecessors had published an inclusive prefix, so a float result may differ
- * in the last place from the reference and from run to run: inside
- * CUMULATIVE_PRODUCT-10's and CUMULATIVE_SUMMATION-11's bounds, as the other
+ * elements from the end, a suffix scan.  The arithmetic is scan.cu's:
+ * elements widened to double, combined in double, each output rounded once
+ * (CUMULATIVE_PRODUCT-9); exclusive outputs through OP::ex.  The grouping is
+ * the tiles', not the reference's order, the look-back's depends on which
+ * predecessors had published an inclusive prefix, and a FLOAT16 run's total
+ * is a float sum or product (redone in double when it is not a finite normal
+ * float), so a result may differ in the last place from the reference and
+ * from run to run: inside CUMULATIVE_PRODUCT-10's and CUMULATIVE_SUMMATION-11's
+ * bounds (any order, at any width at least the output's), as the other
  * parallel scans.  In place (CUMULATIVE_PRODUCT-7) is safe: a tile's every
  * load completes before any of its stores, and a tile stores only its own
  * elements.
  */
 #include "scan_lookback.cuh"
 
+#include <math.h>
 #include <string.h>
 
-/* A thread's run: RUN_VECS 16-byte vectors.  A tile is 256 runs (or, as a
- * test mode, one warp's 32: many tiles on short lanes, few inclusive prefixes). */
-enum { RUN_VECS = 8 };
-
-/* Vector j of run r lives at slot r * 8 + (j ^ (r % 8)): eight threads reading
- * vector j of their runs, or writing eight neighbouring vectors, touch eight
- * different bank groups. */
-__device__ __forceinline__ uint32_t lane_slot(uint32_t v)
+/* Vector j of run r (RV vectors a run) lives at slot r * RV + (j ^ ((r / (8 / RV)) % RV)):
+ * eight threads reading vector j of their runs, or writing eight neighbouring
+ * vectors, touch eight different bank groups. */
+template <int RV> __device__ __forceinline__ uint32_t lane_slot(uint32_t v)
 {
-    return (v & ~7u) | ((v ^ (v >> 3)) & 7u);
+    const uint32_t r = v / RV, j = v % RV;
+    return r * RV + (j ^ ((r / (8 / RV)) % RV));
 }
 
 __device__ __forceinline__ void lane_copy16(uint4 *smem, const void *gmem)
@@ -56,6 +62,16 @@ __device__ __forceinline__ void lane_wait(void)
 {
 #ifndef DMLCU_EMULATION
     asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
+/* Barrier 1: the tile's BLOCK threads, without the look-back warp. */
+template <int BLOCK> __device__ __forceinline__ void lane_bar(void)
+{
+#ifdef DMLCU_EMULATION
+    dmlcu_emu_named_barrier(1, BLOCK);
+#else
+    asm volatile("bar.sync 1, %0;" ::"n"(BLOCK) : "memory");
 #endif
 }
 
@@ -97,143 +113,213 @@ __device__ __forceinline__ lane_word lane_read(const lane_word *p)
 }
 
 /*
- * The look-back by the whole block, BLOCK tiles at a time, so that a wave of
- * tiles started together needs few round trips to an inclusive prefix (it
- * measured level with one warp's 32: docs/performance.md): thread i reads tile
- * q-1-i's word; the nearest inclusive prefix ends the walk, and only the tiles nearer
- * than it must have published.  Tiles before the lane's first read as an
+ * The look-back by one warp, 32 tiles at a time: lane i reads tile q-1-i's
+ * word; the nearest inclusive prefix ends the walk, and only the tiles nearer
+ * than it must have published (re-read after a pause that doubles, so that
+ * waiting warps do not crowd L2).  Tiles before the lane's first read as an
  * inclusive identity.
  */
-template <class OP, int BLOCK>
-__device__ double lane_prefix(const lane_word *words, uint64_t q, double *wsm, uint32_t *s_near,
-                              uint32_t *s_wait)
+template <class OP>
+__device__ double lane_prefix(const lane_word *words, uint64_t q)
 {
-    const uint32_t i = threadIdx.x;
+    const uint32_t i = threadIdx.x & 31;
     double prefix = OP::template id<double>();
-    for (uint64_t end = q;; end -= BLOCK) {
-        const bool in = end > i;
+    unsigned pause = 256;
+    for (uint64_t end = q;; end -= 32) {
         lane_word w = {LB_INC, OP::template id<double>()};
-        if (in)
+        if (end > i)
             w = lane_read(words + end - 1 - i);
         uint32_t near;
         for (;;) {
-            if (i == 0)
-                *s_near = BLOCK, *s_wait = 0;
-            __syncthreads();
-            if (w.status == LB_INC)
-                atomicMin(s_near, i);
-            __syncthreads();
-            near = *s_near;
-            if (i < near && w.status == LB_NONE)
-                atomicOr(s_wait, 1u); /* many writers: an atomic, not a racing store */
-            __syncthreads();
-            const bool wait = *s_wait;
-            __syncthreads(); /* every thread has read s_near and s_wait before they are reset */
-            if (!wait)
+            unsigned inc = __ballot_sync(~0u, w.status == LB_INC);
+            near = inc ? __ffs(inc) - 1 : 32;
+            if (!__ballot_sync(~0u, i < near && w.status == LB_NONE))
                 break;
-            if (i < near && w.status == LB_NONE) {
-                lb_stuck("the one-lane scan's look-back");
+            lb_stuck("the one-lane scan's look-back");
+            __nanosleep(pause);
+            pause = pause < 1024 ? 2 * pause : pause;
+            if (i < near && w.status == LB_NONE)
                 w = lane_read(words + end - 1 - i);
-            }
         }
-        double total;
-        block_exclusive<double, OP, BLOCK>(i <= near ? w.v : OP::template id<double>(), wsm, &total);
-        prefix = OP::ap(total, prefix);
-        if (near < BLOCK)
+        double v = i <= near ? w.v : OP::template id<double>();
+#pragma unroll
+        for (int o = 16; o; o >>= 1)
+            v = OP::ap(__shfl_xor_sync(~0u, v, o), v);
+        prefix = OP::ap(v, prefix);
+        if (near < 32)
             return prefix;
-        __syncthreads(); /* s_near, s_wait and wsm are rewritten by the next window */
     }
 }
 
-/* Tile q of the ticket is tile q (INCREASING) or ntiles-1-q (DECREASING) of memory. */
-template <class T, int BLOCK> struct lane_tile {
-    enum { PER = 16 / sizeof(typename T::E), ITEMS = RUN_VECS * PER, TILE = BLOCK * ITEMS };
-    uint64_t q, t0, n; /* ticket, first element, elements */
-    __device__ lane_tile(uint64_t q_, uint64_t len, uint64_t ntiles, bool dec)
-        : q(q_), t0((dec ? ntiles - 1 - q_ : q_) * TILE), n(len - t0 < TILE ? len - t0 : TILE)
-    {
+/* Exclusive scan of one value per tile thread (barrier 1 only); *total: the tile's. */
+template <class OP, int BLOCK>
+__device__ __forceinline__ double lane_exclusive(double v, double *wsm, double *total)
+{
+    const int NW = BLOCK / 32, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    double x = v;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        double y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o)
+            x = OP::ap(y, x);
     }
+    if (lane == 31)
+        wsm[warp] = x;
+    lane_bar<BLOCK>();
+    double before = OP::template id<double>(), all = OP::template id<double>();
+#pragma unroll
+    for (int w = 0; w < NW; w++) {
+        if (w < warp)
+            before = OP::ap(before, wsm[w]);
+        all = OP::ap(all, wsm[w]);
+    }
+    *total = all;
+    double y = __shfl_up_sync(0xffffffffu, x, 1);
+    return lane ? OP::ap(before, y) : before;
+}
+
+/* Element i of a 16-byte vector (words w[4]) as double or float, and its output written back. */
+template <class T> struct lane_vec;
+template <> struct lane_vec<t_f32> {
+    enum { PER = 4, FLOAT_TOTAL = 0 }; /* a float total would show in a FLOAT32 output */
+    static __device__ __forceinline__ float f(const uint32_t *w, int i) { return __uint_as_float(w[i]); }
+    static __device__ __forceinline__ double d(const uint32_t *w, int i) { return (double)f(w, i); }
+    static __device__ __forceinline__ void put(uint32_t *w, int i, double a)
+    {
+        w[i] = __float_as_uint(__double2float_rn(a));
+    }
+    typedef uint32_t U; /* the element's bits */
+    enum : uint32_t { ONE = 0x3f800000u, NEG_ZERO = 0x80000000u };
+};
+template <> struct lane_vec<t_f16> {
+    enum { PER = 8, FLOAT_TOTAL = 1 };
+    static __device__ __forceinline__ float f(const uint32_t *w, int i)
+    {
+        return __half2float(__ushort_as_half((unsigned short)(w[i / 2] >> (i % 2 * 16))));
+    }
+    static __device__ __forceinline__ double d(const uint32_t *w, int i) { return (double)f(w, i); }
+    /* CUMULATIVE_PRODUCT-9: one rounding, straight from double (cvt.rn.f16.f64). */
+    static __device__ __forceinline__ void put(uint32_t *w, int i, double a)
+    {
+        uint32_t h = __half_as_ushort(__double2half(a)), sh = i % 2 * 16;
+        w[i / 2] = (w[i / 2] & ~(0xffffu << sh)) | h << sh;
+    }
+    typedef unsigned short U;
+    enum : uint32_t { ONE = 0x3c00u, NEG_ZERO = 0x8000u };
 };
 
-/* In: vector v of the tile to its slot, asynchronously; one that runs past the lane, element by element. */
-template <class T, int BLOCK>
-__device__ __forceinline__ void lane_in(uint4 *buf, const typename T::E *in, const lane_tile<T, BLOCK> &t)
+/*
+ * A thread's run total, in traversal order.  FLOAT16: a float total first
+ * (exact conversions; a rounding per step far below the output's), kept when
+ * it cannot have lost more: finite, and for a product no partial product
+ * below 2^-100, so none was subnormal (an f16 factor is at least 2^-24).
+ * Otherwise (an infinity, a NaN, a zero, an underflow) the run is redone in
+ * double, as every FLOAT32 run is.
+ */
+template <class T, class OP, int RV, bool DEC>
+__device__ __forceinline__ double lane_run_total(const uint4 *buf, uint32_t r)
 {
-    typedef lane_tile<T, BLOCK> L;
-    for (uint32_t v = threadIdx.x; v < BLOCK * RUN_VECS; v += BLOCK) {
-        uint64_t e0 = (uint64_t)v * L::PER;
-        if (e0 + L::PER <= t.n)
-            lane_copy16(&buf[lane_slot(v)], in + t.t0 + e0);
-        else
-            for (uint64_t e = e0; e < t.n; e++)
-                ((typename T::E *)&buf[lane_slot(v)])[e - e0] = in[t.t0 + e];
+    typedef lane_vec<T> V;
+    const bool product = OP::template id<double>() == 1.0;
+    if (V::FLOAT_TOTAL) {
+        float f = OP::template id<float>(), least = 1.0f;
+#pragma unroll 1
+        for (int jj = 0; jj < RV; jj++) {
+            uint4 x = buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
+            uint32_t w[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+            for (int ii = 0; ii < V::PER; ii++) {
+                f = OP::ap(f, V::f(w, DEC ? V::PER - 1 - ii : ii));
+                if (product)
+                    least = fminf(least, fabsf(f));
+            }
+        }
+        if (fabsf(f) <= 3.4028235e38f && (!product || least >= 0x1p-100f))
+            return f;
     }
+    double acc = OP::template id<double>();
+#pragma unroll 1
+    for (int jj = 0; jj < RV; jj++) {
+        uint4 x = buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
+        uint32_t w[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+        for (int ii = 0; ii < V::PER; ii++)
+            acc = OP::ap(acc, V::d(w, DEC ? V::PER - 1 - ii : ii));
+    }
+    return acc;
 }
 
-/* One tile per block; its ticket, not its block index, says which (CUMULATIVE_PRODUCT-6's order). */
-template <class T, class OP, int BLOCK>
-__global__ void __launch_bounds__(BLOCK)
-    k_lane(const typename T::E *in, typename T::E *out, uint64_t len, bool dec, bool excl,
-           uint64_t ntiles, uint32_t every, unsigned long long *ticket, lane_word *words)
+/*
+ * One tile per block: threads 0..BLOCK-1 load, scan and store it, the warp
+ * after them looks back; its ticket, not its block index, says which tile
+ * (CUMULATIVE_PRODUCT-6's order).
+ */
+template <class T, class OP, int BLOCK, int RV, bool DEC>
+__global__ void __launch_bounds__(BLOCK + 32)
+    k_lane(const typename T::E *in, typename T::E *out, uint64_t len, bool excl, uint64_t ntiles,
+           uint32_t every, unsigned long long *ticket, lane_word *words)
 {
-    typedef typename T::E E;
-    typedef lane_tile<T, BLOCK> L;
-    __shared__ uint4 buf[BLOCK * RUN_VECS];
+    typedef lane_vec<T> V;
+    typedef typename V::U U;
+    enum { PER = V::PER, TILE = BLOCK * RV * PER };
+    __shared__ uint4 buf[BLOCK * RV];
     __shared__ unsigned long long s_tile;
-    __shared__ double wsm[BLOCK / 32];
-    __shared__ uint32_t s_near, s_wait;
-    const L t(lb_next_tile(ticket, &s_tile), len, ntiles, dec);
-    lane_in<T, BLOCK>(buf, in, t);
+    __shared__ double wsm[BLOCK / 32], s_prefix, s_total;
+    const uint64_t q = lb_next_tile(ticket, &s_tile);
+    if (threadIdx.x >= BLOCK) { /* the look-back warp: publishes the inclusive prefix */
+        const double p = q ? lane_prefix<OP>(words, q) : OP::template id<double>();
+        if (threadIdx.x == BLOCK)
+            s_prefix = p;
+        __syncthreads(); /* meets the tile's threads: s_prefix out, s_total in */
+        if (threadIdx.x == BLOCK && q && q % every == 0)
+            lane_publish(words + q, LB_INC, OP::ap(p, s_total));
+        return;
+    }
+    const uint64_t t0 = (DEC ? ntiles - 1 - q : q) * TILE, n = len - t0 < TILE ? len - t0 : TILE;
+    for (uint32_t v = threadIdx.x; v < BLOCK * RV; v += BLOCK) {
+        const uint64_t e0 = (uint64_t)v * PER;
+        if (e0 + PER <= n)
+            lane_copy16(&buf[lane_slot<RV>(v)], in + t0 + e0);
+        else /* past the lane's end: the identity (1, or -0), which changes no total */
+            for (uint32_t e = 0; e < PER; e++)
+                ((U *)&buf[lane_slot<RV>(v)])[e] =
+                    e0 + e < n ? ((const U *)in)[t0 + e0 + e]
+                               : (U)(OP::template id<double>() == 1.0 ? V::ONE : V::NEG_ZERO);
+    }
     lane_wait();
-    __syncthreads();
+    lane_bar<BLOCK>();
     /* The thread's run: DECREASING, thread 0 has the tile's last run. */
-    const uint32_t r = dec ? BLOCK - 1 - threadIdx.x : threadIdx.x;
-    const uint64_t rb = (uint64_t)r * L::ITEMS;
-    const uint32_t n = rb >= t.n ? 0 : t.n - rb < L::ITEMS ? (uint32_t)(t.n - rb) : L::ITEMS;
-    double acc = OP::template id<double>();
-    for (uint32_t i = 0; i < L::ITEMS; i++) {
-        uint32_t j = dec ? L::ITEMS - 1 - i : i;
-        if (j < n)
-            acc = OP::ap(acc, T::ld((const E *)&buf[lane_slot(r * RUN_VECS + j / L::PER)] +
-                                    j % L::PER));
+    const uint32_t r = DEC ? BLOCK - 1 - threadIdx.x : threadIdx.x;
+    double total, run = lane_exclusive<OP, BLOCK>(lane_run_total<T, OP, RV, DEC>(buf, r), wsm, &total);
+    if (threadIdx.x == 0) {
+        lane_publish(words + q, q ? LB_AGG : LB_INC, total);
+        s_total = total;
     }
-    double total;
-    double run = block_exclusive<double, OP, BLOCK>(acc, wsm, &total);
-
-    /* Publish the aggregate, look back with the whole block, publish the inclusive prefix. */
-    double prefix = OP::template id<double>();
-    if (t.q == 0) {
-        if (threadIdx.x == 0)
-            lane_publish(words, LB_INC, total);
-    } else {
-        if (threadIdx.x == 0)
-            lane_publish(words + t.q, LB_AGG, total);
-        __syncthreads(); /* block_exclusive's wsm is the look-back's too */
-        prefix = lane_prefix<OP, BLOCK>(words, t.q, wsm, &s_near, &s_wait);
-        if (threadIdx.x == 0 && t.q % every == 0)
-            lane_publish(words + t.q, LB_INC, OP::ap(prefix, total));
-    }
-
-    run = OP::ap(prefix, run);
-    for (uint32_t i = 0; i < L::ITEMS; i++) {
-        uint32_t j = dec ? L::ITEMS - 1 - i : i;
-        if (j < n) {
-            E *p = (E *)&buf[lane_slot(r * RUN_VECS + j / L::PER)] + j % L::PER;
-            double next_run = OP::ap(run, T::ld(p));
-            T::st(p, excl ? OP::ex(run) : next_run);
-            run = next_run;
+    __syncthreads(); /* the look-back warp's prefix */
+    run = OP::ap(s_prefix, run);
+#pragma unroll 1
+    for (int jj = 0; jj < RV; jj++) {
+        uint4 *p = &buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
+        uint4 x = *p;
+        uint32_t w[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+        for (int ii = 0; ii < PER; ii++) {
+            const int i = DEC ? PER - 1 - ii : ii;
+            const double next = OP::ap(run, V::d(w, i));
+            V::put(w, i, excl ? OP::ex(run) : next);
+            run = next;
         }
+        *p = make_uint4(w[0], w[1], w[2], w[3]);
     }
-    __syncthreads();
-
+    lane_bar<BLOCK>();
     /* Out: the copy-in's pattern, backwards. */
-    for (uint32_t v = threadIdx.x; v < BLOCK * RUN_VECS; v += BLOCK) {
-        uint64_t e0 = (uint64_t)v * L::PER;
-        if (e0 + L::PER <= t.n)
-            *(uint4 *)(out + t.t0 + e0) = buf[lane_slot(v)];
+    for (uint32_t v = threadIdx.x; v < BLOCK * RV; v += BLOCK) {
+        const uint64_t e0 = (uint64_t)v * PER;
+        if (e0 + PER <= n)
+            *(uint4 *)(out + t0 + e0) = buf[lane_slot<RV>(v)];
         else
-            for (uint64_t e = e0; e < t.n; e++)
-                out[t.t0 + e] = ((const E *)&buf[lane_slot(v)])[e - e0];
+            for (uint64_t e = e0; e < n; e++)
+                ((U *)out)[t0 + e] = ((const U *)&buf[lane_slot<RV>(v)])[e - e0];
     }
 }
 
@@ -243,15 +329,31 @@ bool dmlcu_scan_lane_fits(const void *in, const void *out, const scan_geo &g)
            (uintptr_t)out % 16 == 0;
 }
 
+template <class T, class OP, int BLOCK, int RV>
+static void lane_launch(const typename T::E *in, typename T::E *out, const scan_geo &g, uint64_t ntiles,
+                        uint32_t every, unsigned long long *ticket, lane_word *words, cudaStream_t s)
+{
+    if (g.dec) {
+        auto k = k_lane<T, OP, BLOCK, RV, true>;
+        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, BLOCK + 32, s, in, out, g.len, g.excl, ntiles, every,
+                          ticket, words);
+    } else {
+        auto k = k_lane<T, OP, BLOCK, RV, false>;
+        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, BLOCK + 32, s, in, out, g.len, g.excl, ntiles, every,
+                          ticket, words);
+    }
+}
+
 template <class T, class OP>
 dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const scan_geo &g,
                              cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap)
 {
-    /* The test mode's tiles publish an inclusive prefix only every 37th, so
-     * that look-backs cross windows even where blocks run one at a time. */
-    const int block = o->one_lane_warp_tiles ? 32 : 256;
-    const uint32_t every = o->one_lane_warp_tiles ? 37 : 1;
-    const uint64_t tile = (uint64_t)block * RUN_VECS * (16 / sizeof(typename T::E));
+    /* The test mode's tiles are one warp's vectors and publish an inclusive
+     * prefix only every 37th, so that short lanes have many tiles and
+     * look-backs cross windows even where blocks run one at a time. */
+    const bool small = o->one_lane_warp_tiles;
+    const uint32_t every = small ? 37 : 1;
+    const uint64_t tile = (small ? 32 : 256 * 8) * (16 / sizeof(typename T::E));
     const uint64_t ntiles = (g.len + tile - 1) / tile;
     if (ntiles > 0x7fffffffu)
         return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED, "%s: a lane of %llu elements",
@@ -259,23 +361,18 @@ dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const 
     /* scratch: the ticket, then a zeroed word (LB_NONE) per tile */
     void *mem;
     const size_t bytes = 16 + ntiles * sizeof(lane_word);
-    dmlcu_status r = dmlcu_cuda_fail(cudaMallocAsync(&mem, bytes, s),
-                                     "cudaMallocAsync (one-lane scan)", msg, cap);
+    dmlcu_status r = dmlcu_cuda_fail(dmlcu_scratch_alloc(&mem, bytes, s),
+                                     "scratch (one-lane scan)", msg, cap);
     if (r)
         return r;
     r = dmlcu_cuda_fail(cudaMemsetAsync(mem, 0, bytes, s), "cudaMemsetAsync (one-lane scan)", msg,
                         cap);
     unsigned long long *ticket = (unsigned long long *)mem;
     lane_word *words = (lane_word *)((char *)mem + 16);
-    if (!r && block == 32) {
-        auto k = k_lane<T, OP, 32>;
-        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, 32, s, in, out, g.len, g.dec, g.excl, ntiles,
-                          every, ticket, words);
-    } else if (!r) {
-        auto k = k_lane<T, OP, 256>;
-        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, 256, s, in, out, g.len, g.dec, g.excl, ntiles,
-                          every, ticket, words);
-    }
+    if (!r && small)
+        lane_launch<T, OP, 32, 1>(in, out, g, ntiles, every, ticket, words, s);
+    else if (!r)
+        lane_launch<T, OP, 256, 8>(in, out, g, ntiles, every, ticket, words, s);
     if (!r)
         r = dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);
     dmlcu_status fr = dmlcu_cuda_fail(cudaFreeAsync(mem, s), "cudaFreeAsync", msg, cap);

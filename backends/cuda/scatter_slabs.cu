@@ -96,7 +96,7 @@ bool dmlcu_scatter_nd_slabs(const dmlcu_tensor *in, const dmlcu_tensor *ix,
         step *= g.dims[j];
     }
     int32_t *map = NULL;
-    if ((*st = dmlcu_cuda_fail(cudaMallocAsync((void **)&map, slabs * 4, s), "cudaMallocAsync (slab map)",
+    if ((*st = dmlcu_cuda_fail(dmlcu_scratch_alloc((void **)&map, slabs * 4, s), "scratch (slab map)",
                                msg, cap)))
         return true;
     *st = dmlcu_cuda_fail(cudaMemsetAsync(map, 0xff, slabs * 4, s), "cudaMemsetAsync (slab map)",

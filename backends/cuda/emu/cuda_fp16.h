@@ -8,5 +8,7 @@
 struct __half { uint16_t x; };
 inline float __half2float(__half h) { return dmlr_f16_to_f32(h.x); }
 inline __half __double2half(double a) { return __half{dmlr_f64_to_f16(a)}; }
+inline __half __ushort_as_half(unsigned short x) { return __half{x}; }
+inline unsigned short __half_as_ushort(__half h) { return h.x; }
 
 #endif

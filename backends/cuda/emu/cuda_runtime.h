@@ -41,6 +41,8 @@ void dmlcu_emu_launch(unsigned grid, unsigned block, bool sync, const std::funct
 void *dmlcu_emu_dynamic_smem(size_t n);
 
 void __syncthreads(void);
+/* bar.sync id, count: the first `count` arrivals at barrier `id` pass together. */
+void dmlcu_emu_named_barrier(unsigned id, unsigned count);
 void dmlcu_emu_warp_barrier(void);
 unsigned char *dmlcu_emu_shuffle_slot(unsigned lane); /* 16 bytes per lane of this warp */
 
@@ -85,6 +87,7 @@ template <class T> T __shfl_xor_sync(unsigned mask, T v, int m)
 inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 /* One block at a time, one thread at a time between barriers: ordering is already total. */
 inline void __threadfence(void) {}
+inline void __nanosleep(unsigned) {} /* one thread runs at a time: nothing to wait for */
 inline unsigned atomicOr(unsigned *p, unsigned v)
 {
     unsigned old = *p;
@@ -105,6 +108,9 @@ inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
 }
 
 inline float __double2float_rn(double a) { return (float)a; }
+inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
+inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
+inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
 
 typedef enum cudaError {
     cudaSuccess = 0,

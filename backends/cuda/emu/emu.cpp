@@ -41,6 +41,8 @@ const std::function<void()> *body;
 bool in_sync_kernel;
 uint64_t events; /* barriers passed and threads finished: progress */
 unsigned block_arrived, block_generation;
+enum { NAMED = 16 }; /* bar.sync ids */
+unsigned named_arrived[NAMED], named_generation[NAMED];
 std::vector<unsigned> warp_arrived, warp_generation;
 std::vector<unsigned char> slots; /* shuffle slots: 32 lanes x 16 bytes per warp */
 
@@ -80,6 +82,25 @@ void __syncthreads(void)
         return;
     }
     while (block_generation == gen)
+        yield();
+}
+
+void dmlcu_emu_named_barrier(unsigned id, unsigned count)
+{
+    need_sync("a named barrier");
+    if (id == 0 || id >= NAMED || count == 0 || count > dmlcu_emu_block_dim.x || count % 32) {
+        fprintf(stderr, "cuda-emu: bar.sync %u, %u in a block of %u\n", id, count,
+                dmlcu_emu_block_dim.x);
+        abort();
+    }
+    unsigned gen = named_generation[id];
+    if (++named_arrived[id] == count) {
+        named_arrived[id] = 0;
+        named_generation[id]++;
+        events++;
+        return;
+    }
+    while (named_generation[id] == gen)
         yield();
 }
 
@@ -135,6 +156,7 @@ void dmlcu_emu_launch(unsigned grid, unsigned block, bool sync, const std::funct
         warp_generation.assign(warps, 0);
         slots.assign((size_t)warps * 32 * 16, 0);
         block_arrived = 0;
+        memset(named_arrived, 0, sizeof named_arrived);
         for (unsigned t = 0; t < block; t++) {
             getcontext(&fibers[t].ctx);
             fibers[t].ctx.uc_stack.ss_sp = &stacks[(size_t)t * STACK];
