@@ -203,7 +203,7 @@ cudaError_t dmlcu_scratch_alloc(void **p, size_t n, cudaStream_t s)
             pp.allocType = cudaMemAllocationTypePinned;
             pp.location.type = cudaMemLocationTypeDevice;
             pp.location.id = dev;
-            cuuint64_t keep = ~(cuuint64_t)0;
+            unsigned long long keep = ~0ull; /* cuuint64_t */
             if ((e = cudaMemPoolCreate(&pools[dev], &pp)) != cudaSuccess)
                 return e;
             if ((e = cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep)) !=
