@@ -76,6 +76,21 @@ template <int BLOCK> __device__ __forceinline__ void lane_bar(void)
 }
 
 /*
+ * Barrier 0, met by the look-back warp and the tile's threads at two
+ * different places: barrier.sync without .aligned.  __syncthreads is the
+ * aligned form, which must be one instruction for the whole block
+ * (racecheck reported the two places as a race on s_total).
+ */
+__device__ __forceinline__ void lane_meet(void)
+{
+#ifdef DMLCU_EMULATION
+    __syncthreads();
+#else
+    asm volatile("barrier.sync 0;" ::: "memory");
+#endif
+}
+
+/*
  * The published state of a tile: status and value in one 16-byte word,
  * written and read whole (as CUB's tile descriptors), so no fence is needed
  * between them.
@@ -270,7 +285,7 @@ __global__ void __launch_bounds__(BLOCK + 32)
         const double p = q ? lane_prefix<OP>(words, q) : OP::template id<double>();
         if (threadIdx.x == BLOCK)
             s_prefix = p;
-        __syncthreads(); /* meets the tile's threads: s_prefix out, s_total in */
+        lane_meet(); /* the tile's threads: s_prefix out, s_total in */
         if (threadIdx.x == BLOCK && q && q % every == 0)
             lane_publish(words + q, LB_INC, OP::ap(p, s_total));
         return;
@@ -295,7 +310,7 @@ __global__ void __launch_bounds__(BLOCK + 32)
         lane_publish(words + q, q ? LB_AGG : LB_INC, total);
         s_total = total;
     }
-    __syncthreads(); /* the look-back warp's prefix */
+    lane_meet(); /* the look-back warp's prefix */
     run = OP::ap(s_prefix, run);
 #pragma unroll 1
     for (int jj = 0; jj < RV; jj++) {
