@@ -78,8 +78,9 @@ template <int BLOCK> __device__ __forceinline__ void lane_bar(void)
 /*
  * Barrier 0, met by the look-back warp and the tile's threads at two
  * different places: barrier.sync without .aligned.  __syncthreads is the
- * aligned form, which must be one instruction for the whole block
- * (racecheck reported the two places as a race on s_total).
+ * aligned form, which must be one instruction for the whole block.  Only
+ * the prefix crosses it, from the warp to the tile's threads (racecheck
+ * reported the total's way back, read by the warp to publish, as a race).
  */
 __device__ __forceinline__ void lane_meet(void)
 {
@@ -279,15 +280,13 @@ __global__ void __launch_bounds__(BLOCK + 32)
     enum { PER = V::PER, TILE = BLOCK * RV * PER };
     __shared__ uint4 buf[BLOCK * RV];
     __shared__ unsigned long long s_tile;
-    __shared__ double wsm[BLOCK / 32], s_prefix, s_total;
+    __shared__ double wsm[BLOCK / 32], s_prefix;
     const uint64_t q = lb_next_tile(ticket, &s_tile);
-    if (threadIdx.x >= BLOCK) { /* the look-back warp: publishes the inclusive prefix */
+    if (threadIdx.x >= BLOCK) { /* the look-back warp: hands its prefix over, and is done */
         const double p = q ? lane_prefix<OP>(words, q) : OP::template id<double>();
         if (threadIdx.x == BLOCK)
             s_prefix = p;
-        lane_meet(); /* the tile's threads: s_prefix out, s_total in */
-        if (threadIdx.x == BLOCK && q && q % every == 0)
-            lane_publish(words + q, LB_INC, OP::ap(p, s_total));
+        lane_meet();
         return;
     }
     const uint64_t t0 = (DEC ? ntiles - 1 - q : q) * TILE, n = len - t0 < TILE ? len - t0 : TILE;
@@ -306,12 +305,13 @@ __global__ void __launch_bounds__(BLOCK + 32)
     /* The thread's run: DECREASING, thread 0 has the tile's last run. */
     const uint32_t r = DEC ? BLOCK - 1 - threadIdx.x : threadIdx.x;
     double total, run = lane_exclusive<OP, BLOCK>(lane_run_total<T, OP, RV, DEC>(buf, r), wsm, &total);
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0)
         lane_publish(words + q, q ? LB_AGG : LB_INC, total);
-        s_total = total;
-    }
     lane_meet(); /* the look-back warp's prefix */
-    run = OP::ap(s_prefix, run);
+    const double prefix = s_prefix;
+    if (threadIdx.x == 0 && q && q % every == 0)
+        lane_publish(words + q, LB_INC, OP::ap(prefix, total));
+    run = OP::ap(prefix, run);
 #pragma unroll 1
     for (int jj = 0; jj < RV; jj++) {
         uint4 *p = &buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
