@@ -230,7 +230,8 @@ template <> struct lane_vec<t_f16> {
  * it cannot have lost more: finite, and for a product no partial product
  * below 2^-100, so none was subnormal (an f16 factor is at least 2^-24).
  * Otherwise (an infinity, a NaN, a zero, an underflow) the run is redone in
- * double, as every FLOAT32 run is.
+ * double, as every FLOAT32 run is: CUMULATIVE_PRODUCT-12 leaves the elements
+ * after such a run to the device, but the reference's answer is the better one.
  */
 template <class T, class OP, int RV, bool DEC>
 __device__ __forceinline__ double lane_run_total(const uint4 *buf, uint32_t r)
