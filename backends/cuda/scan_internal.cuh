@@ -100,29 +100,30 @@ __device__ __forceinline__ uint64_t axis_index(const scan_geo &g, uint64_t k)
 
 enum { ITEMS_MAX = 8 }; /* elements per thread; a chunk holds up to BLOCK * ITEMS_MAX */
 
-/* Exclusive scan of one value per thread; *total gets the block's product (sum). */
-template <class Acc, class OP, int BLOCK>
-__device__ __forceinline__ Acc block_exclusive(Acc v, Acc *wsm, Acc *total)
+/* Inclusive scan of one value per lane of a whole warp. */
+template <class Acc, class OP> __device__ __forceinline__ Acc warp_inclusive(Acc x)
 {
-    const int NW = BLOCK / 32, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    Acc x = v;
+    const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
         Acc y = __shfl_up_sync(0xffffffffu, x, o);
         if (lane >= o)
             x = OP::ap(y, x);
     }
+    return x;
+}
+
+/* Exclusive scan of one value per thread; *total gets the block's product (sum). */
+template <class Acc, class OP, int BLOCK>
+__device__ __forceinline__ Acc block_exclusive(Acc v, Acc *wsm, Acc *total)
+{
+    const int NW = BLOCK / 32, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    Acc x = warp_inclusive<Acc, OP>(v);
     if (lane == 31)
         wsm[warp] = x;
     __syncthreads();
     if (warp == 0) {
-        Acc w = lane < NW ? wsm[lane] : OP::template id<Acc>();
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            Acc y = __shfl_up_sync(0xffffffffu, w, o);
-            if (lane >= o)
-                w = OP::ap(y, w);
-        }
+        Acc w = warp_inclusive<Acc, OP>(lane < NW ? wsm[lane] : OP::template id<Acc>());
         if (lane < NW)
             wsm[lane] = w;
     }

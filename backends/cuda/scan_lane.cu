@@ -172,13 +172,7 @@ template <class OP, int BLOCK>
 __device__ __forceinline__ double lane_exclusive(double v, double *wsm, double *total)
 {
     const int NW = BLOCK / 32, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    double x = v;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        double y = __shfl_up_sync(0xffffffffu, x, o);
-        if (lane >= o)
-            x = OP::ap(y, x);
-    }
+    const double x = warp_inclusive<double, OP>(v);
     if (lane == 31)
         wsm[warp] = x;
     lane_bar<BLOCK>();

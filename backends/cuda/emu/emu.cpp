@@ -69,20 +69,26 @@ void need_sync(const char *what)
     }
 }
 
+/* One more arrival at a barrier of `size` threads: the last opens it, the others yield until then. */
+void meet(unsigned &arrived, unsigned &generation, unsigned size)
+{
+    unsigned gen = generation;
+    if (++arrived == size) {
+        arrived = 0;
+        generation++;
+        events++;
+        return;
+    }
+    while (generation == gen)
+        yield();
+}
+
 } // namespace
 
 void __syncthreads(void)
 {
     need_sync("__syncthreads");
-    unsigned gen = block_generation;
-    if (++block_arrived == dmlcu_emu_block_dim.x) {
-        block_arrived = 0;
-        block_generation++;
-        events++;
-        return;
-    }
-    while (block_generation == gen)
-        yield();
+    meet(block_arrived, block_generation, dmlcu_emu_block_dim.x);
 }
 
 void dmlcu_emu_named_barrier(unsigned id, unsigned count)
@@ -93,30 +99,15 @@ void dmlcu_emu_named_barrier(unsigned id, unsigned count)
                 dmlcu_emu_block_dim.x);
         abort();
     }
-    unsigned gen = named_generation[id];
-    if (++named_arrived[id] == count) {
-        named_arrived[id] = 0;
-        named_generation[id]++;
-        events++;
-        return;
-    }
-    while (named_generation[id] == gen)
-        yield();
+    meet(named_arrived[id], named_generation[id], count);
 }
 
 void dmlcu_emu_warp_barrier(void)
 {
     need_sync("a warp shuffle");
-    unsigned w = dmlcu_emu_thread_idx.x / 32, gen = warp_generation[w];
+    unsigned w = dmlcu_emu_thread_idx.x / 32;
     unsigned size = dmlcu_emu_block_dim.x - w * 32 < 32 ? dmlcu_emu_block_dim.x - w * 32 : 32;
-    if (++warp_arrived[w] == size) {
-        warp_arrived[w] = 0;
-        warp_generation[w]++;
-        events++;
-        return;
-    }
-    while (warp_generation[w] == gen)
-        yield();
+    meet(warp_arrived[w], warp_generation[w], size);
 }
 
 unsigned char *dmlcu_emu_shuffle_slot(unsigned lane)
