@@ -26,8 +26,8 @@
  * (CUMULATIVE_PRODUCT-9); exclusive outputs through OP::ex.  The grouping is
  * the tiles', not the reference's order, the look-back's depends on which
  * predecessors had published an inclusive prefix, and a FLOAT16 run's total
- * is a float sum or product (redone in double when it is not a finite normal
- * float), so a result may differ in the last place from the reference and
+ * is a float sum or product (redone in double where the float may have lost
+ * more: lane_run_total), so a result may differ in the last place from the reference and
  * from run to run: inside CUMULATIVE_PRODUCT-10's and CUMULATIVE_SUMMATION-11's
  * bounds (any order, at any width at least the output's), as the other
  * parallel scans.  In place (CUMULATIVE_PRODUCT-7) is safe: a tile's every
