@@ -7,6 +7,7 @@
 #ifndef DMLCU_BENCH_INTERNAL_CUH
 #define DMLCU_BENCH_INTERNAL_CUH
 
+#include "case_descs.cuh"
 #include "dmlcu.h"
 /* C headers without extern "C" of their own (ref/cli is compiled as C). */
 extern "C" {
@@ -36,14 +37,7 @@ extern "C" {
 struct bench_case {
     const char *name, *note;
     dmlr_operator_desc op;
-    union {
-        dmlr_gather_operator_desc g;
-        dmlr_scatter_operator_desc s;
-        dmlr_scatter_nd_operator_desc n;
-        dmlr_split_operator_desc p;
-        dmlr_cumulative_product_operator_desc c;
-        dmlr_cumulative_summation_operator_desc cs;
-    } u;
+    dmlcu_case_descs u;
     uint32_t sizes[8][8], strides[8][8];
     dmlr_tensor_desc t[8];
     std::vector<std::vector<uint8_t>> host;

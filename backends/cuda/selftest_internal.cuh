@@ -6,6 +6,7 @@
 #ifndef DMLCU_SELFTEST_INTERNAL_CUH
 #define DMLCU_SELFTEST_INTERNAL_CUH
 
+#include "case_descs.cuh"
 #include "dmlcu.h"
 /* A C header without extern "C" of its own (ref/case/tolerance.c is compiled as C). */
 extern "C" {
@@ -48,18 +49,7 @@ static inline uint64_t count_of(const tensor &t)
 struct test_case {
     char what[256];
     dmlr_operator_type type;
-    union {
-        dmlr_gather_operator_desc g;
-        dmlr_scatter_operator_desc s;
-        dmlr_scatter_nd_operator_desc n;
-        dmlr_split_operator_desc p;
-        dmlr_cumulative_product_operator_desc c;
-        dmlr_gather_elements_operator_desc e;
-        dmlr_gather_nd_operator_desc nd;
-        dmlr_gather_nd1_operator_desc n1;
-        dmlr_join_operator_desc j;
-        dmlr_cumulative_summation_operator_desc cs;
-    } u;
+    dmlcu_case_descs u;
     tensor t[8]; /* binding order */
     dmlr_tensor_desc split_descs[6], join_descs[6];
     uint32_t count, outputs;

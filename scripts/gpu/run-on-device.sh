@@ -257,8 +257,8 @@ else
             "${SAN[@]}" --tool memcheck --leak-check full \
             "$SELFTEST" --cases 150 --big 4 --seconds 45
         # Shared-memory races in the block scan (forced onto every scan), both operations.
-        # 210 s: under racecheck the one-lane scan's look-back warps wait far longer
-        # than on their own, and the summation's step outgrew the 150 s it had.
+        # Room beyond the other sanitizer steps: under racecheck the one-lane scan's
+        # look-back warps wait far longer than on their own (docs/performance.md).
         step racecheck-scan 210 "ERROR SUMMARY|^selftest: [0-9]+ passed" \
             "${SAN[@]}" --tool racecheck \
             "$SELFTEST" --op CUMULATIVE_PRODUCT --cases 60 --big 2 --seconds 22
