@@ -218,6 +218,26 @@ template <> struct lane_vec<t_f16> {
     enum : uint32_t { ONE = 0x3c00u, NEG_ZERO = 0x8000u };
 };
 
+/* The run's fold in A (float or double), in traversal order; *least: the least |partial|. */
+template <class A, class T, class OP, int RV, bool DEC>
+__device__ __forceinline__ A lane_fold(const uint4 *buf, uint32_t r, A *least)
+{
+    typedef lane_vec<T> V;
+    A acc = OP::template id<A>();
+#pragma unroll 1
+    for (int jj = 0; jj < RV; jj++) {
+        uint4 x = buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
+        uint32_t w[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+        for (int ii = 0; ii < V::PER; ii++) {
+            acc = OP::ap(acc, (A)V::f(w, DEC ? V::PER - 1 - ii : ii));
+            if (least)
+                *least = fmin(*least, fabs(acc));
+        }
+    }
+    return acc;
+}
+
 /*
  * A thread's run total, in traversal order.  FLOAT16: a float total first
  * (exact conversions; a rounding per step far below the output's), kept when
@@ -230,34 +250,14 @@ template <> struct lane_vec<t_f16> {
 template <class T, class OP, int RV, bool DEC>
 __device__ __forceinline__ double lane_run_total(const uint4 *buf, uint32_t r)
 {
-    typedef lane_vec<T> V;
     const bool product = OP::template id<double>() == 1.0;
-    if (V::FLOAT_TOTAL) {
-        float f = OP::template id<float>(), least = 1.0f;
-#pragma unroll 1
-        for (int jj = 0; jj < RV; jj++) {
-            uint4 x = buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
-            uint32_t w[4] = {x.x, x.y, x.z, x.w};
-#pragma unroll
-            for (int ii = 0; ii < V::PER; ii++) {
-                f = OP::ap(f, V::f(w, DEC ? V::PER - 1 - ii : ii));
-                if (product)
-                    least = fminf(least, fabsf(f));
-            }
-        }
-        if (fabsf(f) <= 3.4028235e38f && (!product || least >= 0x1p-100f))
+    if (lane_vec<T>::FLOAT_TOTAL) {
+        float least = 1.0f;
+        const float f = lane_fold<float, T, OP, RV, DEC>(buf, r, product ? &least : NULL);
+        if (fabsf(f) <= 3.4028235e38f && least >= 0x1p-100f)
             return f;
     }
-    double acc = OP::template id<double>();
-#pragma unroll 1
-    for (int jj = 0; jj < RV; jj++) {
-        uint4 x = buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
-        uint32_t w[4] = {x.x, x.y, x.z, x.w};
-#pragma unroll
-        for (int ii = 0; ii < V::PER; ii++)
-            acc = OP::ap(acc, V::d(w, DEC ? V::PER - 1 - ii : ii));
-    }
-    return acc;
+    return lane_fold<double, T, OP, RV, DEC>(buf, r, (double *)NULL);
 }
 
 /*
@@ -339,31 +339,21 @@ bool dmlcu_scan_lane_fits(const void *in, const void *out, const scan_geo &g)
            (uintptr_t)out % 16 == 0;
 }
 
-template <class T, class OP, int BLOCK, int RV>
-static void lane_launch(const typename T::E *in, typename T::E *out, const scan_geo &g, uint64_t ntiles,
+template <class T, class OP, int BLOCK, int RV, bool DEC>
+static void lane_kernel(const typename T::E *in, typename T::E *out, const scan_geo &g, uint64_t ntiles,
                         uint32_t every, unsigned long long *ticket, lane_word *words, cudaStream_t s)
 {
-    if (g.dec) {
-        auto k = k_lane<T, OP, BLOCK, RV, true>;
-        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, BLOCK + 32, s, in, out, g.len, g.excl, ntiles, every,
-                          ticket, words);
-    } else {
-        auto k = k_lane<T, OP, BLOCK, RV, false>;
-        DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, BLOCK + 32, s, in, out, g.len, g.excl, ntiles, every,
-                          ticket, words);
-    }
+    auto k = k_lane<T, OP, BLOCK, RV, DEC>;
+    DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, BLOCK + 32, s, in, out, g.len, g.excl, ntiles, every,
+                      ticket, words);
 }
 
-template <class T, class OP>
-dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const scan_geo &g,
-                             cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap)
+/* Tiles of BLOCK runs of RV vectors, every `every`-th publishing an inclusive prefix. */
+template <class T, class OP, int BLOCK, int RV>
+static dmlcu_status lane_scan(const typename T::E *in, typename T::E *out, const scan_geo &g,
+                              uint32_t every, cudaStream_t s, char *msg, size_t cap)
 {
-    /* The test mode's tiles are one warp's vectors and publish an inclusive
-     * prefix only every 37th, so that short lanes have many tiles and
-     * look-backs cross windows even where blocks run one at a time. */
-    const bool small = o->one_lane_warp_tiles;
-    const uint32_t every = small ? 37 : 1;
-    const uint64_t tile = (small ? 32 : 256 * 8) * (16 / sizeof(typename T::E));
+    const uint64_t tile = (uint64_t)BLOCK * RV * lane_vec<T>::PER; /* k_lane's TILE */
     const uint64_t ntiles = (g.len + tile - 1) / tile;
     if (ntiles > 0x7fffffffu)
         return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED, "%s: a lane of %llu elements",
@@ -379,14 +369,26 @@ dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const 
                         cap);
     unsigned long long *ticket = (unsigned long long *)mem;
     lane_word *words = (lane_word *)((char *)mem + 16);
-    if (!r && small)
-        lane_launch<T, OP, 32, 1>(in, out, g, ntiles, every, ticket, words, s);
-    else if (!r)
-        lane_launch<T, OP, 256, 8>(in, out, g, ntiles, every, ticket, words, s);
-    if (!r)
+    if (!r) {
+        if (g.dec)
+            lane_kernel<T, OP, BLOCK, RV, true>(in, out, g, ntiles, every, ticket, words, s);
+        else
+            lane_kernel<T, OP, BLOCK, RV, false>(in, out, g, ntiles, every, ticket, words, s);
         r = dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);
+    }
     dmlcu_status fr = dmlcu_cuda_fail(cudaFreeAsync(mem, s), "cudaFreeAsync", msg, cap);
     return r ? r : fr;
+}
+
+template <class T, class OP>
+dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const scan_geo &g,
+                             cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap)
+{
+    /* The test mode's tiles are one warp's vectors and publish an inclusive
+     * prefix only every 37th, so that short lanes have many tiles and
+     * look-backs cross windows even where blocks run one at a time. */
+    return o->one_lane_warp_tiles ? lane_scan<T, OP, 32, 1>(in, out, g, 37, s, msg, cap)
+                                  : lane_scan<T, OP, 256, 8>(in, out, g, 1, s, msg, cap);
 }
 
 #define DMLCU_SCAN_LANE_PAIR(T, OP)                                                            \
