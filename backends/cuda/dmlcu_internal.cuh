@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <type_traits>
 
 #define DMLCU_MAXD 8  /* DMLR_MAX_RANK */
 #define DMLCU_MAXOPS 3 /* operands walked together: output, data, indices */
@@ -79,11 +80,13 @@ struct dmlcu_div64 {
 /* The geometry as kernels see it; IT is uint32_t (fast path) or uint64_t. */
 template <class IT> struct dmlcu_dims;
 template <> struct dmlcu_dims<uint32_t> {
+    typedef uint32_t index;
     int rank;
     dmlcu_div32 div[DMLCU_MAXD];
     uint64_t steps[DMLCU_MAXOPS][DMLCU_MAXD];
 };
 template <> struct dmlcu_dims<uint64_t> {
+    typedef uint64_t index;
     int rank;
     dmlcu_div64 div[DMLCU_MAXD];
     uint64_t steps[DMLCU_MAXOPS][DMLCU_MAXD];
@@ -204,6 +207,22 @@ static inline bool dmlcu_narrow(uint64_t n, const dmlcu_options *o)
 {
     return !o->force_64bit_index && n <= UINT32_MAX;
 }
+
+/* f(d): g's dims at the width dmlcu_narrow picks (a generic lambda; the kernel's
+ * index type is typename DMLCU_INDEX(d)). */
+template <class F> static inline void dmlcu_with_dims(const dmlcu_geo *g, const dmlcu_options *o, F f)
+{
+    if (dmlcu_narrow(g->count, o)) {
+        dmlcu_dims<uint32_t> d;
+        dmlcu_dims_init(&d, g);
+        f(d);
+    } else {
+        dmlcu_dims<uint64_t> d;
+        dmlcu_dims_init(&d, g);
+        f(d);
+    }
+}
+#define DMLCU_INDEX(d) std::decay<decltype(d)>::type::index
 
 /* Blocks for a grid-stride loop over n items: enough to fill the device. */
 unsigned dmlcu_grid(uint64_t n, unsigned block);

@@ -42,19 +42,11 @@ static void launch_nd(uint8_t *out, const uint8_t *in, const uint8_t *idx, const
                       const dmlcu_options *o)
 {
     unsigned grid = dmlcu_grid(g->count, BLOCK);
-    if (dmlcu_narrow(g->count, o)) {
-        dmlcu_dims<uint32_t> d;
-        dmlcu_dims_init(&d, g);
-        auto k = k_gather_nd<W, uint32_t>;
+    dmlcu_with_dims(g, o, [&](const auto &d) {
+        auto k = k_gather_nd<W, typename DMLCU_INDEX(d)>;
         DMLCU_LAUNCH(k, grid, BLOCK, s, (W *)out, (const W *)in, idx, d, g->count, ix->dt,
                      ix->esize, *t);
-    } else {
-        dmlcu_dims<uint64_t> d;
-        dmlcu_dims_init(&d, g);
-        auto k = k_gather_nd<W, uint64_t>;
-        DMLCU_LAUNCH(k, grid, BLOCK, s, (W *)out, (const W *)in, idx, d, g->count, ix->dt,
-                     ix->esize, *t);
-    }
+    });
 }
 
 /* B = BatchDimensionCount (0 for GATHER_ND); the counts and shapes are validated. */

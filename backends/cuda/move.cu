@@ -35,17 +35,10 @@ static void launch_copy(uint8_t *dst, const uint8_t *src, const dmlcu_geo *g, cu
                         const dmlcu_options *o)
 {
     unsigned grid = dmlcu_grid(g->count, BLOCK);
-    if (dmlcu_narrow(g->count, o)) {
-        dmlcu_dims<uint32_t> d;
-        dmlcu_dims_init(&d, g);
-        auto k = k_copy<W, uint32_t>;
+    dmlcu_with_dims(g, o, [&](const auto &d) {
+        auto k = k_copy<W, typename DMLCU_INDEX(d)>;
         DMLCU_LAUNCH(k, grid, BLOCK, s, (W *)dst, (const W *)src, d, g->count);
-    } else {
-        dmlcu_dims<uint64_t> d;
-        dmlcu_dims_init(&d, g);
-        auto k = k_copy<W, uint64_t>;
-        DMLCU_LAUNCH(k, grid, BLOCK, s, (W *)dst, (const W *)src, d, g->count);
-    }
+    });
 }
 
 dmlcu_status dmlcu_copy(uint8_t *dst, const uint8_t *src, dmlcu_geo *g, uint32_t esize,
@@ -145,15 +138,10 @@ __global__ void k_scatter_nd(W *out, const W *__restrict__ upd, const uint8_t *_
 #define LAUNCH_SCATTER(K, esize, g, o, s, ...)                                              \
     do {                                                                                    \
         unsigned grid_ = dmlcu_grid((g)->count, BLOCK);                                     \
-        if (dmlcu_narrow((g)->count, o)) {                                                        \
-            dmlcu_dims<uint32_t> d_;                                                        \
-            dmlcu_dims_init(&d_, g);                                                        \
-            DISPATCH_WIDTH(K, uint32_t, esize, grid_, s, d_, (g)->count, __VA_ARGS__);      \
-        } else {                                                                            \
-            dmlcu_dims<uint64_t> d_;                                                        \
-            dmlcu_dims_init(&d_, g);                                                        \
-            DISPATCH_WIDTH(K, uint64_t, esize, grid_, s, d_, (g)->count, __VA_ARGS__);      \
-        }                                                                                   \
+        dmlcu_with_dims(g, o, [&](const auto &d_) {                                         \
+            DISPATCH_WIDTH(K, typename DMLCU_INDEX(d_), esize, grid_, s, d_, (g)->count,    \
+                           __VA_ARGS__);                                                    \
+        });                                                                                 \
     } while (0)
 #define DISPATCH_WIDTH(K, IT, esize, grid, s, d, n, out, upd, idx, ...)                     \
     switch (esize) {                                                                        \
