@@ -47,7 +47,8 @@
 #
 # Knobs (environment): OUT, BUDGET, CARRY (build/gpu-carry), PYTHON (python3),
 # TORCH_DEVICE (the adapter's --device; default cuda), JOBS (nproc), ONLY (a
-# space-separated list of steps to run; env and build always run).
+# space-separated list of steps to run; env and build always run), BUILD=prebuilt
+# (no build there: the CUDA binaries of CARRY/prebuilt, as many as were carried).
 # DRYRUN=emu runs the plumbing on a machine without a GPU: the CPU-emulated
 # plugin and self-test of `make cuda-emu`, torch on the CPU, no sanitizer, no bench.
 set -u
@@ -151,17 +152,24 @@ if [ -e "$CARRY/lib/libdmlcase.a" ] && ! pkg-config --exists libcjson nettle 2>/
     # (nvcc takes a path to a .so.N only through -Xlinker)
     CARRY_CASE_LIBS="-Xlinker $PWD/$CARRY/lib/libcjson.so.1 -Xlinker $PWD/$CARRY/lib/libnettle.so.8"
 fi
+# What prepare-carry.sh built here (those of the four that were carried).
+use_prebuilt() {
+    mkdir -p build/lib build/bin
+    for f in dmlcts_cuda_plugin.so dmlcts_cuda_memcheck_control.so; do
+        [ ! -e "$CARRY/prebuilt/$f" ] || cp "$CARRY/prebuilt/$f" build/lib/
+    done
+    for f in dmlref-cuda-bench dmlref-cuda-selftest; do
+        [ ! -e "$CARRY/prebuilt/$f" ] || cp "$CARRY/prebuilt/$f" build/bin/
+    done
+    record "$1" ok 0 "using $CARRY/prebuilt (built before the trip): $(ls "$CARRY/prebuilt" | tr '\n' ' ')"
+}
 if [ -n "$DRYRUN" ]; then
     step build 300 "error" make -j"$JOBS" cuda-emu-build $(command -v nvcc >/dev/null && echo cuda)
+elif [ "${BUILD:-make}" = prebuilt ]; then
+    use_prebuilt build
 elif ! step build 200 "error" make -j"$JOBS" cuda \
     ${CARRY_CASE_LIB:+CUDA_CASE_LIB="$CARRY_CASE_LIB" CUDA_CASE_LIBS="$CARRY_CASE_LIBS"}; then
-    if [ -e "$CARRY/prebuilt/dmlcts_cuda_plugin.so" ]; then
-        mkdir -p build/lib build/bin
-        cp "$CARRY/prebuilt/dmlcts_cuda_plugin.so" "$CARRY/prebuilt/dmlcts_cuda_memcheck_control.so" \
-            build/lib/
-        cp "$CARRY/prebuilt/dmlref-cuda-bench" "$CARRY/prebuilt/dmlref-cuda-selftest" build/bin/
-        record build-fallback ok 0 "using $CARRY/prebuilt (built before the trip)"
-    fi
+    [ ! -e "$CARRY/prebuilt/dmlcts_cuda_plugin.so" ] || use_prebuilt build-fallback
 fi
 
 if [ "$GPU" = 0 ] && [ -z "$DRYRUN" ]; then
