@@ -3,17 +3,18 @@
  * (CUMULATIVE_PRODUCT, CUMULATIVE_SUMMATION) in one pass: decoupled look-back
  * over tiles of 256 runs x 128 bytes, staged in shared memory.  A lone lane
  * cannot fill the device with lanes, so its parallelism has to come from
- * inside it, and a tile can only be stored once every tile before it has
- * published: a tile holds its shared memory from its load to its store, so
- * what bounds the speed is how long that is.  Three things keep it short:
+ * inside it.  Timed tile by tile, the look-back's prefix is there before the
+ * tile's threads need it; what the look-back costs is its traffic in L2
+ * beside the tiles' own.  So:
  *   - the loads go straight to shared memory (cp.async), six tiles per SM;
- *   - a 33rd warp looks back while the tile is still coming in, so the
- *     look-back's round trips overlap the load (barrier 1 is the 256 tile
- *     threads' own, so that warp never holds them up);
+ *   - a 33rd warp looks back while the tile is still coming in (barrier 1 is
+ *     the 256 tile threads' own, so that warp never holds them up);
+ *   - the tiles' published words lie a line apart (lane_at);
  *   - each thread scans its run one 16-byte vector at a time (few registers,
  *     so six blocks fit), and FLOAT16 runs are totalled in float first.
- * (Persistent double-buffered blocks, and tiles that are reduced first and
- * re-read from L2 after the look-back, measured slower: docs/performance.md.)
+ * (Persistent double-buffered blocks, tiles re-read from L2 after the
+ * look-back, other tile sizes and wider look-back windows measured slower:
+ * docs/performance.md.)
  *
  * A tile is copied in and out in 16-byte vectors, neighbouring threads on
  * neighbouring vectors (coalesced); between, each thread scans its own run of
@@ -27,10 +28,10 @@
  * the tiles', not the reference's order, the look-back's depends on which
  * predecessors had published an inclusive prefix, and a FLOAT16 run's total
  * is a float sum or product (redone in double where the float may have lost
- * more: lane_run_total), so a result may differ in the last place from the reference and
- * from run to run: inside CUMULATIVE_PRODUCT-10's and CUMULATIVE_SUMMATION-11's
- * bounds (any order, at any width at least the output's), as the other
- * parallel scans.  In place (CUMULATIVE_PRODUCT-7) is safe: a tile's every
+ * more: lane_run_total), so a result may differ in the last place from the
+ * reference and from run to run: inside CUMULATIVE_PRODUCT-10's and
+ * CUMULATIVE_SUMMATION-11's bounds (any order, at any width at least the
+ * output's), as the other parallel scans.  In place (CUMULATIVE_PRODUCT-7) is safe: a tile's every
  * load completes before any of its stores, and a tile stores only its own
  * elements.
  */
@@ -101,6 +102,15 @@ struct lane_word {
     double v;
 };
 
+/* Tile q's word, one per 128-byte line: packed, the few lines that every
+ * look-back polls became a hot spot in L2 that held up the tiles' own loads
+ * and stores (docs/performance.md, "The lone lane scan"). */
+enum { LANE_STRIDE = 128 / sizeof(lane_word) };
+__device__ __forceinline__ lane_word *lane_at(lane_word *words, uint64_t q)
+{
+    return words + q * LANE_STRIDE;
+}
+
 __device__ __forceinline__ void lane_publish(lane_word *p, unsigned status, double v)
 {
 #ifdef DMLCU_EMULATION
@@ -136,7 +146,7 @@ __device__ __forceinline__ lane_word lane_read(const lane_word *p)
  * inclusive identity.
  */
 template <class OP>
-__device__ double lane_prefix(const lane_word *words, uint64_t q)
+__device__ double lane_prefix(lane_word *words, uint64_t q)
 {
     const uint32_t i = threadIdx.x & 31;
     double prefix = OP::template id<double>();
@@ -144,7 +154,7 @@ __device__ double lane_prefix(const lane_word *words, uint64_t q)
     for (uint64_t end = q;; end -= 32) {
         lane_word w = {LB_INC, OP::template id<double>()};
         if (end > i)
-            w = lane_read(words + end - 1 - i);
+            w = lane_read(lane_at(words, end - 1 - i));
         uint32_t near;
         for (;;) {
             unsigned inc = __ballot_sync(~0u, w.status == LB_INC);
@@ -155,7 +165,7 @@ __device__ double lane_prefix(const lane_word *words, uint64_t q)
             __nanosleep(pause);
             pause = pause < 1024 ? 2 * pause : pause;
             if (i < near && w.status == LB_NONE)
-                w = lane_read(words + end - 1 - i);
+                w = lane_read(lane_at(words, end - 1 - i));
         }
         double v = i <= near ? w.v : OP::template id<double>();
 #pragma unroll
@@ -301,11 +311,11 @@ __global__ void __launch_bounds__(BLOCK + 32)
     const uint32_t r = DEC ? BLOCK - 1 - threadIdx.x : threadIdx.x;
     double total, run = lane_exclusive<OP, BLOCK>(lane_run_total<T, OP, RV, DEC>(buf, r), wsm, &total);
     if (threadIdx.x == 0)
-        lane_publish(words + q, q ? LB_AGG : LB_INC, total);
+        lane_publish(lane_at(words, q), q ? LB_AGG : LB_INC, total);
     lane_meet(); /* the look-back warp's prefix */
     const double prefix = s_prefix;
     if (threadIdx.x == 0 && q && q % every == 0)
-        lane_publish(words + q, LB_INC, OP::ap(prefix, total));
+        lane_publish(lane_at(words, q), LB_INC, OP::ap(prefix, total));
     run = OP::ap(prefix, run);
 #pragma unroll 1
     for (int jj = 0; jj < RV; jj++) {
@@ -358,9 +368,9 @@ static dmlcu_status lane_scan(const typename T::E *in, typename T::E *out, const
     if (ntiles > 0x7fffffffu)
         return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED, "%s: a lane of %llu elements",
                           OP::name(), (unsigned long long)g.len);
-    /* scratch: the ticket, then a zeroed word (LB_NONE) per tile */
+    /* scratch: the ticket, then a zeroed word (LB_NONE) per tile, LANE_STRIDE apart */
     void *mem;
-    const size_t bytes = 16 + ntiles * sizeof(lane_word);
+    const size_t bytes = 16 + ntiles * LANE_STRIDE * sizeof(lane_word);
     dmlcu_status r = dmlcu_cuda_fail(dmlcu_scratch_alloc(&mem, bytes, s),
                                      "scratch (one-lane scan)", msg, cap);
     if (r)
