@@ -76,13 +76,10 @@ template <int BLOCK> __device__ __forceinline__ void lane_bar(void)
 #endif
 }
 
-/*
- * Barrier 0, met by the look-back warp and the tile's threads at two
- * different places: barrier.sync without .aligned.  __syncthreads is the
- * aligned form, which must be one instruction for the whole block.  Only
- * the prefix crosses it, from the warp to the tile's threads (racecheck
- * reported the total's way back, read by the warp to publish, as a race).
- */
+/* Barrier 0, met by the look-back warp and the tile's threads at two places:
+ * barrier.sync without .aligned (__syncthreads must be one instruction for
+ * the whole block).  Only the prefix crosses it, from the warp (racecheck
+ * reported the total's way back, read by the warp to publish, as a race). */
 __device__ __forceinline__ void lane_meet(void)
 {
 #ifdef DMLCU_EMULATION
@@ -92,11 +89,8 @@ __device__ __forceinline__ void lane_meet(void)
 #endif
 }
 
-/*
- * The published state of a tile: status and value in one 16-byte word,
- * written and read whole (as CUB's tile descriptors), so no fence is needed
- * between them.
- */
+/* A tile's published state: status and value in one 16-byte word, written
+ * and read whole (as CUB's tile descriptors), so no fence between them. */
 struct lane_word {
     unsigned long long status;
     double v;
@@ -118,9 +112,8 @@ __device__ __forceinline__ void lane_publish(lane_word *p, unsigned status, doub
     p->status = status;
 #else
     unsigned long long hi = (unsigned long long)__double_as_longlong(v);
-    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"((unsigned long long)status),
-                 "l"(hi)
-                 : "memory");
+    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};"
+                 ::"l"(p), "l"((unsigned long long)status), "l"(hi) : "memory");
 #endif
 }
 
