@@ -4,8 +4,8 @@
  * over tiles of 256 runs x 128 bytes, staged in shared memory.  A lone lane
  * cannot fill the device with lanes, so its parallelism has to come from
  * inside it.  Timed tile by tile, the look-back's prefix is there before the
- * tile's threads need it; what the look-back costs is its traffic in L2
- * beside the tiles' own.  So:
+ * tile's threads need it, so what the look-back costs beside a copy is not
+ * waiting (part of it was its polls' hot spot in L2).  So:
  *   - the loads go straight to shared memory (cp.async), six tiles per SM;
  *   - a 33rd warp looks back while the tile is still coming in (barrier 1 is
  *     the 256 tile threads' own, so that warp never holds them up);
@@ -31,9 +31,9 @@
  * more: lane_run_total), so a result may differ in the last place from the
  * reference and from run to run: inside CUMULATIVE_PRODUCT-10's and
  * CUMULATIVE_SUMMATION-11's bounds (any order, at any width at least the
- * output's), as the other parallel scans.  In place (CUMULATIVE_PRODUCT-7) is safe: a tile's every
- * load completes before any of its stores, and a tile stores only its own
- * elements.
+ * output's), as the other parallel scans.  In place (CUMULATIVE_PRODUCT-7) is
+ * safe: a tile's every load completes before any of its stores, and a tile
+ * stores only its own elements.
  */
 #include "scan_lookback.cuh"
 

@@ -15,11 +15,15 @@
 #   DIR/lib/libdmlcase.a                the case loader, for the CUDA bench's --case
 #   DIR/lib-fallback/libgomp.so.1           only if the device lacks one
 #   DIR/prebuilt/                           make cuda's outputs (sm_90), fallback
+#                                           or BUILD=prebuilt; PREBUILT names them
 #   DIR/MANIFEST                            what was built from what, sizes, sha256
 set -eu
 cd "$(dirname "$0")/../.."
 DIR=${1:-build/gpu-carry}
 LIMIT_MIB=60
+# Which of make cuda's outputs go into prebuilt/ (all four together exceed the limit:
+# name the ones the device steps need, e.g. for BUILD=prebuilt).
+PREBUILT=${PREBUILT:-dmlcts_cuda_plugin.so dmlcts_cuda_memcheck_control.so dmlref-cuda-bench dmlref-cuda-selftest}
 export PATH=/usr/local/cuda/bin:$PATH
 
 echo "prepare-carry: make (dmlcts, dmlref, the case loader)"
@@ -49,7 +53,7 @@ gomp=$(ldd build/bin/dmlcts | awk '$1 == "libgomp.so.1" { print $3 }')
 [ -n "$gomp" ] && cp -L "$gomp" "$DIR/lib-fallback/libgomp.so.1"
 for f in build/lib/dmlcts_cuda_plugin.so build/lib/dmlcts_cuda_memcheck_control.so \
          build/bin/dmlref-cuda-bench build/bin/dmlref-cuda-selftest; do
-    [ -e "$f" ] && cp "$f" "$DIR/prebuilt/"
+    case " $PREBUILT " in *" ${f##*/} "*) [ ! -e "$f" ] || cp "$f" "$DIR/prebuilt/" ;; esac
 done
 # Host debug sections only (the CUDA binaries are ~13 MiB each with them): the
 # device code keeps its -lineinfo, so the sanitizers still name source lines.

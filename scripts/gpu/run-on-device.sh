@@ -48,7 +48,7 @@
 # Knobs (environment): OUT, BUDGET, CARRY (build/gpu-carry), PYTHON (python3),
 # TORCH_DEVICE (the adapter's --device; default cuda), JOBS (nproc), ONLY (a
 # space-separated list of steps to run; env and build always run), BUILD=prebuilt
-# (no build there: the CUDA binaries of CARRY/prebuilt, as many as were carried).
+# (no build there: the CUDA binaries in CARRY/prebuilt, those prepare-carry.sh's PREBUILT named).
 # DRYRUN=emu runs the plumbing on a machine without a GPU: the CPU-emulated
 # plugin and self-test of `make cuda-emu`, torch on the CPU, no sanitizer, no bench.
 set -u
