@@ -136,9 +136,11 @@ wait
         "$R/done.txt" | sort
     for f in "$R"/*.txt; do
         case $f in */versions.txt | */done.txt | */probes.txt | */cuda-build.txt) continue ;; esac
-        n=$(grep -cE '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE|NOT_SUPPORTED) ' "$f")
-        echo "-- $(basename "$f" .txt): $n not passed; first:"
-        grep -E '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE|NOT_SUPPORTED) ' "$f" | head -n 6 | cut -c1-220
+        # (dmlcts -v prints a verdict as it comes and again in its closing list: once each here)
+        grep -E '^(FAIL|ERROR|CRASH|TIMEOUT|OOB_WRITE|NOT_SUPPORTED) ' "$f" | awk '!seen[$0]++' >"$f.not"
+        echo "-- $(basename "$f" .txt): $(wc -l <"$f.not") not passed; first:"
+        head -n 12 "$f.not" | cut -c1-220
+        rm -f "$f.not"
     done
 } | tee "$OUT/summary.txt"
 cat "$R/probes.txt" 2>/dev/null
