@@ -357,7 +357,6 @@ dmlcu_status dmlcu_gather(const dmlr_gather_operator_desc *desc, void *const *bu
     return dmlcu_cuda_fail(cudaGetLastError(), "GATHER kernel launch", msg, cap);
 }
 
-
 /* ---- GATHER_ELEMENTS: out[c] = in[c with c[Axis] = clamp(indices[c])] ------------ */
 
 /*

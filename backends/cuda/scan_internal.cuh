@@ -113,6 +113,15 @@ template <class Acc, class OP> __device__ __forceinline__ Acc warp_inclusive(Acc
     return x;
 }
 
+/* The whole warp's product (sum), in every lane. */
+template <class Acc, class OP> __device__ __forceinline__ Acc warp_total(Acc v)
+{
+#pragma unroll
+    for (int o = 16; o >= 1; o >>= 1)
+        v = OP::ap(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
 /* Exclusive scan of one value per thread; *total gets the block's product (sum). */
 template <class Acc, class OP, int BLOCK>
 __device__ __forceinline__ Acc block_exclusive(Acc v, Acc *wsm, Acc *total)

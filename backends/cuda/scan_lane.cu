@@ -160,11 +160,8 @@ __device__ double lane_prefix(lane_word *words, uint64_t q)
             if (i < near && w.status == LB_NONE)
                 w = lane_read(lane_at(words, end - 1 - i));
         }
-        double v = i <= near ? w.v : OP::template id<double>();
-#pragma unroll
-        for (int o = 16; o; o >>= 1)
-            v = OP::ap(__shfl_xor_sync(~0u, v, o), v);
-        prefix = OP::ap(v, prefix);
+        const double v = i <= near ? w.v : OP::template id<double>();
+        prefix = OP::ap(warp_total<double, OP>(v), prefix);
         if (near < 32)
             return prefix;
     }

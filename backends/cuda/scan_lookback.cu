@@ -22,15 +22,6 @@ template <class Acc> struct lb_state {
 template <class A> __device__ __forceinline__ A lb_load(const A *p) { return *(const volatile A *)p; }
 template <class A> __device__ __forceinline__ void lb_store(A *p, A v) { *(volatile A *)p = v; }
 
-template <class Acc, class OP>
-__device__ __forceinline__ Acc lb_warp_total(Acc v)
-{
-#pragma unroll
-    for (int o = 16; o >= 1; o >>= 1)
-        v = OP::ap(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-
 /*
  * The block tiles' look-back, by one whole warp: lane i looks at tile
  * b - 1 - i of the window, waits until it is published, and the warp sums the
@@ -60,7 +51,7 @@ __device__ Acc lb_block_prefix(const lb_state<Acc> &st, uint64_t b, uint64_t fir
             v = lb_load(st.agg + p);
         else if (in && ln == stop)
             v = lb_load(st.inc + p);
-        prefix = OP::ap(lb_warp_total<Acc, OP>(v), prefix);
+        prefix = OP::ap(warp_total<Acc, OP>(v), prefix);
         if (incs)
             return prefix;
     }
@@ -79,9 +70,6 @@ __device__ __forceinline__ void lb_publish(Acc *slot, Acc v, unsigned *flag, uns
     if (writer)
         lb_store(flag, state);
 }
-
-
-
 
 /*
  * The one-pass scan: scratch of [ticket][flags][aggregates][inclusive
@@ -112,7 +100,6 @@ static dmlcu_status lb_alloc(uint64_t tiles, uint64_t width, const dmlcu_options
     st->every = o->scan_lookback == DMLCU_LOOKBACK_SPARSE ? 37 : 1;
     return DMLCU_OK;
 }
-
 
 /* k_block in one pass: tile b = lane * nchunks + chunk, b from the ticket. */
 template <class T, class OP, int BLOCK>

@@ -236,8 +236,8 @@ assert "OutputTensor rows 0, columns 1\u20133: 0 of 3 element(s) differ" in svgs
 assert 'class="cellgrid"' in svgs[0]
 EOF
     # 10,000 failures: the page loads (navigation to the load event, as the page itself
-    # measures it) within 30 s: room for a loaded 2-core CI machine, not for a page that
-    # draws every failure at once.
+    # measures it) within 30 s: room for a loaded CI machine, not for a page that draws
+    # every failure at once.
     browse "$T/10k.html" dom_10k --dump-dom
     ms=$(grep -o 'id="js-time">loaded in [0-9]* ms' "$T/dom_10k.out" | grep -o '[0-9]*' | head -n 1)
     echo "test-dmlcts-html: the 10,000-failure page ($(wc -c <"$T/10k.html") bytes) loaded in ${ms:-?} ms"
