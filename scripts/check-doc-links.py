@@ -14,23 +14,30 @@ SKIP_DIRS = {".git", "build", "build-asan", "node_modules", "__pycache__"}
 ANCHORS = {}  # path -> the anchors of its headings, each file read once
 
 
+def prose(path):
+    """(line number, line) of a Markdown file, code fences left out."""
+    fence = False
+    with open(path, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            if line.startswith("```"):
+                fence = not fence
+            elif not fence:
+                yield no, line
+
+
 def anchors(path):
-    cache = ANCHORS
-    if path not in cache:
-        seen, out, fence = {}, set(), False
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("```"):
-                    fence = not fence
-                m = None if fence else re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
-                if not m:
-                    continue
-                slug = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower()).replace(" ", "-")
-                n = seen.get(slug, 0)
-                seen[slug] = n + 1
-                out.add(slug if n == 0 else "%s-%d" % (slug, n))
-        cache[path] = out
-    return cache[path]
+    if path not in ANCHORS:
+        seen, out = {}, set()
+        for _, line in prose(path):
+            m = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+            if not m:
+                continue
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).strip().lower()).replace(" ", "-")
+            n = seen.get(slug, 0)
+            seen[slug] = n + 1
+            out.add(slug if n == 0 else "%s-%d" % (slug, n))
+        ANCHORS[path] = out
+    return ANCHORS[path]
 
 
 def main(argv):
@@ -42,26 +49,20 @@ def main(argv):
             if not name.endswith(".md"):
                 continue
             md = os.path.join(d, name)
-            fence = False
-            with open(md, encoding="utf-8") as f:
-                for no, line in enumerate(f, 1):
-                    if line.startswith("```"):
-                        fence = not fence
-                    if fence:
+            for no, line in prose(md):
+                for target in LINK.findall(line):
+                    if re.match(r"[a-z]+:", target):
                         continue
-                    for target in LINK.findall(line):
-                        if re.match(r"[a-z]+:", target):
-                            continue
-                        path, _, frag = target.partition("#")
-                        dest = os.path.normpath(os.path.join(d, path)) if path else md
-                        why = None
-                        if not os.path.exists(dest):
-                            why = "no such file"
-                        elif frag and dest.endswith(".md") and frag not in anchors(dest):
-                            why = "no heading with anchor #" + frag
-                        if why:
-                            bad += 1
-                            print("%s:%d: %s: %s" % (os.path.relpath(md, root), no, target, why))
+                    path, _, frag = target.partition("#")
+                    dest = os.path.normpath(os.path.join(d, path)) if path else md
+                    why = None
+                    if not os.path.exists(dest):
+                        why = "no such file"
+                    elif frag and dest.endswith(".md") and frag not in anchors(dest):
+                        why = "no heading with anchor #" + frag
+                    if why:
+                        bad += 1
+                        print("%s:%d: %s: %s" % (os.path.relpath(md, root), no, target, why))
     return 1 if bad else 0
 
 
