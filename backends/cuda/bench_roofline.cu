@@ -116,7 +116,7 @@ bool dmlcu_sector_roofline(const dmlcu_sector_traffic *t, int runs, cudaStream_t
     std::vector<float> times;
     cudaEvent_t a = NULL, b = NULL;
     bool ok = true;
-    const int grid = 132 * 16, block = 256;
+    const int grid = (int)dmlcu_sm_count() * 16, block = 256; /* 16 blocks per SM */
     /* Blocks per row: one row walks its list with the whole grid; several rows
      * share the grid, bpr blocks each (enough for the list), so that every block
      * has a row. */
