@@ -448,21 +448,23 @@ END_TEST
 
 /* ---- dmlr_scatter_targets ------------------------------------------------- */
 
-/* Marks of a {3,3} SCATTER on Axis 1 with INT32 indices {3,1}, the output in `lout`. */
-static void flat_marks(const int64_t *idx, tu_layout lout, uint8_t *m)
+/* Marks of a {3,cols} SCATTER on Axis 1 with {3,k} indices of type ixt, the output in `lout`. */
+static void targets_marks(uint32_t cols, uint32_t k, dmlr_data_type ixt, const int64_t *idx,
+                          tu_layout lout, uint8_t *m)
 {
     tu_tensor in, ix, up, out;
-    tu_tensor_init(&in, DMLR_FLOAT32, 2, S(3, 3), TU_PACKED);
-    tu_tensor_init(&ix, DMLR_INT32, 2, S(3, 1), TU_PACKED);
-    tu_tensor_init(&up, DMLR_FLOAT32, 2, S(3, 1), TU_PACKED);
-    tu_tensor_init(&out, DMLR_FLOAT32, 2, S(3, 3), lout);
-    for (uint64_t i = 0; i < 3; i++)
+    tu_tensor_init(&in, DMLR_FLOAT32, 2, S(3, cols), TU_PACKED);
+    tu_tensor_init(&ix, ixt, 2, S(3, k), TU_PACKED);
+    tu_tensor_init(&up, DMLR_FLOAT32, 2, S(3, k), TU_PACKED);
+    tu_tensor_init(&out, DMLR_FLOAT32, 2, S(3, cols), lout);
+    for (uint64_t i = 0; i < 3 * k; i++)
         tu_set_index(&ix, i, idx[i]);
     dmlr_scatter_operator_desc s;
     dmlr_operator_desc op = scatter_op(&s, &in, &ix, &up, &out, 1);
     dmlr_buffer ins[3] = {tu_buffer(&in), tu_buffer(&ix), tu_buffer(&up)};
     dmlr_error err;
-    ck_assert_int_eq(dmlr_scatter_targets(&op, ins, 3, DMLR_FEATURE_LEVEL_MAX, NULL, 0, m, 9, &err), 0);
+    ck_assert_int_eq(
+        dmlr_scatter_targets(&op, ins, 3, DMLR_FEATURE_LEVEL_MAX, NULL, 0, m, 3 * cols, &err), 0);
     tu_tensor_free(&in);
     tu_tensor_free(&ix);
     tu_tensor_free(&up);
@@ -479,14 +481,14 @@ START_TEST(scatter_targets_mark_where_directml_writes_an_out_of_range_update)
     /* Column-major output: 3 and -1 reach element offsets 9 and -1, no element. */
     const uint8_t permuted[9] = {M, M, M, 0, W, 0, M, M, M};
     uint8_t m[9];
-    flat_marks((const int64_t[]){3, 1, -4}, TU_PACKED, m);
+    targets_marks(3, 1, DMLR_INT32, (const int64_t[]){3, 1, -4}, TU_PACKED, m);
     for (int i = 0; i < 9; i++)
         ck_assert_uint_eq(m[i], packed[i]);
-    flat_marks((const int64_t[]){3, 1, -4}, TU_PERMUTED, m);
+    targets_marks(3, 1, DMLR_INT32, (const int64_t[]){3, 1, -4}, TU_PERMUTED, m);
     for (int i = 0; i < 9; i++)
         ck_assert_uint_eq(m[i], permuted[i]);
     /* In range: nothing but the written elements. */
-    flat_marks((const int64_t[]){2, -3, 0}, TU_PACKED, m);
+    targets_marks(3, 1, DMLR_INT32, (const int64_t[]){2, -3, 0}, TU_PACKED, m);
     for (int i = 0; i < 9; i++)
         ck_assert_uint_eq(m[i], i == 2 || i == 3 || i == 6 ? W : 0);
 }
@@ -498,16 +500,6 @@ START_TEST(scatter_targets_mark_every_line_that_out_of_range_updates_reach_once_
      * row 1's; indices far out, so that their flat addresses (INDEX-2) hold no element.
      * Against a naive walk of the updates, a row marked whole per out-of-range update. */
     const int64_t v[12] = {1000, 1000, 2, 1000, 0, 1, 2, 3, -1000, 4, 1000, 4};
-    tu_tensor in, ix, up, out;
-    tu_tensor_init(&in, DMLR_FLOAT32, 2, S(3, 5), TU_PACKED);
-    tu_tensor_init(&ix, DMLR_INT64, 2, S(3, 4), TU_PACKED);
-    tu_tensor_init(&up, DMLR_FLOAT32, 2, S(3, 4), TU_PACKED);
-    tu_tensor_init(&out, DMLR_FLOAT32, 2, S(3, 5), TU_PACKED);
-    for (uint64_t i = 0; i < 12; i++)
-        tu_set_index(&ix, i, v[i]);
-    dmlr_scatter_operator_desc s;
-    dmlr_operator_desc op = scatter_op(&s, &in, &ix, &up, &out, 1);
-    dmlr_buffer ins[3] = {tu_buffer(&in), tu_buffer(&ix), tu_buffer(&up)};
     const uint8_t W = DMLR_SCATTER_WRITTEN, C = DMLR_SCATTER_CONTESTED, M = DMLR_SCATTER_MAYBE;
     uint8_t want[15] = {0}, m[15];
     for (int r = 0; r < 3; r++)
@@ -520,12 +512,10 @@ START_TEST(scatter_targets_mark_every_line_that_out_of_range_updates_reach_once_
             }
             want[r * 5 + x] |= want[r * 5 + x] & W ? W | C : W;
         }
-    dmlr_error err;
-    ck_assert_int_eq(dmlr_scatter_targets(&op, ins, 3, DMLR_FEATURE_LEVEL_MAX, NULL, 0, m, 15, &err), 0);
+    targets_marks(5, 4, DMLR_INT64, v, TU_PACKED, m);
     for (int i = 0; i < 15; i++)
         ck_assert_uint_eq(m[i], want[i]);
     ck_assert_uint_eq(m[5 + 4], 0); /* row 1 has no out-of-range update: its last element untouched */
-    tu_tensor_free(&in), tu_tensor_free(&ix), tu_tensor_free(&up), tu_tensor_free(&out);
 }
 END_TEST
 
