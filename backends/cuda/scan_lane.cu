@@ -3,18 +3,21 @@
  * (CUMULATIVE_PRODUCT, CUMULATIVE_SUMMATION) in one pass: decoupled look-back
  * over tiles of 256 runs x 128 bytes, staged in shared memory.  A lone lane
  * cannot fill the device with lanes, so its parallelism has to come from
- * inside it.  Timed tile by tile, the look-back's prefix is there before the
- * tile's threads need it, so what the look-back costs beside a copy is not
- * waiting (part of it was its polls' hot spot in L2).  So:
+ * inside it.  What the look-back costs beside a copy is mostly waiting: a
+ * tile holds its 32 KB of shared memory while its prefix comes, on average
+ * some 5.6 us of a 14 us life on an H200 (the slowest predecessor's load,
+ * then the look-back's own round trips; docs/performance.md).  So:
  *   - the loads go straight to shared memory (cp.async), six tiles per SM;
  *   - a 33rd warp looks back while the tile is still coming in (barrier 1 is
  *     the 256 tile threads' own, so that warp never holds them up);
- *   - the tiles' published words lie a line apart (lane_at);
+ *   - the tiles' published words lie a line apart (lane_at), and outlive a
+ *     call, so that no memset precedes the kernel (lane_run);
  *   - each thread scans its run one 16-byte vector at a time (few registers,
- *     so six blocks fit), and FLOAT16 runs are totalled in float first.
+ *     so six blocks fit); FLOAT16 runs are totalled in float first and, where
+ *     that keeps the double's answer, output from float (lane_float_outputs).
  * (Persistent double-buffered blocks, tiles re-read from L2 after the
- * look-back, other tile sizes and wider look-back windows measured slower:
- * docs/performance.md.)
+ * look-back, other tile sizes, wider look-back windows and other pauses
+ * measured slower or level: docs/performance.md.)
  *
  * A tile is copied in and out in 16-byte vectors, neighbouring threads on
  * neighbouring vectors (coalesced); between, each thread scans its own run of
@@ -27,27 +30,21 @@
  * (CUMULATIVE_PRODUCT-9); exclusive outputs through OP::ex.  The grouping is
  * the tiles', not the reference's order, the look-back's depends on which
  * predecessors had published an inclusive prefix, and a FLOAT16 run's total
- * is a float sum or product (redone in double where the float may have lost
- * more: lane_run_total), so a result may differ in the last place from the
- * reference and from run to run: inside CUMULATIVE_PRODUCT-10's and
- * CUMULATIVE_SUMMATION-11's bounds (any order, at any width at least the
- * output's), as the other parallel scans.  In place (CUMULATIVE_PRODUCT-7) is
+ * and outputs may come from float (lane_run_total, lane_float_outputs), so a
+ * result may differ in the last place from the reference and from run to
+ * run: inside CUMULATIVE_PRODUCT-10's and CUMULATIVE_SUMMATION-11's bounds
+ * (any order, at any width at least the output's), as the other parallel
+ * scans.  In place (CUMULATIVE_PRODUCT-7) is
  * safe: a tile's every load completes before any of its stores, and a tile
  * stores only its own elements.
  */
+#include "scan_lane_runs.cuh"
 #include "scan_lookback.cuh"
 
 #include <math.h>
 #include <string.h>
 
-/* Vector j of run r (RV vectors a run) lives at slot r * RV + (j ^ ((r / (8 / RV)) % RV)):
- * eight threads reading vector j of their runs, or writing eight neighbouring
- * vectors, touch eight different bank groups. */
-template <int RV> __device__ __forceinline__ uint32_t lane_slot(uint32_t v)
-{
-    const uint32_t r = v / RV, j = v % RV;
-    return r * RV + (j ^ ((r / (8 / RV)) % RV));
-}
+#include <mutex>
 
 __device__ __forceinline__ void lane_copy16(uint4 *smem, const void *gmem)
 {
@@ -90,11 +87,17 @@ __device__ __forceinline__ void lane_meet(void)
 }
 
 /* A tile's published state: status and value in one 16-byte word, written
- * and read whole (as CUB's tile descriptors), so no fence between them. */
+ * and read whole (as CUB's tile descriptors), so no fence between them.  The
+ * status carries the call's epoch above its LB_ state (lane_words): a word
+ * left by an earlier call reads as LB_NONE. */
 struct lane_word {
     unsigned long long status;
     double v;
 };
+__device__ __forceinline__ unsigned lane_status(const lane_word &w, uint64_t epoch)
+{
+    return w.status >> 2 == epoch ? (unsigned)(w.status & 3) : (unsigned)LB_NONE;
+}
 
 /* Tile q's word, one per 128-byte line: packed, the few lines that every
  * look-back polls became a hot spot in L2 that held up the tiles' own loads
@@ -105,15 +108,16 @@ __device__ __forceinline__ lane_word *lane_at(lane_word *words, uint64_t q)
     return words + q * LANE_STRIDE;
 }
 
-__device__ __forceinline__ void lane_publish(lane_word *p, unsigned status, double v)
+__device__ __forceinline__ void lane_publish(lane_word *p, uint64_t epoch, unsigned state, double v)
 {
+    const unsigned long long status = epoch << 2 | state;
 #ifdef DMLCU_EMULATION
     p->v = v;
     p->status = status;
 #else
     unsigned long long hi = (unsigned long long)__double_as_longlong(v);
     asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};"
-                 ::"l"(p), "l"((unsigned long long)status), "l"(hi) : "memory");
+                 ::"l"(p), "l"(status), "l"(hi) : "memory");
 #endif
 }
 
@@ -139,25 +143,25 @@ __device__ __forceinline__ lane_word lane_read(const lane_word *p)
  * inclusive identity.
  */
 template <class OP>
-__device__ double lane_prefix(lane_word *words, uint64_t q)
+__device__ double lane_prefix(lane_word *words, uint64_t q, uint64_t epoch)
 {
     const uint32_t i = threadIdx.x & 31;
     double prefix = OP::template id<double>();
     unsigned pause = 256;
     for (uint64_t end = q;; end -= 32) {
-        lane_word w = {LB_INC, OP::template id<double>()};
+        lane_word w = {epoch << 2 | LB_INC, OP::template id<double>()};
         if (end > i)
             w = lane_read(lane_at(words, end - 1 - i));
         uint32_t near;
         for (;;) {
-            unsigned inc = __ballot_sync(~0u, w.status == LB_INC);
+            unsigned inc = __ballot_sync(~0u, lane_status(w, epoch) == LB_INC);
             near = inc ? __ffs(inc) - 1 : 32;
-            if (!__ballot_sync(~0u, i < near && w.status == LB_NONE))
+            if (!__ballot_sync(~0u, i < near && lane_status(w, epoch) == LB_NONE))
                 break;
             lb_stuck("the one-lane scan's look-back");
             __nanosleep(pause);
             pause = pause < 1024 ? 2 * pause : pause;
-            if (i < near && w.status == LB_NONE)
+            if (i < near && lane_status(w, epoch) == LB_NONE)
                 w = lane_read(lane_at(words, end - 1 - i));
         }
         const double v = i <= near ? w.v : OP::template id<double>();
@@ -188,78 +192,6 @@ __device__ __forceinline__ double lane_exclusive(double v, double *wsm, double *
     return lane ? OP::ap(before, y) : before;
 }
 
-/* Element i of a 16-byte vector (words w[4]) as double or float, and its output written back. */
-template <class T> struct lane_vec;
-template <> struct lane_vec<t_f32> {
-    enum { PER = 4, FLOAT_TOTAL = 0 }; /* a float total would show in a FLOAT32 output */
-    static __device__ __forceinline__ float f(const uint32_t *w, int i) { return __uint_as_float(w[i]); }
-    static __device__ __forceinline__ double d(const uint32_t *w, int i) { return (double)f(w, i); }
-    static __device__ __forceinline__ void put(uint32_t *w, int i, double a)
-    {
-        w[i] = __float_as_uint(__double2float_rn(a));
-    }
-    typedef uint32_t U; /* the element's bits */
-    enum : uint32_t { ONE = 0x3f800000u, NEG_ZERO = 0x80000000u };
-};
-template <> struct lane_vec<t_f16> {
-    enum { PER = 8, FLOAT_TOTAL = 1 };
-    static __device__ __forceinline__ float f(const uint32_t *w, int i)
-    {
-        return __half2float(__ushort_as_half((unsigned short)(w[i / 2] >> (i % 2 * 16))));
-    }
-    static __device__ __forceinline__ double d(const uint32_t *w, int i) { return (double)f(w, i); }
-    /* CUMULATIVE_PRODUCT-9: one rounding, straight from double (cvt.rn.f16.f64). */
-    static __device__ __forceinline__ void put(uint32_t *w, int i, double a)
-    {
-        uint32_t h = __half_as_ushort(__double2half(a)), sh = i % 2 * 16;
-        w[i / 2] = (w[i / 2] & ~(0xffffu << sh)) | h << sh;
-    }
-    typedef unsigned short U;
-    enum : uint32_t { ONE = 0x3c00u, NEG_ZERO = 0x8000u };
-};
-
-/* The run's fold in A (float or double), in traversal order; *least: the least |partial|. */
-template <class A, class T, class OP, int RV, bool DEC>
-__device__ __forceinline__ A lane_fold(const uint4 *buf, uint32_t r, A *least)
-{
-    typedef lane_vec<T> V;
-    A acc = OP::template id<A>();
-#pragma unroll 1
-    for (int jj = 0; jj < RV; jj++) {
-        uint4 x = buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
-        uint32_t w[4] = {x.x, x.y, x.z, x.w};
-#pragma unroll
-        for (int ii = 0; ii < V::PER; ii++) {
-            acc = OP::ap(acc, (A)V::f(w, DEC ? V::PER - 1 - ii : ii));
-            if (least)
-                *least = fmin(*least, fabs(acc));
-        }
-    }
-    return acc;
-}
-
-/*
- * A thread's run total, in traversal order.  FLOAT16: a float total first
- * (exact conversions; a rounding per step far below the output's), kept when
- * it cannot have lost more: finite, and for a product no partial product
- * below 2^-100, so none was subnormal (an f16 factor is at least 2^-24).
- * Otherwise (an infinity, a NaN, a zero, an underflow) the run is redone in
- * double, as every FLOAT32 run is: CUMULATIVE_PRODUCT-12 leaves the elements
- * after such a run to the device, but the reference's answer is the better one.
- */
-template <class T, class OP, int RV, bool DEC>
-__device__ __forceinline__ double lane_run_total(const uint4 *buf, uint32_t r)
-{
-    const bool product = OP::template id<double>() == 1.0;
-    if (lane_vec<T>::FLOAT_TOTAL) {
-        float least = 1.0f;
-        const float f = lane_fold<float, T, OP, RV, DEC>(buf, r, product ? &least : NULL);
-        if (fabsf(f) <= 3.4028235e38f && least >= 0x1p-100f)
-            return f;
-    }
-    return lane_fold<double, T, OP, RV, DEC>(buf, r, (double *)NULL);
-}
-
 /*
  * One tile per block: threads 0..BLOCK-1 load, scan and store it, the warp
  * after them looks back; its ticket, not its block index, says which tile
@@ -268,7 +200,7 @@ __device__ __forceinline__ double lane_run_total(const uint4 *buf, uint32_t r)
 template <class T, class OP, int BLOCK, int RV, bool DEC>
 __global__ void __launch_bounds__(BLOCK + 32)
     k_lane(const typename T::E *in, typename T::E *out, uint64_t len, bool excl, uint64_t ntiles,
-           uint32_t every, unsigned long long *ticket, lane_word *words)
+           uint32_t every, unsigned long long *ticket, lane_word *words, uint64_t epoch)
 {
     typedef lane_vec<T> V;
     typedef typename V::U U;
@@ -277,8 +209,11 @@ __global__ void __launch_bounds__(BLOCK + 32)
     __shared__ unsigned long long s_tile;
     __shared__ double wsm[BLOCK / 32], s_prefix;
     const uint64_t q = lb_next_tile(ticket, &s_tile);
+    /* The last ticket: every other block has taken its own, so the next call's starts at 0. */
+    if (threadIdx.x == 0 && q == ntiles - 1)
+        *ticket = 0;
     if (threadIdx.x >= BLOCK) { /* the look-back warp: hands its prefix over, and is done */
-        const double p = q ? lane_prefix<OP>(words, q) : OP::template id<double>();
+        const double p = q ? lane_prefix<OP>(words, q, epoch) : OP::template id<double>();
         if (threadIdx.x == BLOCK)
             s_prefix = p;
         lane_meet();
@@ -293,34 +228,25 @@ __global__ void __launch_bounds__(BLOCK + 32)
             for (uint32_t e = 0; e < PER; e++)
                 ((U *)&buf[lane_slot<RV>(v)])[e] =
                     e0 + e < n ? ((const U *)in)[t0 + e0 + e]
-                               : (U)(OP::template id<double>() == 1.0 ? V::ONE : V::NEG_ZERO);
+                               : (U)(lane_product<OP>() ? V::ONE : V::NEG_ZERO);
     }
     lane_wait();
     lane_bar<BLOCK>();
     /* The thread's run: DECREASING, thread 0 has the tile's last run. */
     const uint32_t r = DEC ? BLOCK - 1 - threadIdx.x : threadIdx.x;
-    double total, run = lane_exclusive<OP, BLOCK>(lane_run_total<T, OP, RV, DEC>(buf, r), wsm, &total);
+    float range[2] = {1.0f, 1.0f};
+    double total, run = lane_exclusive<OP, BLOCK>(lane_run_total<T, OP, RV, DEC>(buf, r, range), wsm, &total);
     if (threadIdx.x == 0)
-        lane_publish(lane_at(words, q), q ? LB_AGG : LB_INC, total);
+        lane_publish(lane_at(words, q), epoch, q ? LB_AGG : LB_INC, total);
     lane_meet(); /* the look-back warp's prefix */
     const double prefix = s_prefix;
     if (threadIdx.x == 0 && q && q % every == 0)
-        lane_publish(lane_at(words, q), LB_INC, OP::ap(prefix, total));
+        lane_publish(lane_at(words, q), epoch, LB_INC, OP::ap(prefix, total));
     run = OP::ap(prefix, run);
-#pragma unroll 1
-    for (int jj = 0; jj < RV; jj++) {
-        uint4 *p = &buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
-        uint4 x = *p;
-        uint32_t w[4] = {x.x, x.y, x.z, x.w};
-#pragma unroll
-        for (int ii = 0; ii < PER; ii++) {
-            const int i = DEC ? PER - 1 - ii : ii;
-            const double next = OP::ap(run, V::d(w, i));
-            V::put(w, i, excl ? OP::ex(run) : next);
-            run = next;
-        }
-        *p = make_uint4(w[0], w[1], w[2], w[3]);
-    }
+    if (V::FLOAT_TOTAL && lane_float_outputs<OP>(run, range))
+        lane_outputs_f16<OP, RV, DEC>(buf, r, (float)run, excl);
+    else
+        lane_outputs<T, OP, RV, DEC>(buf, r, run, excl);
     lane_bar<BLOCK>();
     /* Out: the copy-in's pattern, backwards. */
     for (uint32_t v = threadIdx.x; v < BLOCK * RV; v += BLOCK) {
@@ -341,11 +267,94 @@ bool dmlcu_scan_lane_fits(const void *in, const void *out, const scan_geo &g)
 
 template <class T, class OP, int BLOCK, int RV, bool DEC>
 static void lane_kernel(const typename T::E *in, typename T::E *out, const scan_geo &g, uint64_t ntiles,
-                        uint32_t every, unsigned long long *ticket, lane_word *words, cudaStream_t s)
+                        uint32_t every, unsigned long long *ticket, lane_word *words, uint64_t epoch,
+                        cudaStream_t s)
 {
     auto k = k_lane<T, OP, BLOCK, RV, DEC>;
     DMLCU_LAUNCH_SYNC(k, (unsigned)ntiles, BLOCK + 32, s, in, out, g.len, g.excl, ntiles, every,
-                      ticket, words);
+                      ticket, words, epoch);
+}
+
+/* The ticket, then a word per tile, LANE_STRIDE apart. */
+static size_t lane_bytes(uint64_t tiles) { return 16 + tiles * LANE_STRIDE * sizeof(lane_word); }
+
+/* Zeroed scratch: the ticket at 0 and every word LB_NONE for any epoch above 0. */
+static dmlcu_status lane_fresh(void **mem, uint64_t tiles, cudaStream_t s, char *msg, size_t cap)
+{
+    dmlcu_status r = dmlcu_cuda_fail(dmlcu_scratch_alloc(mem, lane_bytes(tiles), s),
+                                     "scratch (one-lane scan)", msg, cap);
+    if (!r && (r = dmlcu_cuda_fail(cudaMemsetAsync(*mem, 0, lane_bytes(tiles), s),
+                                   "cudaMemsetAsync (one-lane scan)", msg, cap)))
+        cudaFreeAsync(*mem, s);
+    return r;
+}
+
+/*
+ * The ticket and the words outlive a call: one buffer per device, zeroed only
+ * when it is allocated, grown to the most tiles asked for.  A call's words
+ * carry its epoch (lane_status), so an earlier call's read as LB_NONE, and the
+ * block with the last ticket sets the ticket back to 0: no memset per call,
+ * whose launch cost a 64M-element FLOAT16 lane 0.07 of a copy
+ * (docs/performance.md).  A call waits for the previous one (an event: it
+ * may be on another stream).  A stream being captured into a graph, whose
+ * replays would repeat an epoch, gets scratch and a memset of its own.
+ */
+struct lane_state {
+    void *mem;
+    uint64_t tiles, epoch;
+    cudaEvent_t done; /* the previous call's kernel */
+    bool pending;
+};
+
+template <class LAUNCH>
+static dmlcu_status lane_run(uint64_t ntiles, cudaStream_t s, char *msg, size_t cap, LAUNCH launch)
+{
+    enum { DEVICES = 64 };
+    static lane_state states[DEVICES];
+    static std::mutex lock;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    int dev = 0;
+    dmlcu_status r = dmlcu_cuda_fail(cudaStreamIsCapturing(s, &capture), "cudaStreamIsCapturing",
+                                     msg, cap);
+    if (!r)
+        r = dmlcu_cuda_fail(cudaGetDevice(&dev), "cudaGetDevice", msg, cap);
+    if (r)
+        return r;
+    if (capture != cudaStreamCaptureStatusNone || dev < 0 || dev >= DEVICES) {
+        void *mem;
+        if ((r = lane_fresh(&mem, ntiles, s, msg, cap)))
+            return r;
+        launch((unsigned long long *)mem, (lane_word *)((char *)mem + 16), (uint64_t)1);
+        r = dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);
+        dmlcu_status fr = dmlcu_cuda_fail(cudaFreeAsync(mem, s), "cudaFreeAsync", msg, cap);
+        return r ? r : fr;
+    }
+    std::lock_guard<std::mutex> g(lock);
+    lane_state &st = states[dev];
+    if (!st.done)
+        r = dmlcu_cuda_fail(cudaEventCreateWithFlags(&st.done, cudaEventDisableTiming),
+                            "cudaEventCreateWithFlags (one-lane scan)", msg, cap);
+    if (!r && st.pending)
+        r = dmlcu_cuda_fail(cudaStreamWaitEvent(s, st.done, 0), "cudaStreamWaitEvent", msg, cap);
+    if (!r && st.tiles < ntiles) {
+        const uint64_t tiles = ntiles > 2 * st.tiles ? ntiles : 2 * st.tiles;
+        void *mem;
+        if (!(r = lane_fresh(&mem, tiles, s, msg, cap))) {
+            if (st.mem)
+                cudaFreeAsync(st.mem, s);
+            st.mem = mem, st.tiles = tiles, st.epoch = 0;
+        }
+    }
+    if (r)
+        return r;
+    launch((unsigned long long *)st.mem, (lane_word *)((char *)st.mem + 16), ++st.epoch);
+    r = dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);
+    if (!r)
+        r = dmlcu_cuda_fail(cudaEventRecord(st.done, s), "cudaEventRecord (one-lane scan)", msg, cap);
+    st.pending = !r;
+    if (r) /* the ticket may not be back at 0: start afresh */
+        st.tiles = 0;
+    return r;
 }
 
 /* Tiles of BLOCK runs of RV vectors, every `every`-th publishing an inclusive prefix. */
@@ -358,26 +367,12 @@ static dmlcu_status lane_scan(const typename T::E *in, typename T::E *out, const
     if (ntiles > 0x7fffffffu)
         return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED, "%s: a lane of %llu elements",
                           OP::name(), (unsigned long long)g.len);
-    /* scratch: the ticket, then a zeroed word (LB_NONE) per tile, LANE_STRIDE apart */
-    void *mem;
-    const size_t bytes = 16 + ntiles * LANE_STRIDE * sizeof(lane_word);
-    dmlcu_status r = dmlcu_cuda_fail(dmlcu_scratch_alloc(&mem, bytes, s),
-                                     "scratch (one-lane scan)", msg, cap);
-    if (r)
-        return r;
-    r = dmlcu_cuda_fail(cudaMemsetAsync(mem, 0, bytes, s), "cudaMemsetAsync (one-lane scan)", msg,
-                        cap);
-    unsigned long long *ticket = (unsigned long long *)mem;
-    lane_word *words = (lane_word *)((char *)mem + 16);
-    if (!r) {
+    return lane_run(ntiles, s, msg, cap, [&](unsigned long long *ticket, lane_word *words, uint64_t epoch) {
         if (g.dec)
-            lane_kernel<T, OP, BLOCK, RV, true>(in, out, g, ntiles, every, ticket, words, s);
+            lane_kernel<T, OP, BLOCK, RV, true>(in, out, g, ntiles, every, ticket, words, epoch, s);
         else
-            lane_kernel<T, OP, BLOCK, RV, false>(in, out, g, ntiles, every, ticket, words, s);
-        r = dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);
-    }
-    dmlcu_status fr = dmlcu_cuda_fail(cudaFreeAsync(mem, s), "cudaFreeAsync", msg, cap);
-    return r ? r : fr;
+            lane_kernel<T, OP, BLOCK, RV, false>(in, out, g, ntiles, every, ticket, words, epoch, s);
+    });
 }
 
 template <class T, class OP>

@@ -154,6 +154,12 @@ cudaError_t cudaStreamDestroy(cudaStream_t s);
 typedef struct dmlcu_emu_event *cudaEvent_t; /* wall-clock time of the host */
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 cudaError_t cudaEventCreate(cudaEvent_t *e);
+enum { cudaEventDisableTiming = 2 };
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
+/* Work runs as it is issued here, so a stream is never being captured. */
+typedef enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 } cudaStreamCaptureStatus;
+cudaError_t cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus *status);
 cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
