@@ -57,6 +57,7 @@ typedef struct dmlcu_options {
     unsigned long long one_lane_min;
     bool one_lane_cub;
     bool one_lane_warp_tiles; /* scan_lane.cu's tiles of one warp: many tiles on short lanes (a test mode) */
+    bool one_lane_own_scratch; /* scan_lane.cu's words zeroed for the call, as under graph capture (a test mode) */
     bool scatter_slabs_off; /* SCATTER_ND always by the input copy and element writes */
 } dmlcu_options;
 

@@ -297,7 +297,8 @@ static dmlcu_status lane_fresh(void **mem, uint64_t tiles, cudaStream_t s, char 
  * whose launch cost a 64M-element FLOAT16 lane 0.07 of a copy
  * (docs/performance.md).  A call waits for the previous one (an event: it
  * may be on another stream).  A stream being captured into a graph, whose
- * replays would repeat an epoch, gets scratch and a memset of its own.
+ * replays would repeat an epoch, gets scratch and a memset of its own, as
+ * every call does in the test mode `own` (one_lane_own_scratch).
  */
 struct lane_state {
     void *mem;
@@ -307,7 +308,8 @@ struct lane_state {
 };
 
 template <class LAUNCH>
-static dmlcu_status lane_run(uint64_t ntiles, cudaStream_t s, char *msg, size_t cap, LAUNCH launch)
+static dmlcu_status lane_run(uint64_t ntiles, cudaStream_t s, bool own, char *msg, size_t cap,
+                             LAUNCH launch)
 {
     enum { DEVICES = 64 };
     static lane_state states[DEVICES];
@@ -320,7 +322,7 @@ static dmlcu_status lane_run(uint64_t ntiles, cudaStream_t s, char *msg, size_t 
         r = dmlcu_cuda_fail(cudaGetDevice(&dev), "cudaGetDevice", msg, cap);
     if (r)
         return r;
-    if (capture != cudaStreamCaptureStatusNone || dev < 0 || dev >= DEVICES) {
+    if (own || capture != cudaStreamCaptureStatusNone || dev < 0 || dev >= DEVICES) {
         void *mem;
         if ((r = lane_fresh(&mem, ntiles, s, msg, cap)))
             return r;
@@ -360,14 +362,16 @@ static dmlcu_status lane_run(uint64_t ntiles, cudaStream_t s, char *msg, size_t 
 /* Tiles of BLOCK runs of RV vectors, every `every`-th publishing an inclusive prefix. */
 template <class T, class OP, int BLOCK, int RV>
 static dmlcu_status lane_scan(const typename T::E *in, typename T::E *out, const scan_geo &g,
-                              uint32_t every, cudaStream_t s, char *msg, size_t cap)
+                              uint32_t every, cudaStream_t s, const dmlcu_options *o, char *msg,
+                              size_t cap)
 {
     const uint64_t tile = (uint64_t)BLOCK * RV * lane_vec<T>::PER; /* k_lane's TILE */
     const uint64_t ntiles = (g.len + tile - 1) / tile;
     if (ntiles > 0x7fffffffu)
         return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED, "%s: a lane of %llu elements",
                           OP::name(), (unsigned long long)g.len);
-    return lane_run(ntiles, s, msg, cap, [&](unsigned long long *ticket, lane_word *words, uint64_t epoch) {
+    return lane_run(ntiles, s, o->one_lane_own_scratch, msg, cap,
+                    [&](unsigned long long *ticket, lane_word *words, uint64_t epoch) {
         if (g.dec)
             lane_kernel<T, OP, BLOCK, RV, true>(in, out, g, ntiles, every, ticket, words, epoch, s);
         else
@@ -382,8 +386,8 @@ dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const 
     /* The test mode's tiles are one warp's vectors and publish an inclusive
      * prefix only every 37th, so that short lanes have many tiles and
      * look-backs cross windows even where blocks run one at a time. */
-    return o->one_lane_warp_tiles ? lane_scan<T, OP, 32, 1>(in, out, g, 37, s, msg, cap)
-                                  : lane_scan<T, OP, 256, 8>(in, out, g, 1, s, msg, cap);
+    return o->one_lane_warp_tiles ? lane_scan<T, OP, 32, 1>(in, out, g, 37, s, o, msg, cap)
+                                  : lane_scan<T, OP, 256, 8>(in, out, g, 1, s, o, msg, cap);
 }
 
 #define DMLCU_SCAN_LANE_PAIR(T, OP)                                                            \

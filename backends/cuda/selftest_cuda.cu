@@ -120,7 +120,7 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    enum { NV = 26 };
+    enum { NV = 27 };
     struct variant { const char *name; dmlcu_options o; } variants[NV];
     int nv = 0;
     for (int v = 0; v < NV; v++) {
@@ -165,6 +165,8 @@ int main(int argc, char **argv)
         case 24: o.one_lane_min = 2, o.one_lane_warp_tiles = true, name = "scan one lane/warp tiles";
                  break;
         case 25: o.one_lane_min = 2, o.one_lane_cub = true, name = "scan one lane cub"; break;
+        case 26: o.one_lane_min = 2, o.one_lane_own_scratch = true, name = "scan one lane/own scratch";
+                 break; /* the words as a captured stream gets them */
         /* SCATTER_ND the old way too: the input copied, then element writes. */
         case 23: o.scatter_slabs_off = true, name = "scatter_nd by elements"; break;
         }
@@ -205,7 +207,7 @@ int main(int argc, char **argv)
         }
         bool case_ok = true;
         for (int v = 0; v < nv; v++) {
-            if (((v >= 3 && v <= 8) || (v >= 11 && v <= 22)) && !is_scan(c.type))
+            if (((v >= 3 && v <= 8) || (v >= 11 && v <= 22) || v >= 24) && !is_scan(c.type))
                 continue; /* scan variants change nothing else */
             if ((v == 9 || v == 10) && c.type != DMLR_OPERATOR_GATHER)
                 continue; /* nor do the row-path ones */
