@@ -4,9 +4,9 @@
  * over tiles of 256 runs x 128 bytes, staged in shared memory.  A lone lane
  * cannot fill the device with lanes, so its parallelism has to come from
  * inside it.  What the look-back costs beside a copy is mostly waiting: a
- * tile holds its 32 KB of shared memory while its prefix comes, on average
- * some 5.6 us of a 14 us life on an H200 (the slowest predecessor's load,
- * then the look-back's own round trips; docs/performance.md).  So:
+ * tile holds its 32 KB of shared memory while its prefix comes, a good part
+ * of its life (the slowest predecessor's load, then the look-back's own
+ * round trips; docs/performance.md, "The lone lane scan").  So:
  *   - the loads go straight to shared memory (cp.async), six tiles per SM;
  *   - a 33rd warp looks back while the tile is still coming in (barrier 1 is
  *     the 256 tile threads' own, so that warp never holds them up);
@@ -34,9 +34,9 @@
  * result may differ in the last place from the reference and from run to
  * run: inside CUMULATIVE_PRODUCT-10's and CUMULATIVE_SUMMATION-11's bounds
  * (any order, at any width at least the output's), as the other parallel
- * scans.  In place (CUMULATIVE_PRODUCT-7) is
- * safe: a tile's every load completes before any of its stores, and a tile
- * stores only its own elements.
+ * scans.  In place (CUMULATIVE_PRODUCT-7) is safe: a tile's every load
+ * completes before any of its stores, and a tile stores only its own
+ * elements.
  */
 #include "scan_lane_runs.cuh"
 #include "scan_lookback.cuh"
@@ -88,7 +88,7 @@ __device__ __forceinline__ void lane_meet(void)
 
 /* A tile's published state: status and value in one 16-byte word, written
  * and read whole (as CUB's tile descriptors), so no fence between them.  The
- * status carries the call's epoch above its LB_ state (lane_words): a word
+ * status carries the call's epoch above its LB_ state (lane_run): a word
  * left by an earlier call reads as LB_NONE. */
 struct lane_word {
     unsigned long long status;
@@ -235,7 +235,8 @@ __global__ void __launch_bounds__(BLOCK + 32)
     /* The thread's run: DECREASING, thread 0 has the tile's last run. */
     const uint32_t r = DEC ? BLOCK - 1 - threadIdx.x : threadIdx.x;
     float range[2] = {1.0f, 1.0f};
-    double total, run = lane_exclusive<OP, BLOCK>(lane_run_total<T, OP, RV, DEC>(buf, r, range), wsm, &total);
+    double total, run = lane_exclusive<OP, BLOCK>(lane_run_total<T, OP, RV, DEC>(buf, r, range), wsm,
+                                                  &total);
     if (threadIdx.x == 0)
         lane_publish(lane_at(words, q), epoch, q ? LB_AGG : LB_INC, total);
     lane_meet(); /* the look-back warp's prefix */
@@ -294,7 +295,7 @@ static dmlcu_status lane_fresh(void **mem, uint64_t tiles, cudaStream_t s, char 
  * when it is allocated, grown to the most tiles asked for.  A call's words
  * carry its epoch (lane_status), so an earlier call's read as LB_NONE, and the
  * block with the last ticket sets the ticket back to 0: no memset per call,
- * whose launch cost a 64M-element FLOAT16 lane 0.07 of a copy
+ * whose launch was a measurable part of a lone lane's time
  * (docs/performance.md).  A call waits for the previous one (an event: it
  * may be on another stream).  A stream being captured into a graph, whose
  * replays would repeat an epoch, gets scratch and a memset of its own, as

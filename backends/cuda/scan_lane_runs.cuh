@@ -104,8 +104,8 @@ __device__ __forceinline__ double lane_run_total(const uint4 *buf, uint32_t r, f
  * prefix before the run) onwards?  Float rounds far below FLOAT16's unit, so
  * every output stays inside CUMULATIVE_PRODUCT-10's and
  * CUMULATIVE_SUMMATION-11's bounds (any width at least the output's, one
- * narrowing).  A sum never leaves float's range (at most 2^32 terms of
- * 65504).  A product is kept where the double's answer is the same: every
+ * narrowing).  A sum stays far inside float's range (fewer than 2^46
+ * terms, each at most 65504).  A product is kept where the double's answer is the same: every
  * running value, |run| times a partial of the fold (range), lies within
  * 2^-100 .. 2^100, or run is 0 (then every running value is 0, or a NaN in
  * both widths); otherwise (an overflow, an underflow) the run goes in double.
@@ -138,8 +138,8 @@ __device__ __forceinline__ void lane_outputs(uint4 *buf, uint32_t r, double run,
 }
 
 /* FLOAT16's outputs from a float running value (lane_float_outputs), two
- * elements a 32-bit word: a conversion instruction a pair, where the double's
- * way costs two a element (measured 0.02 of a copy, docs/performance.md). */
+ * elements a 32-bit word: one conversion instruction a pair, where the
+ * double's way costs two an element (docs/performance.md, "The lone lane scan"). */
 template <class OP, int RV, bool DEC>
 __device__ __forceinline__ void lane_outputs_f16(uint4 *buf, uint32_t r, float run, bool excl)
 {
@@ -154,9 +154,12 @@ __device__ __forceinline__ void lane_outputs_f16(uint4 *buf, uint32_t r, float r
             const float e0 = __half2float(__ushort_as_half((unsigned short)w[k]));
             const float e1 = __half2float(__ushort_as_half((unsigned short)(w[k] >> 16)));
             const float first = OP::ap(run, DEC ? e1 : e0), second = OP::ap(first, DEC ? e0 : e1);
-            const float o_first = excl ? OP::ex(run) : first, o_second = excl ? OP::ex(first) : second;
-            const __half2 h = DEC ? __floats2half2_rn(o_second, o_first) : __floats2half2_rn(o_first, o_second);
-            w[k] = (uint32_t)__half_as_ushort(__low2half(h)) | (uint32_t)__half_as_ushort(__high2half(h)) << 16;
+            const float o_first = excl ? OP::ex(run) : first;
+            const float o_second = excl ? OP::ex(first) : second;
+            const __half2 h = DEC ? __floats2half2_rn(o_second, o_first)
+                                  : __floats2half2_rn(o_first, o_second);
+            w[k] = (uint32_t)__half_as_ushort(__low2half(h)) |
+                   (uint32_t)__half_as_ushort(__high2half(h)) << 16;
             run = second;
         }
         *p = make_uint4(w[0], w[1], w[2], w[3]);
