@@ -116,16 +116,26 @@ template <class OP> __device__ __forceinline__ bool lane_float_outputs(double ru
     return !lane_product<OP>() || a == 0 || (a * range[0] >= 0x1p-100 && a * range[1] <= 0x1p100);
 }
 
-/* The run's outputs, in place, from `run` on: in double, each rounded once. */
-template <class T, class OP, int RV, bool DEC>
-__device__ __forceinline__ void lane_outputs(uint4 *buf, uint32_t r, double run, bool excl)
+/* Each vector of run r in traversal order: its four words handed to f, then written back. */
+template <int RV, bool DEC, class F>
+__device__ __forceinline__ void lane_rewrite(uint4 *buf, uint32_t r, F f)
 {
-    typedef lane_vec<T> V;
 #pragma unroll 1
     for (int jj = 0; jj < RV; jj++) {
         uint4 *p = &buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
         uint4 x = *p;
         uint32_t w[4] = {x.x, x.y, x.z, x.w};
+        f(w);
+        *p = make_uint4(w[0], w[1], w[2], w[3]);
+    }
+}
+
+/* The run's outputs, in place, from `run` on: in double, each rounded once. */
+template <class T, class OP, int RV, bool DEC>
+__device__ __forceinline__ void lane_outputs(uint4 *buf, uint32_t r, double run, bool excl)
+{
+    typedef lane_vec<T> V;
+    lane_rewrite<RV, DEC>(buf, r, [&](uint32_t *w) {
 #pragma unroll
         for (int ii = 0; ii < V::PER; ii++) {
             const int i = DEC ? V::PER - 1 - ii : ii;
@@ -133,8 +143,7 @@ __device__ __forceinline__ void lane_outputs(uint4 *buf, uint32_t r, double run,
             V::put(w, i, excl ? OP::ex(run) : next);
             run = next;
         }
-        *p = make_uint4(w[0], w[1], w[2], w[3]);
-    }
+    });
 }
 
 /* FLOAT16's outputs from a float running value (lane_float_outputs), two
@@ -143,11 +152,7 @@ __device__ __forceinline__ void lane_outputs(uint4 *buf, uint32_t r, double run,
 template <class OP, int RV, bool DEC>
 __device__ __forceinline__ void lane_outputs_f16(uint4 *buf, uint32_t r, float run, bool excl)
 {
-#pragma unroll 1
-    for (int jj = 0; jj < RV; jj++) {
-        uint4 *p = &buf[lane_slot<RV>(r * RV + (DEC ? RV - 1 - jj : jj))];
-        uint4 x = *p;
-        uint32_t w[4] = {x.x, x.y, x.z, x.w};
+    lane_rewrite<RV, DEC>(buf, r, [&](uint32_t *w) {
 #pragma unroll
         for (int kk = 0; kk < 4; kk++) {
             const int k = DEC ? 3 - kk : kk;
@@ -162,8 +167,7 @@ __device__ __forceinline__ void lane_outputs_f16(uint4 *buf, uint32_t r, float r
                    (uint32_t)__half_as_ushort(__high2half(h)) << 16;
             run = second;
         }
-        *p = make_uint4(w[0], w[1], w[2], w[3]);
-    }
+    });
 }
 
 #endif
