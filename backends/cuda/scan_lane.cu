@@ -304,8 +304,7 @@ static dmlcu_status lane_fresh(void **mem, uint64_t tiles, cudaStream_t s, char 
 struct lane_state {
     void *mem;
     uint64_t tiles, epoch;
-    cudaEvent_t done; /* the previous call's kernel */
-    bool pending;
+    cudaEvent_t done; /* the previous call's kernel (never recorded: waiting on it is a no-op) */
 };
 
 template <class LAUNCH>
@@ -323,12 +322,15 @@ static dmlcu_status lane_run(uint64_t ntiles, cudaStream_t s, bool own, char *ms
         r = dmlcu_cuda_fail(cudaGetDevice(&dev), "cudaGetDevice", msg, cap);
     if (r)
         return r;
+    auto go = [&](void *mem, uint64_t epoch) { /* lane_bytes' layout */
+        launch((unsigned long long *)mem, (lane_word *)((char *)mem + 16), epoch);
+        return dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);
+    };
     if (own || capture != cudaStreamCaptureStatusNone || dev < 0 || dev >= DEVICES) {
         void *mem;
         if ((r = lane_fresh(&mem, ntiles, s, msg, cap)))
             return r;
-        launch((unsigned long long *)mem, (lane_word *)((char *)mem + 16), (uint64_t)1);
-        r = dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);
+        r = go(mem, 1);
         dmlcu_status fr = dmlcu_cuda_fail(cudaFreeAsync(mem, s), "cudaFreeAsync", msg, cap);
         return r ? r : fr;
     }
@@ -337,7 +339,7 @@ static dmlcu_status lane_run(uint64_t ntiles, cudaStream_t s, bool own, char *ms
     if (!st.done)
         r = dmlcu_cuda_fail(cudaEventCreateWithFlags(&st.done, cudaEventDisableTiming),
                             "cudaEventCreateWithFlags (one-lane scan)", msg, cap);
-    if (!r && st.pending)
+    if (!r)
         r = dmlcu_cuda_fail(cudaStreamWaitEvent(s, st.done, 0), "cudaStreamWaitEvent", msg, cap);
     if (!r && st.tiles < ntiles) {
         const uint64_t tiles = ntiles > 2 * st.tiles ? ntiles : 2 * st.tiles;
@@ -345,18 +347,15 @@ static dmlcu_status lane_run(uint64_t ntiles, cudaStream_t s, bool own, char *ms
         if (!(r = lane_fresh(&mem, tiles, s, msg, cap))) {
             if (st.mem)
                 cudaFreeAsync(st.mem, s);
-            st.mem = mem, st.tiles = tiles, st.epoch = 0;
+            st.mem = mem, st.tiles = tiles; /* zeroed: any epoch's words read as LB_NONE */
         }
     }
     if (r)
         return r;
-    launch((unsigned long long *)st.mem, (lane_word *)((char *)st.mem + 16), ++st.epoch);
-    r = dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);
-    if (!r)
-        r = dmlcu_cuda_fail(cudaEventRecord(st.done, s), "cudaEventRecord (one-lane scan)", msg, cap);
-    st.pending = !r;
-    if (r) /* the ticket may not be back at 0: start afresh */
-        st.tiles = 0;
+    if ((r = go(st.mem, ++st.epoch)) ||
+        (r = dmlcu_cuda_fail(cudaEventRecord(st.done, s), "cudaEventRecord (one-lane scan)", msg,
+                             cap)))
+        st.tiles = 0; /* the ticket may not be back at 0: start afresh */
     return r;
 }
 
