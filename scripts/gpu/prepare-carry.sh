@@ -51,9 +51,9 @@ for so in libcjson.so.1 libnettle.so.8; do
 done
 gomp=$(ldd build/bin/dmlcts | awk '$1 == "libgomp.so.1" { print $3 }')
 [ -n "$gomp" ] && cp -L "$gomp" "$DIR/lib-fallback/libgomp.so.1"
-for f in build/lib/dmlcts_cuda_plugin.so build/lib/dmlcts_cuda_memcheck_control.so \
-         build/bin/dmlref-cuda-bench build/bin/dmlref-cuda-selftest; do
-    case " $PREBUILT " in *" ${f##*/} "*) [ ! -e "$f" ] || cp "$f" "$DIR/prebuilt/" ;; esac
+for f in $PREBUILT; do # libraries in build/lib, programs in build/bin (as run-on-device.sh puts them back)
+    case $f in *.so) p=build/lib/$f ;; *) p=build/bin/$f ;; esac
+    [ ! -e "$p" ] || cp "$p" "$DIR/prebuilt/"
 done
 # Host debug sections only (the CUDA binaries are ~13 MiB each with them): the
 # device code keeps its -lineinfo, so the sanitizers still name source lines.

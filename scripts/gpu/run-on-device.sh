@@ -152,14 +152,11 @@ if [ -e "$CARRY/lib/libdmlcase.a" ] && ! pkg-config --exists libcjson nettle 2>/
     # (nvcc takes a path to a .so.N only through -Xlinker)
     CARRY_CASE_LIBS="-Xlinker $PWD/$CARRY/lib/libcjson.so.1 -Xlinker $PWD/$CARRY/lib/libnettle.so.8"
 fi
-# What prepare-carry.sh built here (those of the four that were carried).
+# What prepare-carry.sh built here (those its PREBUILT named): libraries to build/lib, programs to build/bin.
 use_prebuilt() {
     mkdir -p build/lib build/bin
-    for f in dmlcts_cuda_plugin.so dmlcts_cuda_memcheck_control.so; do
-        [ ! -e "$CARRY/prebuilt/$f" ] || cp "$CARRY/prebuilt/$f" build/lib/
-    done
-    for f in dmlref-cuda-bench dmlref-cuda-selftest; do
-        [ ! -e "$CARRY/prebuilt/$f" ] || cp "$CARRY/prebuilt/$f" build/bin/
+    for f in "$CARRY"/prebuilt/*; do
+        case $f in *.so) cp "$f" build/lib/ ;; *) [ ! -e "$f" ] || cp "$f" build/bin/ ;; esac
     done
     record "$1" ok 0 "using $CARRY/prebuilt (built before the trip): $(ls "$CARRY/prebuilt" | tr '\n' ' ')"
 }
