@@ -39,42 +39,40 @@ static float elapsed_ms(void)
     return ms;
 }
 
-/* The copy yardstick's GB/s: cudaMemcpy of half the bytes, since it reads and writes each
- * of them; timed like the operator, on the device alone (no peer, no host). */
-static double memcpy_gbs(double bytes)
-{
-    std::vector<float> t_cp;
-    size_t cp = (size_t)(bytes / 2);
-    void *a = NULL, *b = NULL;
-    CHECK(cudaMalloc(&a, cp));
-    CHECK(cudaMalloc(&b, cp));
-    for (int r = 0; r <= bench_runs; r++) {
-        CHECK(cudaEventRecord(e0, stream));
-        CHECK(cudaMemcpyAsync(b, a, cp, cudaMemcpyDeviceToDevice, stream));
-        float ms = elapsed_ms();
-        if (r)
-            t_cp.push_back(ms);
-    }
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(b));
-    return 2.0 * (double)cp / (median(t_cp) * 1e-3) / 1e9;
-}
-
-/* Time runs + 1 executions (the first warms up) and as many copies of bytes / 2. */
+/*
+ * Time runs + 1 executions (the first warms up), each followed by a copy of
+ * bytes / 2 (the yardstick: cudaMemcpy reads and writes each byte, so it
+ * moves `bytes`), timed like the operator, on the device alone.  Operator and
+ * copy take turns, so that a drift of the device's clocks or memory over the
+ * case moves both medians alike (as the CPU bench pairs its rounds).
+ */
 bool bench_measure(const dmlr_operator_desc *op, std::vector<void *> &d, double bytes,
                    timing *t, char *msg, size_t cap)
 {
-    std::vector<float> t_op;
-    for (int r = 0; r <= bench_runs; r++) {
+    std::vector<float> t_op, t_cp;
+    const size_t cp = (size_t)(bytes / 2);
+    void *a = NULL, *b = NULL;
+    CHECK(cudaMalloc(&a, cp));
+    CHECK(cudaMalloc(&b, cp));
+    bool ok = true;
+    for (int r = 0; ok && r <= bench_runs; r++) {
         CHECK(cudaEventRecord(e0, stream));
-        if (dmlcu_execute(op, d.data(), (uint32_t)d.size(), stream, &bench_opt, msg, cap) !=
-            DMLCU_OK)
-            return false;
+        ok = dmlcu_execute(op, d.data(), (uint32_t)d.size(), stream, &bench_opt, msg, cap) ==
+             DMLCU_OK;
         float ms = elapsed_ms();
-        if (r)
+        CHECK(cudaEventRecord(e0, stream));
+        CHECK(cudaMemcpyAsync(b, a, cp, cudaMemcpyDeviceToDevice, stream));
+        float mc = elapsed_ms();
+        if (r) {
             t_op.push_back(ms);
+            t_cp.push_back(mc);
+        }
     }
-    t->cgbs = memcpy_gbs(bytes);
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    if (!ok)
+        return false;
+    t->cgbs = 2.0 * (double)cp / (median(t_cp) * 1e-3) / 1e9;
     t->ms = median(t_op);
     t->gbs = bytes / (t->ms * 1e-3) / 1e9;
     return true;
