@@ -119,5 +119,6 @@ int main(int argc, char **argv)
             failures += bench_run_golden(g);
     bench_json_close(failures);
     printf("bench: %d failure(s)\n", failures);
+    dmlcu_release();
     return failures ? 1 : 0;
 }

@@ -83,4 +83,13 @@ enum dmlcu_status dmlcu_execute(const dmlr_operator_desc *op, void *const *bufs,
                                 uint32_t count, cudaStream_t stream, const dmlcu_options *o,
                                 char *msg, size_t cap);
 
+/*
+ * Free what dmlcu_execute keeps from call to call (the lone lane scan's
+ * scratch, a buffer per device), once the work queued on it is done: before
+ * the process leaves, so that a leak checker sees nothing held.  A later
+ * dmlcu_execute allocates afresh.  Not while another thread calls
+ * dmlcu_execute.
+ */
+void dmlcu_release(void);
+
 #endif

@@ -207,4 +207,5 @@ extern "C" void dmlcts_backend_shutdown(void)
 {
     cudaStreamSynchronize(g_stream);
     cudaStreamDestroy(g_stream);
+    dmlcu_release();
 }

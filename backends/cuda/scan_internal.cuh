@@ -289,6 +289,14 @@ template <class T, class OP>
 dmlcu_status dmlcu_scan_lane(const typename T::E *in, typename T::E *out, const scan_geo &g,
                              cudaStream_t s, const dmlcu_options *o, char *msg, size_t cap);
 
+/* scan_lane_scratch.cu: a lone lane's scratch, a 16-byte ticket then a line of
+ * DMLCU_LANE_LINE bytes per tile, kept from call to call, and the call's epoch
+ * (its words' tag): launch(ctx, scratch, epoch) queues the kernel on s. */
+enum { DMLCU_LANE_LINE = 128 };
+typedef void (*dmlcu_lane_launch)(void *ctx, void *scratch, uint64_t epoch);
+dmlcu_status dmlcu_lane_run(uint64_t ntiles, cudaStream_t s, bool own, dmlcu_lane_launch launch,
+                            void *ctx, char *msg, size_t cap);
+
 /* scan_cub.cu: one lane through cub::DeviceScan (FLOAT32, FLOAT16; not emulated). */
 template <class T, class OP>
 dmlcu_status dmlcu_scan_cub(const typename T::E *in, typename T::E *out, const scan_geo &g,

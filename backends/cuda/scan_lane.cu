@@ -11,7 +11,7 @@
  *   - a 33rd warp looks back while the tile is still coming in (barrier 1 is
  *     the 256 tile threads' own, so that warp never holds them up);
  *   - the tiles' published words lie a line apart (lane_at), and outlive a
- *     call, so that no memset precedes the kernel (lane_run);
+ *     call, so that no memset precedes the kernel (scan_lane_scratch.cu);
  *   - each thread scans its run one 16-byte vector at a time (few registers,
  *     so six blocks fit); FLOAT16 runs are totalled in float first and, where
  *     that keeps the double's answer, output from float (lane_float_outputs).
@@ -43,8 +43,6 @@
 
 #include <math.h>
 #include <string.h>
-
-#include <mutex>
 
 __device__ __forceinline__ void lane_copy16(uint4 *smem, const void *gmem)
 {
@@ -88,8 +86,8 @@ __device__ __forceinline__ void lane_meet(void)
 
 /* A tile's published state: status and value in one 16-byte word, written
  * and read whole (as CUB's tile descriptors), so no fence between them.  The
- * status carries the call's epoch above its LB_ state (lane_run): a word
- * left by an earlier call reads as LB_NONE. */
+ * status carries the call's epoch above its LB_ state (dmlcu_lane_run): a
+ * word left by an earlier call reads as LB_NONE. */
 struct lane_word {
     unsigned long long status;
     double v;
@@ -102,7 +100,7 @@ __device__ __forceinline__ unsigned lane_status(const lane_word &w, uint64_t epo
 /* Tile q's word, one per 128-byte line: packed, the few lines that every
  * look-back polls became a hot spot in L2 that held up the tiles' own loads
  * and stores (docs/performance.md, "The lone lane scan"). */
-enum { LANE_STRIDE = 128 / sizeof(lane_word) };
+enum { LANE_STRIDE = DMLCU_LANE_LINE / sizeof(lane_word) };
 __device__ __forceinline__ lane_word *lane_at(lane_word *words, uint64_t q)
 {
     return words + q * LANE_STRIDE;
@@ -276,87 +274,9 @@ static void lane_kernel(const typename T::E *in, typename T::E *out, const scan_
                       ticket, words, epoch);
 }
 
-/* The ticket, then a word per tile, LANE_STRIDE apart. */
-static size_t lane_bytes(uint64_t tiles) { return 16 + tiles * LANE_STRIDE * sizeof(lane_word); }
-
-/* Zeroed scratch: the ticket at 0 and every word LB_NONE for any epoch above 0. */
-static dmlcu_status lane_fresh(void **mem, uint64_t tiles, cudaStream_t s, char *msg, size_t cap)
+template <class F> static void lane_launch(void *f, void *scratch, uint64_t epoch)
 {
-    dmlcu_status r = dmlcu_cuda_fail(dmlcu_scratch_alloc(mem, lane_bytes(tiles), s),
-                                     "scratch (one-lane scan)", msg, cap);
-    if (!r && (r = dmlcu_cuda_fail(cudaMemsetAsync(*mem, 0, lane_bytes(tiles), s),
-                                   "cudaMemsetAsync (one-lane scan)", msg, cap)))
-        cudaFreeAsync(*mem, s);
-    return r;
-}
-
-/*
- * The ticket and the words outlive a call: one buffer per device, zeroed only
- * when it is allocated, grown to the most tiles asked for.  A call's words
- * carry its epoch (lane_status), so an earlier call's read as LB_NONE, and the
- * block with the last ticket sets the ticket back to 0: no memset per call,
- * whose launch was a measurable part of a lone lane's time
- * (docs/performance.md).  A call waits for the previous one (an event: it
- * may be on another stream).  A stream being captured into a graph, whose
- * replays would repeat an epoch, gets scratch and a memset of its own, as
- * every call does in the test mode `own` (one_lane_own_scratch).
- */
-struct lane_state {
-    void *mem;
-    uint64_t tiles, epoch;
-    cudaEvent_t done; /* the previous call's kernel (never recorded: waiting on it is a no-op) */
-};
-
-template <class LAUNCH>
-static dmlcu_status lane_run(uint64_t ntiles, cudaStream_t s, bool own, char *msg, size_t cap,
-                             LAUNCH launch)
-{
-    enum { DEVICES = 64 };
-    static lane_state states[DEVICES];
-    static std::mutex lock;
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    int dev = 0;
-    dmlcu_status r = dmlcu_cuda_fail(cudaStreamIsCapturing(s, &capture), "cudaStreamIsCapturing",
-                                     msg, cap);
-    if (!r)
-        r = dmlcu_cuda_fail(cudaGetDevice(&dev), "cudaGetDevice", msg, cap);
-    if (r)
-        return r;
-    auto go = [&](void *mem, uint64_t epoch) { /* lane_bytes' layout */
-        launch((unsigned long long *)mem, (lane_word *)((char *)mem + 16), epoch);
-        return dmlcu_cuda_fail(cudaGetLastError(), "one-lane scan launch", msg, cap);
-    };
-    if (own || capture != cudaStreamCaptureStatusNone || dev < 0 || dev >= DEVICES) {
-        void *mem;
-        if ((r = lane_fresh(&mem, ntiles, s, msg, cap)))
-            return r;
-        r = go(mem, 1);
-        dmlcu_status fr = dmlcu_cuda_fail(cudaFreeAsync(mem, s), "cudaFreeAsync", msg, cap);
-        return r ? r : fr;
-    }
-    std::lock_guard<std::mutex> g(lock);
-    lane_state &st = states[dev];
-    if (!st.done)
-        r = dmlcu_cuda_fail(cudaEventCreateWithFlags(&st.done, cudaEventDisableTiming),
-                            "cudaEventCreateWithFlags (one-lane scan)", msg, cap);
-    if (!r)
-        r = dmlcu_cuda_fail(cudaStreamWaitEvent(s, st.done, 0), "cudaStreamWaitEvent", msg, cap);
-    if (!r && st.tiles < ntiles) {
-        const uint64_t tiles = ntiles > 2 * st.tiles ? ntiles : 2 * st.tiles;
-        void *mem;
-        if (!(r = lane_fresh(&mem, tiles, s, msg, cap))) {
-            if (st.mem)
-                cudaFreeAsync(st.mem, s);
-            st.mem = mem, st.tiles = tiles; /* zeroed: any epoch's words read as LB_NONE */
-        }
-    }
-    if (r)
-        return r;
-    if ((r = go(st.mem, ++st.epoch)) ||
-        (r = dmlcu_cuda_fail(cudaEventRecord(st.done, s), "cudaEventRecord (one-lane scan)", msg,
-                             cap)))
-        st.tiles = 0; /* the ticket may not be back at 0: start afresh */
-    return r;
+    (*(F *)f)(scratch, epoch);
 }
 
 /* Tiles of BLOCK runs of RV vectors, every `every`-th publishing an inclusive prefix. */
@@ -370,13 +290,16 @@ static dmlcu_status lane_scan(const typename T::E *in, typename T::E *out, const
     if (ntiles > 0x7fffffffu)
         return dmlcu_fail(msg, cap, DMLCU_NOT_SUPPORTED, "%s: a lane of %llu elements",
                           OP::name(), (unsigned long long)g.len);
-    return lane_run(ntiles, s, o->one_lane_own_scratch, msg, cap,
-                    [&](unsigned long long *ticket, lane_word *words, uint64_t epoch) {
+    auto launch = [&](void *scratch, uint64_t epoch) { /* the ticket, then the words */
+        auto *ticket = (unsigned long long *)scratch;
+        auto *words = (lane_word *)((char *)scratch + 16);
         if (g.dec)
             lane_kernel<T, OP, BLOCK, RV, true>(in, out, g, ntiles, every, ticket, words, epoch, s);
         else
             lane_kernel<T, OP, BLOCK, RV, false>(in, out, g, ntiles, every, ticket, words, epoch, s);
-    });
+    };
+    return dmlcu_lane_run(ntiles, s, o->one_lane_own_scratch, lane_launch<decltype(launch)>,
+                          &launch, msg, cap);
 }
 
 template <class T, class OP>
