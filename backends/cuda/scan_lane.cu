@@ -274,6 +274,7 @@ static void lane_kernel(const typename T::E *in, typename T::E *out, const scan_
                       ticket, words, epoch);
 }
 
+/* dmlcu_lane_run's callback: lane_scan's launch, a lambda, behind a plain function pointer. */
 template <class F> static void lane_launch(void *f, void *scratch, uint64_t epoch)
 {
     (*(F *)f)(scratch, epoch);
