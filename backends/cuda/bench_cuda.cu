@@ -7,7 +7,8 @@
  *
  * GB/s counts the logical bytes read plus written (indices included), kernel
  * time only (cudaEvents around dmlcu_execute; buffers already on the device),
- * median of --runs runs after a warm-up.  The memcpy moves half those bytes
+ * median of --runs runs after a warm-up, each run followed by one of a
+ * cudaMemcpy (the yardstick, timed alike).  The memcpy moves half those bytes
  * (it reads and writes each), so `ratio` = op GB/s / memcpy GB/s is the
  * fraction of copy bandwidth reached.  Each case's output is checked against
  * the host reference (dmlr_execute) unless --no-verify.  --case FILE adds a
