@@ -237,6 +237,20 @@ dmlcu_status dmlcu_cuda_fail(cudaError_t err, const char *what, char *msg, size_
                       cudaGetErrorName(err));
 }
 
+dmlcu_status dmlcu_scratch_set(void **p, size_t n, size_t set, int byte, cudaStream_t s,
+                               const char *what, char *msg, size_t cap)
+{
+    char w[96];
+    snprintf(w, sizeof w, "scratch (%s)", what);
+    dmlcu_status r = dmlcu_cuda_fail(dmlcu_scratch_alloc(p, n, s), w, msg, cap);
+    if (r)
+        return r;
+    snprintf(w, sizeof w, "cudaMemsetAsync (%s)", what);
+    if ((r = dmlcu_cuda_fail(cudaMemsetAsync(*p, byte, set, s), w, msg, cap)))
+        cudaFreeAsync(*p, s);
+    return r;
+}
+
 void dmlcu_options_default(dmlcu_options *o)
 {
     memset(o, 0, sizeof *o);

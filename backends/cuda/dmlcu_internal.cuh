@@ -232,6 +232,11 @@ unsigned dmlcu_sm_count(void);
 /* Stream-ordered scratch from the plugin's pool for the current device; give it back with cudaFreeAsync. */
 cudaError_t dmlcu_scratch_alloc(void **p, size_t n, cudaStream_t s);
 
+/* n bytes of that scratch, the first `set` of them set to `byte` on s; on failure none is
+ * held, and msg names `what`. */
+dmlcu_status dmlcu_scratch_set(void **p, size_t n, size_t set, int byte, cudaStream_t s,
+                               const char *what, char *msg, size_t cap);
+
 /* printf into msg; returns DMLCU_ERROR (or the given status). */
 dmlcu_status dmlcu_fail(char *msg, size_t cap, dmlcu_status st, const char *fmt, ...)
 #if defined(__GNUC__)

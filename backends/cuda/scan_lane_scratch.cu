@@ -23,12 +23,8 @@ static size_t lane_bytes(uint64_t tiles) { return 16 + tiles * DMLCU_LANE_LINE; 
 /* Zeroed scratch: the ticket at 0 and every word LB_NONE for any epoch above 0. */
 static dmlcu_status lane_fresh(void **mem, uint64_t tiles, cudaStream_t s, char *msg, size_t cap)
 {
-    dmlcu_status r = dmlcu_cuda_fail(dmlcu_scratch_alloc(mem, lane_bytes(tiles), s),
-                                     "scratch (one-lane scan)", msg, cap);
-    if (!r && (r = dmlcu_cuda_fail(cudaMemsetAsync(*mem, 0, lane_bytes(tiles), s),
-                                   "cudaMemsetAsync (one-lane scan)", msg, cap)))
-        cudaFreeAsync(*mem, s);
-    return r;
+    return dmlcu_scratch_set(mem, lane_bytes(tiles), lane_bytes(tiles), 0, s, "one-lane scan", msg,
+                             cap);
 }
 
 struct lane_state {

@@ -82,16 +82,10 @@ static dmlcu_status lb_alloc(uint64_t tiles, uint64_t width, const dmlcu_options
 {
     size_t head = (8 + tiles * sizeof(unsigned) + 15) / 16 * 16;
     size_t bytes = head + 2 * tiles * width * sizeof(Acc);
-    dmlcu_status r = dmlcu_cuda_fail(dmlcu_scratch_alloc(mem, bytes, s),
-                                     "scratch (scan look-back)", msg, cap);
+    dmlcu_status r = dmlcu_scratch_set(mem, bytes, 8 + tiles * sizeof(unsigned), 0, s,
+                                       "scan look-back", msg, cap);
     if (r)
         return r;
-    r = dmlcu_cuda_fail(cudaMemsetAsync(*mem, 0, 8 + tiles * sizeof(unsigned), s),
-                        "cudaMemsetAsync (scan look-back)", msg, cap);
-    if (r) {
-        cudaFreeAsync(*mem, s);
-        return r;
-    }
     char *m = (char *)*mem;
     st->ticket = (unsigned long long *)m;
     st->flag = (unsigned *)(m + 8);

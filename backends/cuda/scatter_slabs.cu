@@ -96,15 +96,9 @@ bool dmlcu_scatter_nd_slabs(const dmlcu_tensor *in, const dmlcu_tensor *ix,
         step *= g.dims[j];
     }
     int32_t *map = NULL;
-    if ((*st = dmlcu_cuda_fail(dmlcu_scratch_alloc((void **)&map, slabs * 4, s), "scratch (slab map)",
-                               msg, cap)))
+    /* -1: no tuple writes the slab */
+    if ((*st = dmlcu_scratch_set((void **)&map, slabs * 4, slabs * 4, 0xff, s, "slab map", msg, cap)))
         return true;
-    *st = dmlcu_cuda_fail(cudaMemsetAsync(map, 0xff, slabs * 4, s), "cudaMemsetAsync (slab map)",
-                          msg, cap); /* -1: no tuple writes the slab */
-    if (*st) {
-        cudaFreeAsync(map, s);
-        return true;
-    }
     DMLCU_LAUNCH(k_slab_map, dmlcu_grid(tuples, 256), 256, s, map, (const uint8_t *)bufs[1], tuples,
                  (int)ix->dt, ix->esize, g);
     unsigned grid = dmlcu_grid(slabs * 32, 256);
