@@ -167,6 +167,30 @@ unsigned dmlcu_sm_count(void)
     return (unsigned)sms;
 }
 
+uint64_t dmlcu_l2_bytes(void)
+{
+    static int bytes = 0;
+    if (!bytes) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        if (cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev) != cudaSuccess ||
+            bytes <= 0)
+            bytes = 50 << 20;
+    }
+    return (uint64_t)bytes;
+}
+
+bool dmlcu_packed(const dmlcu_tensor *t)
+{
+    uint64_t n = 1;
+    for (int d = (int)t->rank - 1; d >= 0; d--) {
+        if (t->sizes[d] > 1 && t->strides[d] != n)
+            return false;
+        n *= t->sizes[d];
+    }
+    return true;
+}
+
 unsigned dmlcu_grid(uint64_t n, unsigned block)
 {
     uint64_t want = (n + block - 1) / block, cap = (uint64_t)dmlcu_sm_count() * 32; /* 8K threads per SM */
@@ -296,6 +320,10 @@ void dmlcu_options_from_env(dmlcu_options *o)
         o->one_lane_cub = !strcmp(v, "cub");
     if ((v = getenv("DMLCU_SCATTER_SLABS")) && !strcmp(v, "0"))
         o->scatter_slabs_off = true;
+    if ((v = getenv("DMLCU_SCATTER_CHUNKS"))) {
+        o->scatter_chunk_bytes = strtoull(v, NULL, 10);
+        o->scatter_chunks_off = !o->scatter_chunk_bytes;
+    }
 }
 
 void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
@@ -311,10 +339,16 @@ void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
     char lane[48] = "off";
     if (o->one_lane_min)
         snprintf(lane, sizeof lane, "%s>=%llu", o->one_lane_cub ? "cub" : "lookback", o->one_lane_min);
-    snprintf(buf, cap, "index=%s vector=%u scan=%s chunk=%s rows=%s lookback=%s one-lane=%s slabs=%s",
+    char chunks[32] = "off";
+    if (!o->scatter_chunks_off)
+        o->scatter_chunk_bytes ? snprintf(chunks, sizeof chunks, "%llu", o->scatter_chunk_bytes)
+                               : snprintf(chunks, sizeof chunks, "auto");
+    snprintf(buf, cap,
+             "index=%s vector=%u scan=%s chunk=%s rows=%s lookback=%s one-lane=%s slabs=%s "
+             "scatter-chunks=%s",
              o->force_64bit_index ? "64" : "auto", o->max_vector_bytes, modes[o->scan], chunk,
              rows[o->gather_rows], lookback[o->scan_lookback], lane,
-             o->scatter_slabs_off ? "off" : "on");
+             o->scatter_slabs_off ? "off" : "on", chunks);
 }
 
 dmlcu_status dmlcu_execute(const dmlr_operator_desc *op, void *const *bufs, uint32_t count,

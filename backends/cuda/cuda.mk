@@ -20,7 +20,7 @@ CUDA_FLAGS := $(CUDA_ARCH) -std=c++17 --fmad=false -Xcompiler -fPIC,-Wall \
 CUDA_DIR  := $(BUILD)/obj/backends/cuda
 CUDA_CORE := $(CUDA_DIR)/common.o $(CUDA_DIR)/gather.o $(CUDA_DIR)/gather_nd.o $(CUDA_DIR)/move.o $(CUDA_DIR)/scan.o \
              $(CUDA_DIR)/scan_onepass.o $(CUDA_DIR)/scan_lookback.o $(CUDA_DIR)/scan_lane.o $(CUDA_DIR)/scan_lane_scratch.o $(CUDA_DIR)/scan_cub.o \
-             $(CUDA_DIR)/scatter_slabs.o
+             $(CUDA_DIR)/scatter_slabs.o $(CUDA_DIR)/scatter_chunks.o
 CUDA_HDR  := $(wildcard backends/cuda/*.h backends/cuda/*.cuh) ref/include/dmlref.h \
              suite/dmlcts_backend.h
 # The bench's and the self-test's sources, one concern a file: the nvcc and the emulated
@@ -78,7 +78,7 @@ CUDA_EMU_FLAGS := -x c++ -std=c++17 -O1 -g -fPIC -DDMLCU_EMULATION -ffp-contract
                   -Wno-unused-function -Wno-unknown-pragmas -Ibackends/cuda/emu -Iref/include -Iref/case/include -Isuite -Ibackends/cuda
 CUDA_EMU_OBJ  := $(CUDA_EMU_DIR)/common.o $(CUDA_EMU_DIR)/gather.o $(CUDA_EMU_DIR)/gather_nd.o $(CUDA_EMU_DIR)/move.o \
                  $(CUDA_EMU_DIR)/scan.o $(CUDA_EMU_DIR)/scan_onepass.o $(CUDA_EMU_DIR)/scan_lookback.o $(CUDA_EMU_DIR)/scan_lane.o $(CUDA_EMU_DIR)/scan_lane_scratch.o \
-                 $(CUDA_EMU_DIR)/scatter_slabs.o $(CUDA_EMU_DIR)/emu.o
+                 $(CUDA_EMU_DIR)/scatter_slabs.o $(CUDA_EMU_DIR)/scatter_chunks.o $(CUDA_EMU_DIR)/emu.o
 CUDA_EMU_BENCH_OBJ    := $(CUDA_BENCH_SRC:%=$(CUDA_EMU_DIR)/%.o)
 CUDA_EMU_SELFTEST_OBJ := $(CUDA_SELFTEST_SRC:%=$(CUDA_EMU_DIR)/%.o)
 CUDA_EMU_TEST := $(BUILD)/bin/dmlref-cuda-emu-selftest
@@ -94,6 +94,7 @@ CXX ?= c++
 cuda-emu: cuda-emu-build
 	$(CUDA_EMU_TEST) --cases 500 --big 10
 	DMLCU_EMU_REVERSE_BLOCKS=1 $(CUDA_EMU_TEST) --op CUMULATIVE_SUMMATION --cases 40 --big 2 --seed 2
+	DMLCU_SCATTER_CHUNKS=64 $(BUILD)/bin/dmlcts --backend plugin:$(CUDA_EMU_PLUGIN) --op SCATTER goldens
 cuda-emu-build: $(CUDA_EMU_TEST) $(CUDA_EMU_PLUGIN) $(CUDA_EMU_BENCH)
 
 # The bench too: its cases' descs and checks, not its timings, mean something here.

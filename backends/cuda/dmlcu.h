@@ -59,17 +59,23 @@ typedef struct dmlcu_options {
     bool one_lane_warp_tiles; /* scan_lane.cu's tiles of one warp: many tiles on short lanes (a test mode) */
     bool one_lane_own_scratch; /* scan_lane.cu's words zeroed for the call, as under graph capture (a test mode) */
     bool scatter_slabs_off; /* SCATTER_ND always by the input copy and element writes */
+    bool scatter_chunks_off; /* SCATTER always by the input copy and element writes */
+    /* SCATTER's output in chunks of this many bytes on any packed case (a test mode); 0 = L2's
+     * worth, when the output is large and the updates many (scatter_chunks.cu) */
+    unsigned long long scatter_chunk_bytes;
 } dmlcu_options;
 
 /* Defaults, then the environment (README.md, "Knobs"):
  *   DMLCU_FORCE_64BIT=1, DMLCU_MAX_VECTOR=16|8|4|2|1,
  *   DMLCU_SCAN=auto|sequential|chunked|block|lanes|tiles, DMLCU_SCAN_CHUNK=N,
  *   DMLCU_GATHER_ROWS=auto|never|always, DMLCU_SCAN_LOOKBACK=0|1|sparse,
- *   DMLCU_ONE_LANE_MIN=N (0: never), DMLCU_ONE_LANE=lookback|cub, DMLCU_SCATTER_SLABS=0. */
+ *   DMLCU_ONE_LANE_MIN=N (0: never), DMLCU_ONE_LANE=lookback|cub, DMLCU_SCATTER_SLABS=0,
+ *   DMLCU_SCATTER_CHUNKS=0|N (bytes). */
 void dmlcu_options_default(dmlcu_options *o);
 void dmlcu_options_from_env(dmlcu_options *o);
 /* One line describing o, for logs:
- * "index=auto vector=16 scan=auto chunk=auto rows=auto lookback=off cub=65536 slabs=on". */
+ * "index=auto vector=16 scan=auto chunk=auto rows=auto lookback=off cub=65536 slabs=on
+ * scatter-chunks=auto". */
 void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap);
 
 /*

@@ -174,6 +174,33 @@ __device__ __forceinline__ uint64_t dmlcu_clamp_index(int64_t v, uint64_t dim)
     return w < 0 ? 0 : (uint64_t)w >= dim ? dim - 1 : (uint64_t)w;
 }
 
+/* SCATTER's Axis: where an update's index is read and what it moves along. */
+struct dmlcu_scatter_axis {
+    const uint8_t *idx;
+    int ix_dt;
+    uint32_t ix_esize;
+    uint64_t dim, step; /* the output's Axis size and stride, in elements */
+};
+
+/*
+ * SCATTER's update i over a geometry of operands 0 updates, 1 indices, 2 the
+ * output (Axis step 0, the index gives it): its output element, or UINT64_MAX
+ * when the index is out of range and the write is dropped (SCATTER-5); *upd
+ * is the update's offset.
+ */
+template <class IT>
+__device__ __forceinline__ uint64_t dmlcu_scatter_target(const dmlcu_dims<IT> &g, IT i,
+                                                         const dmlcu_scatter_axis &a, uint64_t *upd)
+{
+    uint64_t off[3];
+    dmlcu_offsets<IT, 3>(g, i, off);
+    *upd = off[0];
+    int64_t v = dmlcu_wrap_negative(dmlcu_read_index(a.idx + off[1] * a.ix_esize, a.ix_dt), a.dim);
+    if (v < 0 || (uint64_t)v >= a.dim)
+        return UINT64_MAX;
+    return off[2] + (uint64_t)v * a.step;
+}
+
 /* ---- launching ----------------------------------------------------------- */
 
 /*
@@ -275,6 +302,18 @@ dmlcu_status dmlcu_join(const dmlr_join_operator_desc *d, void *const *bufs, cud
 dmlcu_status dmlcu_cumulative_summation(const dmlr_cumulative_summation_operator_desc *d,
                                         void *const *bufs, cudaStream_t s,
                                         const dmlcu_options *o, char *msg, size_t cap);
+
+/* Row-major with no gaps (size-1 dims may have any stride). */
+bool dmlcu_packed(const dmlcu_tensor *t);
+/* The current device's L2 size in bytes (50 MiB if it cannot be read). */
+uint64_t dmlcu_l2_bytes(void);
+
+/* scatter_chunks.cu: SCATTER of packed tensors chunk by chunk of the output (g: move.cu's
+ * geometry of the updates); false when it does not apply (nothing queued), else true with
+ * *st set. */
+bool dmlcu_scatter_chunks(const dmlcu_tensor *in, const dmlcu_tensor *out, const dmlcu_geo *g,
+                          const dmlcu_scatter_axis *a, void *const *bufs, cudaStream_t s,
+                          const dmlcu_options *o, dmlcu_status *st, char *msg, size_t cap);
 
 /* scatter_slabs.cu: SCATTER_ND of packed tensors by whole slabs; false when it does not apply
  * (nothing queued), else true with *st set. */

@@ -1,7 +1,8 @@
 /*
  * move.cu -- the data-movement operators: SCATTER (= SCATTER_ELEMENTS),
  * SCATTER_ND, SPLIT and JOIN, plus the strided copy that SPLIT, JOIN and the
- * scatters' "output = input" are made of.
+ * scatters' "output = input" are made of.  SCATTER of large packed tensors
+ * with many updates goes chunk by chunk (scatter_chunks.cu).
  *
  * One thread per element of an iteration space (grid-stride), offsets from
  * the linear index by dmlcu_offsets: the dims are collapsed first, so a packed
@@ -51,6 +52,15 @@ dmlcu_status dmlcu_copy(uint8_t *dst, const uint8_t *src, dmlcu_geo *g, uint32_t
     dmlcu_geo_simplify(g);
     uint32_t w = dmlcu_geo_widen(g, data, esize, o->max_vector_bytes, bases, ptrs);
     dst += bases[0] * w, src += bases[1] * w;
+    bool run = g->rank == 0 || (g->rank == 1 && g->steps[0][0] == 1 && g->steps[1][0] == 1);
+    if (run && o->max_vector_bytes == 16) {
+        /* one contiguous run: the driver's own copy, faster than k_copy (docs/performance.md);
+         * narrower widths keep k_copy, so that the self-test's "no widening" still runs it */
+        cudaError_t e = dst == src ? cudaSuccess
+                                   : cudaMemcpyAsync(dst, src, g->count * w,
+                                                     cudaMemcpyDeviceToDevice, s);
+        return dmlcu_cuda_fail(e, "cudaMemcpyAsync (copy)", msg, cap);
+    }
     switch (w) {
     case 1: launch_copy<uint8_t>(dst, src, g, s, o); break;
     case 2: launch_copy<uint16_t>(dst, src, g, s, o); break;
@@ -85,19 +95,14 @@ static dmlcu_status copy_input(const dmlcu_tensor *in, const uint8_t *src, const
  * element either may land, which SCATTER-6 allows (`legal_values`).
  */
 template <class W, class IT>
-__global__ void k_scatter(W *out, const W *__restrict__ upd, const uint8_t *__restrict__ idx,
-                          dmlcu_dims<IT> g, uint64_t n, int ix_dt, uint32_t ix_esize,
-                          uint64_t axis_dim, uint64_t axis_step)
+__global__ void k_scatter(W *out, const W *__restrict__ upd, dmlcu_dims<IT> g, uint64_t n,
+                          dmlcu_scatter_axis a)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
          i += (uint64_t)gridDim.x * blockDim.x) {
-        uint64_t off[3];
-        dmlcu_offsets<IT, 3>(g, (IT)i, off);
-        int64_t v = dmlcu_wrap_negative(dmlcu_read_index(idx + off[1] * ix_esize, ix_dt),
-                                        axis_dim);
-        if (v < 0 || (uint64_t)v >= axis_dim)
-            continue; /* SCATTER-5: out of range, the write is dropped */
-        out[off[2] + (uint64_t)v * axis_step] = upd[off[0]]; /* SCATTER-7 */
+        uint64_t u, t = dmlcu_scatter_target(g, (IT)i, a, &u);
+        if (t != UINT64_MAX) /* SCATTER-5: out of range, the write is dropped */
+            out[t] = upd[u]; /* SCATTER-7 */
     }
 }
 
@@ -111,8 +116,8 @@ struct nd_tuple {
 
 /* Operands: 0 updates, 1 indices (q dims), 2 output (s dims). */
 template <class W, class IT>
-__global__ void k_scatter_nd(W *out, const W *__restrict__ upd, const uint8_t *__restrict__ idx,
-                             dmlcu_dims<IT> g, uint64_t n, int ix_dt, uint32_t ix_esize,
+__global__ void k_scatter_nd(W *out, const W *__restrict__ upd, dmlcu_dims<IT> g, uint64_t n,
+                             const uint8_t *__restrict__ idx, int ix_dt, uint32_t ix_esize,
                              nd_tuple t)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
@@ -143,20 +148,20 @@ __global__ void k_scatter_nd(W *out, const W *__restrict__ upd, const uint8_t *_
                            __VA_ARGS__);                                                    \
         });                                                                                 \
     } while (0)
-#define DISPATCH_WIDTH(K, IT, esize, grid, s, d, n, out, upd, idx, ...)                     \
+#define DISPATCH_WIDTH(K, IT, esize, grid, s, d, n, out, upd, ...)                          \
     switch (esize) {                                                                        \
     case 1: { auto k_ = K<uint8_t, IT>;                                                     \
-        DMLCU_LAUNCH(k_, grid, BLOCK, s, (uint8_t *)(out), (const uint8_t *)(upd), idx, d,  \
-                     n, __VA_ARGS__); break; }                                              \
+        DMLCU_LAUNCH(k_, grid, BLOCK, s, (uint8_t *)(out), (const uint8_t *)(upd), d, n,    \
+                     __VA_ARGS__); break; }                                                 \
     case 2: { auto k_ = K<uint16_t, IT>;                                                    \
-        DMLCU_LAUNCH(k_, grid, BLOCK, s, (uint16_t *)(out), (const uint16_t *)(upd), idx,   \
-                     d, n, __VA_ARGS__); break; }                                           \
+        DMLCU_LAUNCH(k_, grid, BLOCK, s, (uint16_t *)(out), (const uint16_t *)(upd), d, n,  \
+                     __VA_ARGS__); break; }                                                 \
     case 4: { auto k_ = K<uint32_t, IT>;                                                    \
-        DMLCU_LAUNCH(k_, grid, BLOCK, s, (uint32_t *)(out), (const uint32_t *)(upd), idx,   \
-                     d, n, __VA_ARGS__); break; }                                           \
+        DMLCU_LAUNCH(k_, grid, BLOCK, s, (uint32_t *)(out), (const uint32_t *)(upd), d, n,  \
+                     __VA_ARGS__); break; }                                                 \
     default: { auto k_ = K<unsigned long long, IT>;                                         \
         DMLCU_LAUNCH(k_, grid, BLOCK, s, (unsigned long long *)(out),                       \
-                     (const unsigned long long *)(upd), idx, d, n, __VA_ARGS__); break; }   \
+                     (const unsigned long long *)(upd), d, n, __VA_ARGS__); break; }        \
     }
 
 dmlcu_status dmlcu_scatter(const dmlr_scatter_operator_desc *desc, void *const *bufs,
@@ -167,10 +172,6 @@ dmlcu_status dmlcu_scatter(const dmlr_scatter_operator_desc *desc, void *const *
     dmlcu_resolve(desc->IndicesTensor, &ix);
     dmlcu_resolve(desc->UpdatesTensor, &up);
     dmlcu_resolve(desc->OutputTensor, &out);
-    uint8_t *po = (uint8_t *)bufs[3];
-    dmlcu_status st = copy_input(&in, (const uint8_t *)bufs[0], &out, po, s, o, msg, cap);
-    if (st)
-        return st;
     dmlcu_geo g;
     memset(&g, 0, sizeof g);
     g.rank = (int)ix.rank, g.nops = 3;
@@ -181,9 +182,15 @@ dmlcu_status dmlcu_scatter(const dmlr_scatter_operator_desc *desc, void *const *
         g.steps[2][d] = d == desc->Axis ? 0 : out.strides[d];
     }
     dmlcu_geo_simplify(&g);
-    const uint8_t *px = (const uint8_t *)bufs[1];
-    LAUNCH_SCATTER(k_scatter, out.esize, &g, o, s, po, bufs[2], px, ix.dt, ix.esize,
-                   out.sizes[desc->Axis], out.strides[desc->Axis]);
+    const dmlcu_scatter_axis a = {(const uint8_t *)bufs[1], (int)ix.dt, ix.esize,
+                                  out.sizes[desc->Axis], out.strides[desc->Axis]};
+    dmlcu_status st;
+    if (dmlcu_scatter_chunks(&in, &out, &g, &a, bufs, s, o, &st, msg, cap))
+        return st;
+    uint8_t *po = (uint8_t *)bufs[3];
+    if ((st = copy_input(&in, (const uint8_t *)bufs[0], &out, po, s, o, msg, cap)))
+        return st;
+    LAUNCH_SCATTER(k_scatter, out.esize, &g, o, s, po, bufs[2], a);
     return dmlcu_cuda_fail(cudaGetLastError(), "SCATTER kernel launch", msg, cap);
 }
 
@@ -230,7 +237,7 @@ dmlcu_status dmlcu_scatter_nd(const dmlr_scatter_nd_operator_desc *desc, void *c
     for (int j = 0; j < k; j++)
         t.dims[j] = out.sizes[i0 + j], t.steps[j] = out.strides[i0 + j];
     const uint8_t *px = (const uint8_t *)bufs[1];
-    LAUNCH_SCATTER(k_scatter_nd, out.esize, &g, o, s, po, bufs[2], px, ix.dt, ix.esize, t);
+    LAUNCH_SCATTER(k_scatter_nd, out.esize, &g, o, s, po, bufs[2], px, (int)ix.dt, ix.esize, t);
     return dmlcu_cuda_fail(cudaGetLastError(), "SCATTER_ND kernel launch", msg, cap);
 }
 

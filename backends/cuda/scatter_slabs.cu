@@ -59,17 +59,6 @@ __global__ void k_slab_fill(U *__restrict__ out, const U *__restrict__ in, const
     }
 }
 
-static bool packed(const dmlcu_tensor *t)
-{
-    uint64_t n = 1;
-    for (int d = (int)t->rank - 1; d >= 0; d--) {
-        if (t->sizes[d] > 1 && t->strides[d] != n)
-            return false;
-        n *= t->sizes[d];
-    }
-    return true;
-}
-
 bool dmlcu_scatter_nd_slabs(const dmlcu_tensor *in, const dmlcu_tensor *ix,
                             const dmlcu_tensor *up, const dmlcu_tensor *out, uint32_t input_dims,
                             void *const *bufs, cudaStream_t s, dmlcu_status *st, char *msg,
@@ -83,8 +72,8 @@ bool dmlcu_scatter_nd_slabs(const dmlcu_tensor *in, const dmlcu_tensor *ix,
     for (int d = t0; d < D; d++)
         bytes *= out->sizes[d];
     const uint64_t tuples = ix->count / (uint64_t)k;
-    if (bytes < 16 || slabs > INT32_MAX || tuples > INT32_MAX || !packed(in) || !packed(ix) ||
-        !packed(up) || !packed(out) || up->count * up->esize != tuples * bytes)
+    if (bytes < 16 || slabs > INT32_MAX || tuples > INT32_MAX || !dmlcu_packed(in) ||
+        !dmlcu_packed(ix) || !dmlcu_packed(up) || !dmlcu_packed(out) || up->count * up->esize != tuples * bytes)
         return false;
     slab_geo g;
     memset(&g, 0, sizeof g);

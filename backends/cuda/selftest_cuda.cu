@@ -179,7 +179,7 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    enum { NV = 27 };
+    enum { NV = 29 };
     struct variant { const char *name; dmlcu_options o; } variants[NV];
     int nv = 0;
     for (int v = 0; v < NV; v++) {
@@ -228,6 +228,10 @@ int main(int argc, char **argv)
                  break; /* the words as a captured stream gets them */
         /* SCATTER_ND the old way too: the input copied, then element writes. */
         case 23: o.scatter_slabs_off = true, name = "scatter_nd by elements"; break;
+        /* SCATTER chunk by chunk of its output on every packed case (as many chunks as
+         * it allows), and never. */
+        case 27: o.scatter_chunk_bytes = 64, name = "scatter chunks of 64 bytes"; break;
+        case 28: o.scatter_chunks_off = true, name = "scatter by elements"; break;
         }
         variants[nv++] = {name, o};
     }
@@ -276,11 +280,13 @@ int main(int argc, char **argv)
         if (i % 16 == 15)
             dmlcu_release(); /* a later call allocates afresh: the next cases check it */
         for (int v = 0; v < nv; v++) {
-            if (((v >= 3 && v <= 8) || (v >= 11 && v <= 22) || v >= 24) && !is_scan(c.type))
+            if (((v >= 3 && v <= 8) || (v >= 11 && v <= 22) || (v >= 24 && v <= 26)) && !is_scan(c.type))
                 continue; /* scan variants change nothing else */
             if ((v == 9 || v == 10) && c.type != DMLR_OPERATOR_GATHER)
                 continue; /* nor do the row-path ones */
             if (v == 23 && c.type != DMLR_OPERATOR_SCATTER_ND)
+                continue;
+            if (v >= 27 && c.type != DMLR_OPERATOR_SCATTER)
                 continue;
 #ifdef DMLCU_EMULATION
             if (is_big && variants[v].o.scan_chunk && variants[v].o.scan_chunk < 100)

@@ -37,7 +37,8 @@
 #              the block (DMLCU_SCAN=lanes|tiles); bench-scan-3pass-inner/-outer: the
 #              three passes those replaced, for comparison; cuda-one-lane: every lone
 #              FLOAT32/FLOAT16 lane through scan_lane.cu; cuda-one-lane-cub and
-#              bench-one-lane-cub: through CUB's scan instead
+#              bench-one-lane-cub: through CUB's scan instead; cuda-scatter-chunks:
+#              every packed SCATTER chunk by chunk of its output (64-byte chunks)
 #
 # Each step has its own time limit (timeout), output in OUT/STEP.txt, reports
 # in OUT/*.json / *.xml, and the next step runs whatever happened; the whole
@@ -177,7 +178,8 @@ if [ "$GPU" = 0 ] && [ -z "$DRYRUN" ]; then
              memcheck-control \
              memcheck-control-forked memcheck-selftest racecheck-scan cuda-64bit-novec \
              cuda-scan-block2 cuda-scan-chunked2 cuda-scan-block2-lookback cuda-scan-chunked2-lookback \
-             cuda-scan-chunked2-sparse cuda-scan-lanes2 cuda-scan-tiles2 cuda-rows-always; do
+             cuda-scan-chunked2-sparse cuda-scan-lanes2 cuda-scan-tiles2 cuda-rows-always \
+             cuda-scatter-chunks; do
         skip "$s" "no GPU (nvidia-smi -L failed)"
     done
     record gpu "FAILED(no GPU)" 0 "nvidia-smi -L failed: this is not the GPU machine"
@@ -296,6 +298,9 @@ else
     step cuda-one-lane-cub 40 "$DONE_RE" env DMLCU_ONE_LANE_MIN=2 DMLCU_ONE_LANE=cub \
         "$CTS" --backend "plugin:$PLUGIN" --op CUMULATIVE_PRODUCT,CUMULATIVE_SUMMATION goldens \
         "${CTSOPT[@]}" --json "$OUT/cuda-one-lane-cub.json"
+    step cuda-scatter-chunks 40 "$DONE_RE" env DMLCU_SCATTER_CHUNKS=64 \
+        "$CTS" --backend "plugin:$PLUGIN" --op SCATTER goldens "${CTSOPT[@]}" \
+        --json "$OUT/cuda-scatter-chunks.json"
     step cuda-rows-always 40 "$DONE_RE" env DMLCU_GATHER_ROWS=always \
         "$CTS" --backend "plugin:$PLUGIN" --op GATHER goldens "${CTSOPT[@]}" \
         --json "$OUT/cuda-rows-always.json"

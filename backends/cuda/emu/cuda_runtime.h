@@ -100,12 +100,21 @@ inline unsigned atomicMin(unsigned *p, unsigned v)
     *p = v < old ? v : old;
     return old;
 }
+inline unsigned atomicAdd(unsigned *p, unsigned v)
+{
+    unsigned old = *p;
+    *p = old + v;
+    return old;
+}
 inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
 {
     unsigned long long old = *p;
     *p = old + v;
     return old;
 }
+
+/* A streaming load: on the CPU, a load. */
+template <class T> T __ldcs(const T *p) { return *p; }
 
 inline float __double2float_rn(double a) { return (float)a; }
 inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
@@ -123,6 +132,7 @@ enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDe
                       cudaMemcpyDeviceToDevice };
 enum cudaDeviceAttr {
     cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrL2CacheSize = 38,
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
 };
 
