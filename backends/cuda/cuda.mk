@@ -95,6 +95,8 @@ cuda-emu: cuda-emu-build
 	$(CUDA_EMU_TEST) --cases 500 --big 10
 	DMLCU_EMU_REVERSE_BLOCKS=1 $(CUDA_EMU_TEST) --op CUMULATIVE_SUMMATION --cases 40 --big 2 --seed 2
 	DMLCU_SCATTER_CHUNKS=64 $(BUILD)/bin/dmlcts --backend plugin:$(CUDA_EMU_PLUGIN) --op SCATTER goldens
+	DMLCU_SCATTER_CHUNKS=64 DMLCU_EMU_SCRATCH_LIMIT=0 $(BUILD)/bin/dmlcts \
+	    --backend plugin:$(CUDA_EMU_PLUGIN) --op SCATTER goldens # no room for the buckets
 cuda-emu-build: $(CUDA_EMU_TEST) $(CUDA_EMU_PLUGIN) $(CUDA_EMU_BENCH)
 
 # The bench too: its cases' descs and checks, not its timings, mean something here.

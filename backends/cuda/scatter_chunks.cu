@@ -14,9 +14,9 @@
  *      output's chunk stays in L2), then write the chunk's bucket over it.
  * Out-of-range updates are dropped (SCATTER-5); of colliding updates one lands
  * (SCATTER-6 allows any); elements are opaque words (SCATTER-7).  Anything
- * else (strided input or output, few updates, a small output) stays with
- * move.cu.  DMLCU_SCATTER_CHUNKS=0 turns this off, =N forces chunks of N bytes
- * on any packed case (a test mode).
+ * else (strided input or output, few updates, a small output, no memory for
+ * the buckets) stays with move.cu.  DMLCU_SCATTER_CHUNKS=0 turns this off,
+ * =N forces chunks of N bytes on any packed case (a test mode).
  */
 #include "dmlcu_internal.cuh"
 
@@ -139,8 +139,9 @@ static int chunk_shift(uint64_t elems, uint32_t esize, uint64_t updates, const d
     uint64_t want = o->scatter_chunk_bytes, bytes = elems * esize;
     if (!want) {
         want = dmlcu_l2_bytes() / 10 * 7;
-        /* few updates: their sectors cost less than a second pass over them */
-        if (bytes < 4 * want || updates * 32 < bytes)
+        /* few updates (their sectors, 32 bytes each, under half the output's): writing them
+         * where they land costs less than a second pass over them (docs/performance.md) */
+        if (bytes < 4 * want || updates * 64 < bytes)
             return -1;
     }
     int shift = 0;
@@ -151,50 +152,41 @@ static int chunk_shift(uint64_t elems, uint32_t esize, uint64_t updates, const d
     return shift;
 }
 
+/* The scratch: counts, starts and cursors per chunk, then the bucketed offsets and values. */
+struct chunk_scratch {
+    int chunks;
+    unsigned long long *counts, *starts, *cursor;
+    uint32_t *offs;
+    void *vals;
+};
+
 template <class W, class IT>
-static dmlcu_status run_chunks(const dmlcu_dims<IT> &g, uint64_t n, const dmlcu_scatter_axis &a,
-                               int shift, uint64_t elems, void *const *bufs, cudaStream_t s,
-                               char *msg, size_t cap)
+static void run_chunks(const dmlcu_dims<IT> &g, uint64_t n, const dmlcu_scatter_axis &a, int shift,
+                       uint64_t elems, const chunk_scratch &k, void *const *bufs, cudaStream_t s)
 {
-    const int chunks = (int)((elems + ((uint64_t)1 << shift) - 1) >> shift);
-    const size_t head = sizeof(unsigned long long) * (3 * (size_t)chunks + 1);
-    const size_t off_bytes = (n * 4 + sizeof(W) - 1) / sizeof(W) * sizeof(W);
-    unsigned long long *counts = NULL;
-    dmlcu_status st = dmlcu_scratch_set((void **)&counts, head + off_bytes + n * sizeof(W),
-                                        sizeof(unsigned long long) * chunks, 0, s,
-                                        "SCATTER buckets", msg, cap);
-    if (st)
-        return st;
-    unsigned long long *starts = counts + chunks, *cursor = starts + chunks + 1;
-    uint32_t *offs = (uint32_t *)((uint8_t *)counts + head);
-    W *vals = (W *)((uint8_t *)offs + off_bytes);
-    W *out = (W *)bufs[3];
+    W *out = (W *)bufs[3], *vals = (W *)k.vals;
     const W *in = (const W *)bufs[0];
-    DMLCU_LAUNCH_SYNC(k_chunk_count<IT>, dmlcu_grid(n, BLOCK), BLOCK, s, g, n, a, shift, chunks,
-                      counts);
-    DMLCU_LAUNCH(k_chunk_starts, 1, 1, s, counts, starts, cursor, chunks);
+    DMLCU_LAUNCH_SYNC(k_chunk_count<IT>, dmlcu_grid(n, BLOCK), BLOCK, s, g, n, a, shift, k.chunks,
+                      k.counts);
+    DMLCU_LAUNCH(k_chunk_starts, 1, 1, s, k.counts, k.starts, k.cursor, k.chunks);
     auto bucket = k_chunk_bucket<W, IT>;
     DMLCU_LAUNCH_SYNC(bucket, dmlcu_grid((n + PER - 1) / PER, BLOCK), BLOCK, s, g, n, a, shift,
-                      chunks, (const W *)bufs[2], cursor, offs, vals);
+                      k.chunks, (const W *)bufs[2], k.cursor, k.offs, vals);
     const bool wide = ((uintptr_t)out | (uintptr_t)in) % 16 == 0;
-    for (int c = 0; c < chunks; c++) {
+    for (int c = 0; c < k.chunks; c++) {
         uint64_t lo = (uint64_t)c << shift, hi = lo + ((uint64_t)1 << shift);
         hi = hi < elems ? hi : elems;
         if (wide && lo * sizeof(W) % 16 == 0 && hi * sizeof(W) % 16 == 0) {
-            uint64_t k = 16 / sizeof(W);
-            DMLCU_LAUNCH(k_chunk_copy<uint4>, dmlcu_grid((hi - lo) / k, BLOCK), BLOCK, s,
-                         (uint4 *)out, (const uint4 *)in, lo / k, hi / k);
+            uint64_t q = 16 / sizeof(W);
+            DMLCU_LAUNCH(k_chunk_copy<uint4>, dmlcu_grid((hi - lo) / q, BLOCK), BLOCK, s,
+                         (uint4 *)out, (const uint4 *)in, lo / q, hi / q);
         } else {
             DMLCU_LAUNCH(k_chunk_copy<W>, dmlcu_grid(hi - lo, BLOCK), BLOCK, s, out, in, lo, hi);
         }
         DMLCU_LAUNCH(k_chunk_write<W>, dmlcu_grid(n, BLOCK), BLOCK, s, out + lo,
-                     (const uint32_t *)offs, (const W *)vals,
-                     (const unsigned long long *)starts, c);
+                     (const uint32_t *)k.offs, (const W *)vals,
+                     (const unsigned long long *)k.starts, c);
     }
-    st = dmlcu_cuda_fail(cudaGetLastError(), "SCATTER chunk kernels", msg, cap);
-    dmlcu_status fst = dmlcu_cuda_fail(cudaFreeAsync(counts, s), "cudaFreeAsync (SCATTER buckets)",
-                                       msg, cap);
-    return st ? st : fst;
 }
 
 bool dmlcu_scatter_chunks(const dmlcu_tensor *in, const dmlcu_tensor *out, const dmlcu_geo *g,
@@ -203,19 +195,37 @@ bool dmlcu_scatter_chunks(const dmlcu_tensor *in, const dmlcu_tensor *out, const
 {
     if (!dmlcu_packed(in) || !dmlcu_packed(out))
         return false;
-    int shift = chunk_shift(out->count, out->esize, g->count, o);
+    const uint64_t n = g->count, elems = out->count;
+    int shift = chunk_shift(elems, out->esize, n, o);
     if (shift < 0 || shift > 32) /* offsets in a chunk are 32-bit */
         return false;
+    chunk_scratch k;
+    k.chunks = (int)((elems + ((uint64_t)1 << shift) - 1) >> shift);
+    const size_t head = 8 * (3 * (size_t)k.chunks + 1), off_bytes = (n * 4 + 7) / 8 * 8;
+    /* no room for the buckets: move.cu's way needs none */
+    if (dmlcu_scratch_set((void **)&k.counts, head + off_bytes + n * out->esize, 8 * k.chunks, 0,
+                          s, "SCATTER buckets", msg, cap)) {
+        cudaGetLastError();
+        if (cap)
+            msg[0] = '\0';
+        return false;
+    }
+    k.starts = k.counts + k.chunks, k.cursor = k.starts + k.chunks + 1;
+    k.offs = (uint32_t *)((uint8_t *)k.counts + head);
+    k.vals = (uint8_t *)k.offs + off_bytes;
     dmlcu_with_dims(g, o, [&](const auto &d) {
         typedef typename DMLCU_INDEX(d) IT;
-        uint64_t n = g->count, elems = out->count;
         switch (out->esize) {
-        case 1: *st = run_chunks<uint8_t, IT>(d, n, *a, shift, elems, bufs, s, msg, cap); break;
-        case 2: *st = run_chunks<uint16_t, IT>(d, n, *a, shift, elems, bufs, s, msg, cap); break;
-        case 4: *st = run_chunks<uint32_t, IT>(d, n, *a, shift, elems, bufs, s, msg, cap); break;
-        default:
-            *st = run_chunks<unsigned long long, IT>(d, n, *a, shift, elems, bufs, s, msg, cap);
+        case 1: run_chunks<uint8_t, IT>(d, n, *a, shift, elems, k, bufs, s); break;
+        case 2: run_chunks<uint16_t, IT>(d, n, *a, shift, elems, k, bufs, s); break;
+        case 4: run_chunks<uint32_t, IT>(d, n, *a, shift, elems, k, bufs, s); break;
+        default: run_chunks<unsigned long long, IT>(d, n, *a, shift, elems, k, bufs, s);
         }
     });
+    *st = dmlcu_cuda_fail(cudaGetLastError(), "SCATTER chunk kernels", msg, cap);
+    dmlcu_status fst = dmlcu_cuda_fail(cudaFreeAsync(k.counts, s),
+                                       "cudaFreeAsync (SCATTER buckets)", msg, cap);
+    if (!*st)
+        *st = fst;
     return true;
 }

@@ -188,7 +188,15 @@ cudaError_t cudaMalloc(void **p, size_t n)
     *p = malloc(n ? n : 1);
     return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t) { return cudaMalloc(p, n); }
+/* DMLCU_EMU_SCRATCH_LIMIT=N: stream-ordered allocations over N bytes fail, as on a full device
+ * (the scratch's users must fall back or report it). */
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t)
+{
+    static const char *limit = getenv("DMLCU_EMU_SCRATCH_LIMIT");
+    if (limit && n > strtoull(limit, NULL, 10))
+        return *p = NULL, cudaErrorMemoryAllocation;
+    return cudaMalloc(p, n);
+}
 cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
 cudaError_t cudaFreeAsync(void *p, cudaStream_t) { free(p); return cudaSuccess; }
 cudaError_t cudaMemset(void *dst, int value, size_t n)
