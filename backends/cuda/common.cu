@@ -154,30 +154,27 @@ void dmlcu_dims_init(dmlcu_dims<uint64_t> *d, const dmlcu_geo *g)
         d->div[k].d = k < g->rank ? g->sizes[k] : 1;
 }
 
+/* An attribute of the first device asked about, read once; `fallback` if it cannot be read. */
+static int device_attr(int *cache, cudaDeviceAttr a, int fallback)
+{
+    if (!*cache) {
+        int dev = 0, v = 0;
+        cudaGetDevice(&dev);
+        *cache = cudaDeviceGetAttribute(&v, a, dev) == cudaSuccess && v > 0 ? v : fallback;
+    }
+    return *cache;
+}
+
 unsigned dmlcu_sm_count(void)
 {
-    static int sms = 0;
-    if (!sms) {
-        int dev = 0;
-        cudaGetDevice(&dev);
-        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-            sms <= 0)
-            sms = 132;
-    }
-    return (unsigned)sms;
+    static int sms;
+    return (unsigned)device_attr(&sms, cudaDevAttrMultiProcessorCount, 132);
 }
 
 uint64_t dmlcu_l2_bytes(void)
 {
-    static int bytes = 0;
-    if (!bytes) {
-        int dev = 0;
-        cudaGetDevice(&dev);
-        if (cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev) != cudaSuccess ||
-            bytes <= 0)
-            bytes = 50 << 20;
-    }
-    return (uint64_t)bytes;
+    static int bytes;
+    return (uint64_t)device_attr(&bytes, cudaDevAttrL2CacheSize, 50 << 20);
 }
 
 bool dmlcu_packed(const dmlcu_tensor *t)
@@ -339,10 +336,11 @@ void dmlcu_options_describe(const dmlcu_options *o, char *buf, size_t cap)
     char lane[48] = "off";
     if (o->one_lane_min)
         snprintf(lane, sizeof lane, "%s>=%llu", o->one_lane_cub ? "cub" : "lookback", o->one_lane_min);
-    char chunks[32] = "off";
-    if (!o->scatter_chunks_off)
-        o->scatter_chunk_bytes ? snprintf(chunks, sizeof chunks, "%llu", o->scatter_chunk_bytes)
-                               : snprintf(chunks, sizeof chunks, "auto");
+    char chunks[32] = "auto";
+    if (o->scatter_chunks_off)
+        snprintf(chunks, sizeof chunks, "off");
+    else if (o->scatter_chunk_bytes)
+        snprintf(chunks, sizeof chunks, "%llu", o->scatter_chunk_bytes);
     snprintf(buf, cap,
              "index=%s vector=%u scan=%s chunk=%s rows=%s lookback=%s one-lane=%s slabs=%s "
              "scatter-chunks=%s",

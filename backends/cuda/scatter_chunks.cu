@@ -130,8 +130,9 @@ __global__ void k_chunk_write(W *chunk, const uint32_t *__restrict__ offs,
         chunk[__ldcs(offs + p)] = __ldcs(vals + p); /* any colliding one lands: SCATTER-6 */
 }
 
-/* Chunks of 2^shift elements: forced (a test mode: as few as fit MAX_CHUNKS), or
- * L2's worth with room when the case is big enough to gain; -1: not this way. */
+/* Chunks of 2^shift elements: the forced size (a test mode; larger where it would make more
+ * than MAX_CHUNKS), or L2's worth with room when the case is big enough to gain; -1: not
+ * this way. */
 static int chunk_shift(uint64_t elems, uint32_t esize, uint64_t updates, const dmlcu_options *o)
 {
     if (o->scatter_chunks_off)
