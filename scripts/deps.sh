@@ -1,7 +1,8 @@
 #!/bin/sh
 # Make sure the Debian packages dmlref builds and tests with are installed.
 # As root: installs what is missing with apt-get.  Otherwise: prints the exact
-# command and exits 2.  Packages: the compiler and make, pkg-config, cJSON,
+# command and exits 2.  Packages: the compilers (g++: the CUDA backend's kernels
+# emulated on the CPU, make cuda-emu) and make, pkg-config, cJSON,
 # Check, nettle (SHA-256), numpy (scripts and the cmd-backend client), clang with
 # libFuzzer (the fuzz smoke of scripts/test.sh), procps (ps, for whoever looks at a run).
 # Optional: chromium, for the --html report's browser test (it skips without);
@@ -12,7 +13,7 @@
 # python3-yaml, for the Kubernetes kit's manifest checks (skips without);
 # installed as root when missing, and its failure does not stop the build.
 set -eu
-PACKAGES="gcc make pkg-config libcjson-dev check nettle-dev python3-numpy clang libclang-rt-14-dev procps"
+PACKAGES="gcc g++ make pkg-config libcjson-dev check nettle-dev python3-numpy clang libclang-rt-14-dev procps"
 OPTIONAL="chromium python3-jsonschema python3-onnx python3-pytest python3-pytest-xdist python3-yaml python3-setuptools python3-pip"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=""

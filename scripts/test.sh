@@ -1,7 +1,8 @@
 #!/bin/sh
-# All tests: set up, then the Check programs and script tests in the normal build;
-# the Check programs and the library's and CLI's script tests again under ASan +
-# UBSan; hostile case files through every command (ASan + UBSan); and, where clang
+# All tests: set up, then the Check programs and script tests in the normal build, and
+# the CUDA backend's kernels on the CPU (make cuda-emu: no GPU, no nvcc); the Check
+# programs and the library's and CLI's script tests again under ASan + UBSan; hostile
+# case files through every command (ASan + UBSan); and, where clang
 # has libFuzzer, every fuzz target for FUZZ_SECONDS (default 60), side by side.
 # Two streams run at once: the normal pass in the foreground, and the ASan build,
 # its pass and test-hostile.sh in the background, their output in
@@ -44,6 +45,7 @@ make -s $jobs test-build
 setsid -w sh scripts/test.sh --asan-stream >build/asan-tests.log 2>&1 &
 asan=$!
 make -s test
+make -s cuda-emu
 # goldens/doc through the real DirectML.dll under Wine, where it is set up (scripts/directml/smoke.sh).
 sh scripts/directml/smoke.sh
 fuzz=""
