@@ -91,11 +91,11 @@ CXX ?= c++
 .PHONY: cuda-emu cuda-emu-build
 # Then the scans again with the blocks run last first: the look-back's tiles
 # come from an atomic ticket, never from block order (emu.cpp).
-cuda-emu: cuda-emu-build
+cuda-emu: cuda-emu-build $(DMLCTS)
 	$(CUDA_EMU_TEST) --cases 500 --big 10
 	DMLCU_EMU_REVERSE_BLOCKS=1 $(CUDA_EMU_TEST) --op CUMULATIVE_SUMMATION --cases 40 --big 2 --seed 2
-	DMLCU_SCATTER_CHUNKS=64 $(BUILD)/bin/dmlcts --backend plugin:$(CUDA_EMU_PLUGIN) --op SCATTER goldens
-	DMLCU_SCATTER_CHUNKS=64 DMLCU_EMU_SCRATCH_LIMIT=0 $(BUILD)/bin/dmlcts \
+	DMLCU_SCATTER_CHUNKS=64 $(DMLCTS) -q --backend plugin:$(CUDA_EMU_PLUGIN) --op SCATTER goldens
+	DMLCU_SCATTER_CHUNKS=64 DMLCU_EMU_SCRATCH_LIMIT=0 $(DMLCTS) -q \
 	    --backend plugin:$(CUDA_EMU_PLUGIN) --op SCATTER goldens # no room for the buckets
 cuda-emu-build: $(CUDA_EMU_TEST) $(CUDA_EMU_PLUGIN) $(CUDA_EMU_BENCH)
 
