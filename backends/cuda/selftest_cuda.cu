@@ -179,7 +179,7 @@ int main(int argc, char **argv)
         return 3;
     }
     /* The option variants: every kernel path, on every case. */
-    enum { NV = 29 };
+    enum { NV = 30 };
     struct variant { const char *name; dmlcu_options o; } variants[NV];
     int nv = 0;
     for (int v = 0; v < NV; v++) {
@@ -232,6 +232,8 @@ int main(int argc, char **argv)
          * it allows), and never. */
         case 27: o.scatter_chunk_bytes = 64, name = "scatter chunks of 64 bytes"; break;
         case 28: o.scatter_chunks_off = true, name = "scatter by elements"; break;
+        case 29: o.scatter_chunk_bytes = 64, o.force_64bit_index = true,
+                 name = "scatter chunks of 64 bytes, 64-bit index"; break;
         }
         variants[nv++] = {name, o};
     }
