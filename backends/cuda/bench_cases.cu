@@ -63,7 +63,21 @@ const char *const bench_case_names[] = {
     "gather.rows", "gather.random", "gather.columns", "split.4", "split.4.strided",
     "split.axis0", "scatter.random", "scatter_nd.rows", "cumprod.inner", "cumprod.outer",
     "cumprod.one_lane", "split.u8.5GiB", "cumsum.one_lane", "cumprod.one_lane.f16",
-    "cumsum.one_lane.f16", NULL};
+    "cumsum.one_lane.f16", "scatter.random.4m", "scatter.random.1m", NULL};
+
+/* `picks` distinct random updates into 64M FLOAT32: scatter_chunks.cu's case (16M, 4M: at its
+ * threshold) or move.cu's (1M: below). */
+static void scatter_random(bench_case &c, uint64_t picks)
+{
+    c.u.s = {tensor(c, 0, DMLR_FLOAT32, {64 * M}), tensor(c, 1, DMLR_INT64, {(uint32_t)picks}),
+             tensor(c, 2, DMLR_FLOAT32, {(uint32_t)picks}), tensor(c, 3, DMLR_FLOAT32, {64 * M}),
+             0};
+    c.count = 4, c.outputs = 1;
+    c.op = {DMLR_OPERATOR_SCATTER, &c.u.s};
+    buffers(c, 3);
+    indices(c, 1, picks, 64 * M, true);
+    c.bytes = 64.0 * M * 8 + (double)picks * (8 + 4 + 4), c.sectors = true;
+}
 
 /* A lone lane of 64M FLOAT32 or FLOAT16: a product of factors that keep it finite (FLOAT32:
  * within one ulp of 1; FLOAT16: 2 and 1/2 in turn, exact), or a sum of terms in [-1, 1). */
@@ -173,13 +187,7 @@ bool bench_setup(bench_case &c, int which)
         return true;
     case 6: /* 16M distinct random updates into 64M */
         c.name = "scatter.random", c.note = "64M f32, 16M distinct INT64 positions";
-        c.u.s = {tensor(c, 0, DMLR_FLOAT32, {64 * M}), tensor(c, 1, DMLR_INT64, {16 * M}),
-                 tensor(c, 2, DMLR_FLOAT32, {16 * M}), tensor(c, 3, DMLR_FLOAT32, {64 * M}), 0};
-        c.count = 4, c.outputs = 1;
-        c.op = {DMLR_OPERATOR_SCATTER, &c.u.s};
-        buffers(c, 3);
-        indices(c, 1, 16 * M, 64 * M, true);
-        c.bytes = 64.0 * M * 8 + 16.0 * M * (8 + 4 + 4), c.sectors = true;
+        scatter_random(c, 16 * M);
         return true;
     case 7: /* rows written by tuples */
         c.name = "scatter_nd.rows", c.note = "Input {262144,256} f32, 131072 distinct row tuples";
@@ -233,6 +241,14 @@ bool bench_setup(bench_case &c, int which)
     case 14:
         c.name = "cumsum.one_lane.f16", c.note = "{64M} f16, one lane, INCREASING, exclusive";
         one_lane(c, true, DMLR_FLOAT16, DMLR_AXIS_DIRECTION_INCREASING, true);
+        return true;
+    case 15:
+        c.name = "scatter.random.4m", c.note = "64M f32, 4M distinct INT64 positions";
+        scatter_random(c, 4 * M);
+        return true;
+    case 16:
+        c.name = "scatter.random.1m", c.note = "64M f32, 1M distinct INT64 positions";
+        scatter_random(c, M);
         return true;
     }
     return false;

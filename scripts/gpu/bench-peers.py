@@ -27,7 +27,9 @@ import numpy as np
 M = 1 << 20
 CASES = ["gather.rows", "gather.random", "gather.columns", "split.4", "split.4.strided",
          "split.axis0", "scatter.random", "scatter_nd.rows", "cumprod.inner", "cumprod.outer",
-         "cumprod.one_lane", "cumsum.one_lane", "cumprod.one_lane.f16", "cumsum.one_lane.f16"]
+         "cumprod.one_lane", "cumsum.one_lane", "cumprod.one_lane.f16", "cumsum.one_lane.f16",
+         "scatter.random.4m", "scatter.random.1m"]
+SCATTER_PICKS = {"scatter.random": 16 * M, "scatter.random.4m": 4 * M, "scatter.random.1m": M}
 
 
 def inputs(name, rng):
@@ -46,10 +48,11 @@ def inputs(name, rng):
         return dict(x=rng.random((4096, cols), dtype=np.float32)), 64.0 * M * 8
     if name == "split.axis0":
         return dict(x=rng.random((16384, 4096), dtype=np.float32).astype(np.float16)), 64.0 * M * 4
-    if name == "scatter.random":
+    if name in SCATTER_PICKS:
+        n = SCATTER_PICKS[name]
         return dict(x=rng.random(64 * M, dtype=np.float32),
-                    i=rng.permutation(64 * M)[:16 * M].astype(np.int64),
-                    u=rng.random(16 * M, dtype=np.float32)), 64.0 * M * 8 + 16.0 * M * 16
+                    i=rng.permutation(64 * M)[:n].astype(np.int64),
+                    u=rng.random(n, dtype=np.float32)), 64.0 * M * 8 + n * 16.0
     if name == "scatter_nd.rows":
         return dict(x=rng.random((262144, 256), dtype=np.float32),
                     i=rng.permutation(262144)[:131072].astype(np.int64),
@@ -84,7 +87,7 @@ def op(name, xp, a, take, setrows, setpos, cumprod, clone, cumsum=None):
         return [clone(x[:, k * 4096:(k + 1) * 4096]) for k in range(4)]
     if name == "split.axis0":
         return [clone(x[0:4096]), clone(x[4096:12288]), clone(x[12288:16384])]
-    if name == "scatter.random":
+    if name in SCATTER_PICKS:
         return setpos(x, a["i"], a["u"])
     if name == "scatter_nd.rows":
         return setrows(x, a["i"], a["u"])
