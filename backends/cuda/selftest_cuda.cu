@@ -282,7 +282,8 @@ int main(int argc, char **argv)
         if (i % 16 == 15)
             dmlcu_release(); /* a later call allocates afresh: the next cases check it */
         for (int v = 0; v < nv; v++) {
-            if (((v >= 3 && v <= 8) || (v >= 11 && v <= 22) || (v >= 24 && v <= 26)) && !is_scan(c.type))
+            bool scan_variant = (v >= 3 && v <= 8) || (v >= 11 && v <= 22) || (v >= 24 && v <= 26);
+            if (scan_variant && !is_scan(c.type))
                 continue; /* scan variants change nothing else */
             if ((v == 9 || v == 10) && c.type != DMLR_OPERATOR_GATHER)
                 continue; /* nor do the row-path ones */
