@@ -54,8 +54,8 @@ dmlcu_status dmlcu_copy(uint8_t *dst, const uint8_t *src, dmlcu_geo *g, uint32_t
     dst += bases[0] * w, src += bases[1] * w;
     bool run = g->rank == 0 || (g->rank == 1 && g->steps[0][0] == 1 && g->steps[1][0] == 1);
     if (run && o->max_vector_bytes == 16) {
-        /* one contiguous run: the driver's own copy, faster than k_copy (docs/performance.md);
-         * narrower widths keep k_copy, so that the self-test's "no widening" still runs it */
+        /* one contiguous run: the driver's own copy (why: docs/performance.md); narrower
+         * widths keep k_copy, so that the self-test's "no widening" still runs it */
         cudaError_t e = dst == src ? cudaSuccess
                                    : cudaMemcpyAsync(dst, src, g->count * w,
                                                      cudaMemcpyDeviceToDevice, s);

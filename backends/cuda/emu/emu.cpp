@@ -225,8 +225,8 @@ cudaError_t cudaGetDevice(int *dev) { *dev = 0; return cudaSuccess; }
 cudaError_t cudaGetDeviceCount(int *count) { *count = 1; return cudaSuccess; }
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr a, int)
 {
-    /* few SMs: grid-stride loops go round several times; H100's shared memory; an L2 of
-     * 16 KiB, so that scatter_chunks.cu's automatic choice meets cases of 44 KiB and more */
+    /* few SMs: grid-stride loops go round several times; sm_90's opt-in shared memory; an L2
+     * of 16 KiB, so that scatter_chunks.cu's automatic choice meets cases of 44 KiB and more */
     *value = a == cudaDevAttrMaxSharedMemoryPerBlockOptin ? 227 * 1024
            : a == cudaDevAttrL2CacheSize                   ? 16 * 1024
                                                            : 2;
