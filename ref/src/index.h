@@ -22,9 +22,9 @@
 typedef enum dmlr_index_policy { DMLR_INDEX_WRAP_CLAMP, DMLR_INDEX_WRAP_DROP } dmlr_index_policy;
 
 /*
- * One index element as a signed 64-bit value.  UINT64 values above INT64_MAX
- * saturate to INT64_MAX: out of range for any dimension, never negative
- * (GATHER-8, SCATTER-5, SCATTER_ND-7).
+ * One index element as a signed 64-bit value, all its bits read by its type
+ * (INDEX-1).  UINT64 values above INT64_MAX saturate to INT64_MAX: out of
+ * range for any dimension, never negative (GATHER-8, SCATTER-5, SCATTER_ND-7).
  */
 static inline int64_t dmlr_read_index(const unsigned char *p, dmlr_data_type dt)
 {
