@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_explain.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,8 @@ static const char help[] =
     "%s"
     "\n"
     "Exit status: 0 explained, and the case expects the same value; 1 the case expects\n"
-    "another value; 2 bad input or usage, or no explanation for the operator.\n";
+    "another value; 2 bad input or usage (a case the reference refuses to run among\n"
+    "them), or no explanation for the operator; 3 an I/O error or out of memory.\n";
 
 /* Operators with an explanation; the rest of the operator list says so. */
 static const struct {
@@ -258,17 +260,27 @@ static bool parse_position(const char *spec, const char *rest, cli_xp *x)
     uint32_t n = 0;
     bool bracket = *rest == '[';
     const char *s = rest + bracket;
+    bool digits = true; /* a number where one must be: first, and after each comma */
     for (;;) {
         char *end;
-        if (*s < '0' || *s > '9' || n > DMLR_MAX_RANK)
+        if (*s < '0' || *s > '9' || n > DMLR_MAX_RANK) {
+            digits = false;
             break;
-        v[n++] = strtoull(s, &end, 10);
+        }
+        errno = 0;
+        v[n] = strtoull(s, &end, 10);
+        if (errno == ERANGE) { /* saturated: the message must not name 2^64 - 1 */
+            cli_usage_error("explain", "%s: coordinate %u is %.*s, past 2^64 - 1", spec, n,
+                            (int)(end - s), s);
+            return false;
+        }
+        n++;
         s = end;
         if (*s != ',')
             break;
         s++;
     }
-    if (!n || (bracket ? strcmp(s, "]") != 0 : *s != '\0')) {
+    if (!digits || (bracket ? strcmp(s, "]") != 0 : *s != '\0')) {
         cli_usage_error("explain", "%s: expected %s[i,j,...] or %s[flat]", spec, t->name, t->name);
         return false;
     }
@@ -321,6 +333,20 @@ static bool find_element(const dmlc_case *c, const char *spec, cli_xp *x)
     return false;
 }
 
+/* 0 when the reference runs the case (its desc and buffers valid), else the message and 2 or 3. */
+static int runs(const dmlc_case *c)
+{
+    dmlc_case_run run;
+    dmlc_error why;
+    dmlc_case_rc rc = dmlc_case_execute(c, c->feature_level, &run, &why);
+    if (rc != DMLC_CASE_OK) {
+        fprintf(stderr, "%s\n", why.message);
+        return rc;
+    }
+    dmlc_case_run_free(&run);
+    return 0;
+}
+
 int cli_explain(int argc, char **argv)
 {
     const char *file = NULL, *spec = NULL;
@@ -359,13 +385,18 @@ int cli_explain(int argc, char **argv)
     }
     memset(&x, 0, sizeof x);
     x.c = c;
-    rc = 2;
-    if (c->expect_error)
+    if (c->expect_error) {
         fprintf(stderr, "dmlref explain: %s: a negative case (expect_error): nothing runs, no "
                 "element to explain\n", file);
-    else if (!(fn = explainer_of(c->info->type)))
+        rc = 2;
+    } else if ((rc = runs(c)) != 0) {
+        /* the explanations index the case's buffers by its desc: only a case that runs */
+    } else if (!(fn = explainer_of(c->info->type))) {
         fprintf(stderr, "dmlref explain: not available for %s\n", c->info->name);
-    else if (find_element(c, spec, &x)) {
+        rc = 2;
+    } else if (!find_element(c, spec, &x)) {
+        rc = 2;
+    } else {
         cli_xp_coord(where, sizeof where, x.out->rank, x.coord);
         printf("%s: %s, %s%s (flat %llu, DataType %s)\n", c->name, c->info->name, x.out->name,
                where, (unsigned long long)x.flat, dmlr_data_type_name(x.out->desc->DataType));

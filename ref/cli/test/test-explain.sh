@@ -9,7 +9,9 @@
 # every element of the small hand-made cases is re-derived to the case's
 # expected value (exit 0: the explanation follows the rules the goldens
 # were made by); a tampered expected value is exit 1; bad elements are one
-# usage line, exit 2.
+# usage line, exit 2; so is a case whose desc or buffers the reference
+# refuses (every operator's integer members set past their range, indices
+# shorter than the output needs), never a crash.
 set -u
 B=${1:?usage: test-explain.sh path/to/dmlref}
 PY=/usr/bin/python3
@@ -560,11 +562,47 @@ goldens/doc/split.example2.json|0
 goldens/doc/gather.example1.json|OutputTensor[1,+2]
 goldens/doc/gather.example1.json|OutputTensor[99999999999999999999]
 goldens/doc/gather.example1.json|OutputTensor[1]x
+goldens/doc/gather.example1.json|OutputTensor[1,]
+goldens/doc/gather.example1.json|OutputTensor[,1]
 goldens/doc/gather.example1.json|InputTensor[0]
 goldens/doc/gather.example1.json|
 goldens/cumulative_product/error_before_3_1.json|OutputTensor[0]
 goldens/doc/no-such-case.json|OutputTensor[0]
 EOF
+
+# A coordinate past 2^64 - 1 is named as given, not as strtoull's saturated value.
+"$B" explain goldens/doc/gather.example1.json 'OutputTensor[99999999999999999999999]' 2>"$T/e"
+[ $? -eq 2 ] && grep -q 'coordinate 0 is 99999999999999999999999, past' "$T/e" && ok ||
+    bad "a coordinate past 2^64 - 1: $(cat "$T/e")"
+
+# A case the reference refuses is refused before any element is derived: each doc
+# example with one integer member of its desc at 77 (past every axis and count), and
+# GATHER's indices shorter than its output: exit 2, the validation's one line.
+$PY - "$T" goldens/doc/*.json <<'EOF'
+import json, os, sys
+t = sys.argv[1]
+for f in sys.argv[2:]:
+    c = json.load(open(f))
+    for k, v in c["desc"].items():
+        if isinstance(v, int) and not isinstance(v, bool):
+            d = json.loads(json.dumps(c))
+            d["desc"][k] = 77
+            name = "%s.%s.json" % (os.path.basename(f)[:-5], k)
+            json.dump(d, open(os.path.join(t, "refused." + name), "w"))
+c = json.load(open("goldens/doc/gather.example1.json"))
+c["desc"]["IndicesTensor"]["Sizes"] = [2]  # two indices, five outputs
+c["inputs"]["IndicesTensor"] = [3, 1]
+json.dump(c, open(os.path.join(t, "refused.gather_short_indices.json"), "w"))
+EOF
+n=0
+for f in "$T"/refused.*.json; do
+    n=$((n + 1))
+    "$B" explain "$f" '[0]' >"$T/o" 2>"$T/e"
+    rc=$?
+    [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q 'expected' "$T/e" && [ ! -s "$T/o" ] && ok ||
+        bad "explain of a refused case $f: exit $rc: $(cat "$T/e")"
+done
+[ "$n" -ge 20 ] && ok || bad "only $n refused cases made"
 
 echo "test-explain: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
