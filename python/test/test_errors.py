@@ -77,6 +77,20 @@ def test_an_in_place_case_laid_out_unlike_its_input_is_refused_as_the_cli_refuse
     assert p.stderr.strip() == "%s: %s: %s" % (f, status, message)
 
 
+def test_explain_of_a_case_the_reference_refuses_raises_its_message(tmp_path):
+    with open(os.path.join(ROOT, "goldens", "doc", "gather.example1.json"), encoding="utf-8") as fh:
+        doc = json.load(fh)
+    doc["desc"]["Axis"] = 77
+    f = str(tmp_path / "axis_77.json")
+    with open(f, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    with dmlref.Case.load(f) as c:
+        with pytest.raises(dmlref.Error) as e:
+            c.explain("OutputTensor[0]")
+    assert e.value.status == "BAD_INPUT"
+    assert "GATHER: Axis is 77, expected 0 to 0" in e.value.message
+
+
 def test_a_case_binding_more_tensors_than_the_reference_is_not_supported(tmp_path):
     # LIMITS-3: a JOIN of 1024 inputs (1025 bindings) is declined, not misread.
     n = 1024
