@@ -32,9 +32,10 @@ static const char help[] =
 enum { MAX_FILES = DMLR_MAX_BINDINGS + 1, MAX_DIRS = 64 };
 
 typedef struct out_file {
-    char *path, *tmp;
+    char *path, *tmp, *old; /* old: the file path held before, kept until all are in place */
     void *bytes;
     size_t len;
+    bool had, kept;
 } out_file;
 
 typedef struct plan {
@@ -49,6 +50,7 @@ static void plan_free(plan *p)
     for (uint32_t i = 0; i < p->count; i++) {
         free(p->files[i].path);
         free(p->files[i].tmp);
+        free(p->files[i].old);
         free(p->files[i].bytes);
     }
     for (uint32_t i = 0; i < p->made_count; i++)
@@ -72,7 +74,8 @@ static bool plan_add(plan *p, const char *dir, const char *name, void *bytes, si
     f->len = len;
     f->path = join(dir, name, "");
     f->tmp = join(dir, name, ".tmp");
-    return bytes && f->path && f->tmp;
+    f->old = join(dir, name, ".old.tmp");
+    return bytes && f->path && f->tmp && f->old;
 }
 
 /* mkdir -p, remembering what it created. */
@@ -105,6 +108,47 @@ static int make_dirs(plan *p, const char *dir)
     return err;
 }
 
+/*
+ * Rename every written file into place, all or none: a folder in the way fails
+ * before any rename; a file already there is held under a hard link until every
+ * rename has succeeded, and put back when a later one fails (where the file
+ * system has no hard links, such a file stays replaced).
+ */
+static int put_in_place(plan *p, const char **failed)
+{
+    uint32_t done = 0;
+    int err = 0;
+    for (uint32_t i = 0; i < p->count; i++) {
+        out_file *f = &p->files[i];
+        struct stat st;
+        f->had = lstat(f->path, &st) == 0;
+        if (f->had && S_ISDIR(st.st_mode)) {
+            *failed = f->path;
+            return EISDIR;
+        }
+    }
+    for (; done < p->count; done++) {
+        out_file *f = &p->files[done];
+        f->kept = f->had && (unlink(f->old), link(f->path, f->old) == 0);
+        if (rename(f->tmp, f->path) != 0) {
+            err = errno, *failed = f->path;
+            if (f->kept)
+                unlink(f->old);
+            break;
+        }
+    }
+    for (uint32_t i = 0; i < done; i++) {
+        out_file *f = &p->files[i];
+        if (!err && f->kept)
+            unlink(f->old);
+        else if (err && f->kept)
+            rename(f->old, f->path);
+        else if (err && !f->had)
+            unlink(f->path);
+    }
+    return err;
+}
+
 /* Write every file under a temporary name, then rename them all into place. */
 static int commit(plan *p, const char *dir, const char **failed)
 {
@@ -120,9 +164,8 @@ static int commit(plan *p, const char *dir, const char **failed)
             unlink(p->files[written].tmp);
         }
     }
-    for (uint32_t i = 0; !err && i < p->count; i++)
-        if (rename(p->files[i].tmp, p->files[i].path) != 0)
-            err = errno, *failed = p->files[i].path;
+    if (!err)
+        err = put_in_place(p, failed);
     if (err) {
         for (uint32_t i = 0; i < written; i++)
             unlink(p->files[i].tmp);
@@ -172,6 +215,8 @@ static char *default_dir(const char *file)
     size_t n = strlen(base);
     if (n > 5 && strcmp(base + n - 5, ".json") == 0)
         n -= 5;
+    if ((n == 1 && base[0] == '.') || (n == 2 && base[0] == '.' && base[1] == '.'))
+        n = strlen(base); /* "..json" names no folder of its own: dmlref-out/. or its parent */
     char *dir = malloc(n + 16);
     if (dir)
         snprintf(dir, n + 16, "dmlref-out/%.*s", (int)n, base);

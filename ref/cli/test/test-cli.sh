@@ -236,6 +236,48 @@ done
 expect 3 "run into an unwritable place" "$B" run "$G" --out /proc/dmlref-test-cli
 one_line "run into an unwritable place"
 nothing_written "run into an unwritable place"
+# All or nothing on the way into place: a folder where summary.json goes fails before
+# any rename, in a new folder and over an earlier run's files alike.
+mkdir -p "$T/cwd2/new/summary.json/x" "$T/cwd2/old/summary.json/x"
+printf 'old\n' >"$T/cwd2/old/OutputTensor.npy"
+for d in new old; do
+    expect 3 "run with a folder in summary.json's place ($d)" "$B" run "$G" --out "$T/cwd2/$d"
+    one_line "run with a folder in summary.json's place ($d)"
+    has "$T/err" "cannot write $T/cwd2/$d/summary.json: Is a directory" "run, folder in the way ($d)"
+done
+checks=$((checks + 2))
+[ "$(ls -A "$T/cwd2/new")" = summary.json ] || fail "run, folder in the way: left $(ls -A "$T/cwd2/new")"
+[ "$(ls -A "$T/cwd2/old" | tr '\n' ' ')" = "OutputTensor.npy summary.json " ] &&
+    [ "$(cat "$T/cwd2/old/OutputTensor.npy")" = old ] ||
+    fail "run, folder in the way: the earlier OutputTensor.npy changed: $(ls -A "$T/cwd2/old")"
+# A rename that fails after another succeeded (a shim makes summary.json's fail): the
+# earlier OutputTensor.npy is put back, a new one removed, no temporary file is left.
+if printf '%s\n' '#define _GNU_SOURCE' '#include <dlfcn.h>' '#include <errno.h>' '#include <string.h>' \
+    'int rename(const char *a, const char *b) {' \
+    '    static int (*real)(const char *, const char *);' \
+    '    size_t n = strlen(b);' \
+    '    if (n >= 12 && strcmp(b + n - 12, "summary.json") == 0) { errno = EIO; return -1; }' \
+    '    if (!real) real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");' \
+    '    return real(a, b);' '}' >"$T/shim.c" &&
+    ${CC:-cc} -shared -fPIC -o "$T/shim.so" "$T/shim.c" -ldl 2>"$T/err"; then
+    rm -rf "$T/cwd2" && mkdir -p "$T/cwd2/old" && printf 'old\n' >"$T/cwd2/old/OutputTensor.npy"
+    for d in new old; do
+        expect 3 "run whose last rename fails ($d)" env LD_PRELOAD="$T/shim.so" \
+            ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$B" run "$G" --out "$T/cwd2/$d"
+        has "$T/err" "cannot write $T/cwd2/$d/summary.json: Input/output error" "run, last rename fails ($d)"
+    done
+    checks=$((checks + 2))
+    [ -z "$(ls -A "$T/cwd2/new" 2>/dev/null)" ] || fail "run, last rename fails: left $(ls -A "$T/cwd2/new")"
+    [ "$(ls -A "$T/cwd2/old")" = OutputTensor.npy ] && [ "$(cat "$T/cwd2/old/OutputTensor.npy")" = old ] ||
+        fail "run, last rename fails: the earlier OutputTensor.npy not put back: $(ls -A "$T/cwd2/old")"
+else
+    echo "test-cli: no C compiler for the rename shim (${CC:-cc}): the rename rollback is not tested"
+fi
+# A case file named "...json" gets a folder of its own, not dmlref-out/.. (the working directory).
+cp "$G" "$T/cases/...json"
+expect 0 "run ...json" "$B" run "$T/cases/...json"
+checks=$((checks + 1))
+[ -f "$T/cwd/dmlref-out/...json/OutputTensor.npy" ] || fail "run ...json: wrote $(ls -A "$T/cwd" "$T/cwd/dmlref-out")"
 
 # ---- hostile input (issue 15) -------------------------------------------------
 expect 2 "run --out= (empty)" "$B" run "$G" --out=
