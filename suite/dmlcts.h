@@ -213,7 +213,10 @@ extern dmlcts_start_stats dmlcts_starts;
 /* Expand PATH arguments into opts->paths (sorted per argument), then shard. */
 bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n);
 bool dmlcts_load_waivers(dmlcts_options *o);
-#define DMLCTS_WAIVER_MAX (UINT64_C(16) << 20) /* bytes of an --expected-failures file */
+/* Bytes of an --expected-failures, --baseline or --flakes file. */
+#define DMLCTS_LIST_FILE_MAX (UINT64_C(16) << 20)
+/* A list file's text, NUL-terminated (malloc); NULL after one line on stderr (INPUT-3). */
+char *dmlcts_read_list_file(const char *opt, const char *path, size_t *len);
 bool dmlcts_waived(const dmlcts_options *o, const char *name);
 
 /* ---- worker_env.c -------------------------------------------------------- */

@@ -197,6 +197,34 @@ printf 'a,FAIL\na,PASS\n' >"$T/twice.csv"
 run base_twice 2 --no-progress --baseline "$T/twice.csv" goldens/doc
 err_has base_twice "a is listed twice"
 run base_missing 2 --no-progress --baseline "$T/none.csv" goldens/doc
+# INPUT-3: --baseline and --flakes are read as --expected-failures is: a directory, a FIFO, a
+# device, a file over 16 MiB or one with a NUL byte is refused before any case runs (one line,
+# exit 2, nothing on stdout; they were an empty list, a hang, an endless read).
+mkfifo "$T/fifo"
+truncate -s 17M "$T/big"
+printf 'a,FAIL\000\n' >"$T/nul.csv"
+i=0
+for opt in --baseline --flakes; do
+    for f in "$T" "$T/fifo" /dev/zero "$T/big" "$T/nul.csv"; do
+        i=$((i + 1))
+        timeout 20 "$CTS" --no-progress "$opt" "$f" goldens/doc/gather.example1.json \
+            >"$T/list$i.out" 2>"$T/list$i.err"
+        rc=$?
+        if [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/list$i.err")" -eq 1 ] && [ ! -s "$T/list$i.out" ] &&
+            grep -Fq "dmlcts: $opt" "$T/list$i.err" && grep -Fq "$f" "$T/list$i.err"; then ok
+        else bad "$opt $f: exit $rc, expected 2 and one line naming it: $(head -c 300 "$T/list$i.err")"; fi
+    done
+done
+# INPUT-6: a baseline's bytes reach stderr sanitised, never as a raw escape sequence.
+ESC=$(printf '\033')
+printf 'x\033[31mRED,FAIL\nx\033[31mRED,FAIL\n' >"$T/esc_twice.csv"
+printf 'a,FA\033[2J\n' >"$T/esc_status.csv"
+for f in esc_twice esc_status; do
+    run "$f" 2 --no-progress --baseline "$T/$f.csv" goldens/doc
+    if grep -q "$ESC" "$T/$f.err"; then bad "$f: a raw ESC on stderr"; else ok; fi
+done
+err_has esc_twice 'esc_twice.csv: x\\x1b\[31mRED is listed twice$'
+err_has esc_status 'esc_status.csv:1: "FA\\x1b\[2J" is not a status'
 
 # 5. Rerun: the flaky mutant is wrong only on the second case a process runs,
 # so that case fails, passes alone on a fresh worker, and is FLAKE: reported,
