@@ -92,6 +92,15 @@ def test_negative_strides_are_refused_with_the_rule():
     assert e.value.message.startswith("CUMULATIVE_SUMMATION: InputTensor: numpy strides (-4,)")
 
 
+def test_a_reversed_axis_of_size_1_is_accepted_as_its_stride_is_never_used():
+    x = np.arange(4, dtype=np.float32).reshape(1, 4)[::-1]
+    assert x.strides == (-16, 4)
+    assert list(dmlref.cumulative_summation(x, axis=1)[0]) == [0, 1, 3, 6]
+    out = np.zeros((1, 4), np.float32)[::-1]
+    dmlref.cumulative_summation(x, axis=1, out=out)
+    assert list(out[0]) == [0, 1, 3, 6]
+
+
 def test_split_returns_the_parts_and_join_puts_them_back():
     x = np.arange(12, dtype=np.int64).reshape(2, 6)
     parts = dmlref.split(x, axis=1, sizes=[1, 2, 3])
