@@ -99,6 +99,7 @@ typedef struct dmlcts_cmd_run {
     dmlcts_progress progress;
     bool silent;            /* export: no per-case lines */
     cJSON *request, *response; /* check: DIR's files */
+    cJSON *left_out;        /* check of a DxDispatch export: {"cases": [{name, reason}]} */
     size_t exported;
 } dmlcts_cmd_run;
 
@@ -110,9 +111,11 @@ int dmlcts_cmd_walk(dmlcts_cmd_run *cr, size_t *count,
                     void (*batch)(dmlcts_cmd_run *, dmlcts_batch_case *, size_t));
 /*
  * DIR exported with --dxdispatch (dxdispatch.c): the response made from what
- * each dxdispatch run left there; NULL when DIR is no such export.
+ * each dxdispatch run left there, and in *left_out the cases the export left
+ * out with the reason ({"cases": [{name, reason}]}); NULL when DIR is no such
+ * export.
  */
-cJSON *dmlcts_dxdispatch_response(const char *dir, const cJSON *request);
+cJSON *dmlcts_dxdispatch_response(const char *dir, const cJSON *request, cJSON **left_out);
 
 /* DIR made, or there already without a request.json; false with a line on stderr. */
 bool dmlcts_export_dir(const char *dir);

@@ -482,14 +482,19 @@ static cJSON *answer(const char *dir, const cJSON *req)
     return a;
 }
 
-cJSON *dmlcts_dxdispatch_response(const char *dir, const cJSON *request)
+cJSON *dmlcts_dxdispatch_response(const char *dir, const cJSON *request, cJSON **left_out)
 {
-    char path[4096];
-    cJSON *resp, *cases;
+    char path[4096], msg[1024];
+    cJSON *resp, *cases, *marker, *skipped;
     const cJSON *req;
     snprintf(path, sizeof path, "%s/" DXD_MARKER, dir);
     if (access(path, F_OK) != 0)
         return NULL;
+    marker = dmlcts_cmd_read_json(path, msg, sizeof msg);
+    skipped = marker ? cJSON_DetachItemFromObjectCaseSensitive(marker, "skipped") : NULL;
+    cJSON_Delete(marker);
+    *left_out = cJSON_CreateObject();
+    cJSON_AddItemToObject(*left_out, "cases", skipped ? skipped : cJSON_CreateArray());
     resp = cJSON_CreateObject();
     cJSON_AddStringToObject(resp, "format", DMLCTS_RESPONSE_FORMAT);
     cases = cJSON_AddArrayToObject(resp, "cases");

@@ -58,10 +58,18 @@ static void check_batch(dmlcts_cmd_run *cr, dmlcts_batch_case *bc, size_t n)
         dmlcts_result *r = &(*cr->res)[bc[i].result];
         const cJSON *req = dmlcts_cmd_find(cr->request, "name", bc[i].c->name);
         const cJSON *id = req ? cJSON_GetObjectItemCaseSensitive(req, "id") : NULL;
-        if (!cJSON_IsString(id) && bc[i].c->expect_error) { /* the cmd export leaves them out */
+        const cJSON *out = dmlcts_cmd_find(cr->left_out, "name", bc[i].c->name);
+        const cJSON *why = out ? cJSON_GetObjectItemCaseSensitive(out, "reason") : NULL;
+        if (!cJSON_IsString(id) && out) { /* as the DxDispatch export itself reported it */
             r->status = DMLCTS_SKIPPED;
-            dmlcts_set_message(r, "negative case (expect_error): not in %s/request.json (only "
-                               "export --dxdispatch carries them)", cr->o->dir);
+            dmlcts_set_message(r, "not exported to DxDispatch: %s",
+                               cJSON_IsString(why) ? why->valuestring : "(no reason given)");
+        } else if (!cJSON_IsString(id) && bc[i].c->expect_error && !cr->left_out) {
+            /* the cmd export leaves every negative case out */
+            r->status = DMLCTS_SKIPPED;
+            dmlcts_set_message(r, "negative case (expect_error): not in %s/request.json (export "
+                               "leaves them out; export --dxdispatch carries those it can express)",
+                               cr->o->dir);
         } else if (!cJSON_IsString(id)) {
             r->status = DMLCTS_ERROR;
             dmlcts_set_message(r, "not in %s/request.json: export with the same selection",
@@ -91,20 +99,23 @@ int dmlcts_check_results(const dmlcts_options *o, dmlcts_result **res, size_t *c
     }
     snprintf(path, sizeof path, "%s/response.json", o->dir);
     if (access(path, F_OK) != 0) /* a DxDispatch export: its .rc and .log files answer */
-        cr.response = dmlcts_dxdispatch_response(o->dir, cr.request);
+        cr.response = dmlcts_dxdispatch_response(o->dir, cr.request, &cr.left_out);
     if (!cr.response && !(cr.response = dmlcts_cmd_read_json(path, msg, sizeof msg))) {
         fprintf(stderr, "dmlcts check: %s (has the backend run on %s?)\n", msg, o->dir);
         cJSON_Delete(cr.request);
+        cJSON_Delete(cr.left_out);
         return 2;
     }
     if (!dmlcts_cmd_check_response(cr.response, path, msg, sizeof msg)) {
         fprintf(stderr, "dmlcts check: %s\n", msg);
         cJSON_Delete(cr.request);
         cJSON_Delete(cr.response);
+        cJSON_Delete(cr.left_out);
         return 2;
     }
     rc = dmlcts_cmd_walk(&cr, count, check_batch);
     cJSON_Delete(cr.request);
     cJSON_Delete(cr.response);
+    cJSON_Delete(cr.left_out);
     return rc;
 }

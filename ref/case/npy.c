@@ -75,7 +75,7 @@ static bool take_string(cursor *c, char *out, size_t cap)
         return false;
     q = *c->p++;
     while (c->p < c->end && *c->p != q) {
-        if (n + 1 >= cap)
+        if (n + 1 >= cap || (unsigned char)*c->p < 0x20) /* a NUL would cut the key or dtype short */
             return false;
         out[n++] = *c->p++;
     }
@@ -135,9 +135,11 @@ static bool parse_header(cursor *c, dmlc_npy *out, dmlc_error *err)
             have_order = true;
         } else if (strcmp(key, "shape") == 0 && !have_shape) {
             if (!take_shape(c, out))
-                return fail(err, "'shape' is not a tuple of at most %d integers",
+                return fail(err, "'shape' is not a tuple of at most %d integers below 2^64",
                             DMLC_NPY_MAX_RANK);
             have_shape = true;
+        } else if (!strcmp(key, "descr") || !strcmp(key, "fortran_order") || !strcmp(key, "shape")) {
+            return fail(err, "the header has '%s' twice", key);
         } else {
             return fail(err, "the header has an unexpected key '%s'", key);
         }
@@ -169,14 +171,16 @@ bool dmlc_npy_parse(const void *bytes, size_t len, dmlc_npy *out, dmlc_error *er
     cursor c;
     if (len < 10 || memcmp(b, magic, sizeof magic) != 0)
         return fail(err, "not a .npy file (no \\x93NUMPY magic)");
+    if (b[6] < 1 || b[6] > 3 || b[7] != 0)
+        return fail(err, "format version %u.%u, expected 1.0, 2.0 or 3.0", b[6], b[7]);
     if (b[6] == 1) {
         start = 10;
         hlen = (size_t)b[8] | (size_t)b[9] << 8;
-    } else if ((b[6] == 2 || b[6] == 3) && len >= 12) {
+    } else if (len >= 12) {
         start = 12;
         hlen = (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 | (size_t)b[11] << 24;
     } else {
-        return fail(err, "format version %u.%u, expected 1.0, 2.0 or 3.0", b[6], b[7]);
+        return fail(err, "%zu bytes: too short for format version %u.0's 12-byte preamble", len, b[6]);
     }
     if (hlen > len - start)
         return fail(err, "the header runs past the end of the file");

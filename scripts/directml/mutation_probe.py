@@ -13,6 +13,7 @@ Each class says what the reference must answer: rejects (every mutant), accepts,
 answered otherwise fails the run (exit 1).  --mutate-only stops there (no Wine):
 backends/directml/test/test-directml.sh runs it so.
 """
+import argparse
 import glob
 import json
 import os
@@ -310,24 +311,18 @@ def directml_counts(root, out, name):
 
 def main(argv):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    per_class, seed, mutate_only, args = 12, 41, False, []
-    dmlref = os.path.join(root, "build", "bin", "dmlref")
-    it = iter(argv)
-    for a in it:
-        if a == "--per-class":
-            per_class = int(next(it))
-        elif a == "--seed":
-            seed = int(next(it))
-        elif a == "--dmlref":
-            dmlref = next(it)
-        elif a == "--mutate-only":
-            mutate_only = True
-        else:
-            args.append(a)
-    if len(args) != 1:
-        sys.stderr.write(__doc__)
-        return 2
-    out = os.path.abspath(args[0])
+    # argparse: --help prints this and exits, an unknown option is a usage error (exit 2), never OUT_DIR.
+    p = argparse.ArgumentParser(prog="mutation_probe.py", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--per-class", type=int, default=12, metavar="N", help="cases mutated per class (12)")
+    p.add_argument("--seed", type=int, default=41, metavar="S", help="the seed that picks the cases (41)")
+    p.add_argument("--dmlref", default=os.path.join(root, "build", "bin", "dmlref"), metavar="PATH",
+                   help="the dmlref that validates (build/bin/dmlref)")
+    p.add_argument("--mutate-only", action="store_true", help="write and check the mutants; no DirectML")
+    p.add_argument("out_dir", metavar="OUT_DIR", help="where the mutants go, one folder per class")
+    a = p.parse_args(argv)
+    per_class, seed, dmlref, mutate_only = a.per_class, a.seed, a.dmlref, a.mutate_only
+    out = os.path.abspath(a.out_dir)
     counts = mutate(root, dmlref, out, per_class, seed)
     wrong = []
     for name, _, expect in CLASSES:

@@ -2,8 +2,9 @@
  * ref_plugin.c -- an example dmlcts backend plugin: the dmlref reference
  * itself.  Copy this file to start a backend for a GPU.
  *
- * Build (what `make` does for build/lib/dmlcts_ref_plugin.so):
- *   cc -fPIC -shared -Iref/include -Isuite -o my_plugin.so my_plugin.c <your libs>
+ * Build (what `make` does for build/lib/dmlcts_ref_plugin.so), after `make`:
+ *   cc -fPIC -shared -Iref/include -Iref/fast/include -Isuite -o my_plugin.so my_plugin.c \
+ *       build/lib/libdmlfast.a build/lib/libdmlref.a -lm -fopenmp    (and your libs)
  * Run:
  *   build/bin/dmlcts --backend plugin:./my_plugin.so goldens
  *

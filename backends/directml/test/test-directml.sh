@@ -90,6 +90,12 @@ fi
 #    accepts every one of an "accepts" class (SPEC_NOTES DML-1's table).
 "$PY" scripts/directml/mutation_probe.py --mutate-only --per-class 4 --dmlref "$BUILD/bin/dmlref" "$T/mutants" \
     >"$T/mutants.log" 2>&1 && ok || { bad "mutation_probe.py --mutate-only"; cat "$T/mutants.log"; }
+# --help prints the usage and makes nothing (it once made a directory named --help); an unknown
+# option is a usage error, not OUT_DIR.
+(cd "$T" && "$PY" "$OLDPWD/scripts/directml/mutation_probe.py" --help >help.out 2>&1) &&
+    grep -q "^usage: mutation_probe.py" "$T/help.out" && [ ! -e "$T/--help" ] && ok || bad "mutation_probe.py --help"
+(cd "$T" && "$PY" "$OLDPWD/scripts/directml/mutation_probe.py" --mutate-onyl x >/dev/null 2>&1)
+[ $? -eq 2 ] && [ ! -e "$T/x" ] && ok || bad "mutation_probe.py --mutate-onyl: expected exit 2 and no x/"
 
 echo "test-directml: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -323,6 +323,30 @@ START_TEST(npy_reader_rejects_what_it_would_misread)
 }
 END_TEST
 
+START_TEST(npy_reader_names_a_short_preamble_a_repeated_key_and_a_cut_dtype)
+{
+    static const char cut[] = "{'descr': '<f4\0junk', 'fortran_order': False, 'shape': (1,), }\n";
+    unsigned char b[128] = "\x93NUMPY\x02\x00\x10\x00";
+    dmlc_npy npy;
+    dmlc_error why;
+    ck_assert(!dmlc_npy_parse(b, 10, &npy, &why));
+    ck_assert_str_eq(why.message, "10 bytes: too short for format version 2.0's 12-byte preamble");
+    b[7] = 1;
+    ck_assert(!dmlc_npy_parse(b, 10, &npy, &why));
+    ck_assert_str_eq(why.message, "format version 2.1, expected 1.0, 2.0 or 3.0");
+    npy_rejected("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (1,), }\n", 4,
+                 "the header has 'descr' twice");
+    npy_rejected("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }\n",
+                 4, "'shape' is not a tuple of at most 32 integers below 2^64");
+    memcpy(b, "\x93NUMPY\x01\x00", 8);
+    b[8] = sizeof cut - 1;
+    b[9] = 0;
+    memcpy(b + 10, cut, sizeof cut - 1); /* a NUL inside the dtype is no '<f4' */
+    ck_assert(!dmlc_npy_parse(b, 10 + sizeof cut - 1 + 4, &npy, &why));
+    ck_assert_str_eq(why.message, "'descr' is not a plain dtype string");
+}
+END_TEST
+
 START_TEST(npy_reader_takes_format_version_2_headers)
 {
     static const char h[] = "{'descr': '|u1', 'shape': (), 'fortran_order': False}\n";
@@ -361,6 +385,7 @@ static Suite *suite(void)
     tcase_add_test(tc, npy_header_is_numpys_padded_to_64_bytes_and_ends_with_a_newline);
     tcase_add_test(tc, npy_reader_rejects_what_it_would_misread);
     tcase_add_test(tc, npy_reader_takes_format_version_2_headers);
+    tcase_add_test(tc, npy_reader_names_a_short_preamble_a_repeated_key_and_a_cut_dtype);
     suite_add_tcase(s, tc);
     return s;
 }
