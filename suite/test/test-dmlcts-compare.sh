@@ -116,13 +116,24 @@ grep -q "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#39;&quot;" "$T/hostile.html
 # Bad input: exit 2 and a line that names the file.
 printf 'not json' >"$T/bad.json"
 run cmp_bad 2 compare "$T/ref.json" "$T/bad.json"
-err_has cmp_bad "bad.json: not JSON"
+err_has cmp_bad "bad.json is not valid JSON"
 run cmp_missing 2 compare "$T/ref.json" "$T/none.json"
 err_has cmp_missing "none.json: No such file"
 run cmp_one 2 compare "$T/ref.json"
 printf '{"format":"dmlcts-report-1","cases":[{"name":"a","status":"FAIL"},{"name":"a","status":"PASS"}]}' >"$T/dup.json"
 run cmp_dup 2 compare "$T/ref.json" "$T/dup.json"
 err_has cmp_dup "two cases are named a"
+# INPUT-3: a report that is not a regular file is refused, never read (a FIFO hung in fopen);
+# INPUT-6: a name from a report reaches stderr sanitised.
+mkfifo "$T/cmp.fifo"
+timeout 20 "$CTS" compare "$T/ref.json" "$T/cmp.fifo" >"$T/cmp_fifo.out" 2>"$T/cmp_fifo.err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$T/cmp_fifo.err")" -eq 1 ] && ok || bad "compare of a FIFO: exit $rc: $(cat "$T/cmp_fifo.err")"
+err_has cmp_fifo "^dmlcts compare: cannot read $T/cmp.fifo: a FIFO, not a regular file$"
+printf '{"format":"dmlcts-report-1","cases":[{"name":"\\u001b[2J","status":"FAIL"},{"name":"\\u001b[2J","status":"PASS"}]}' >"$T/dup_esc.json"
+run cmp_dup_esc 2 compare "$T/ref.json" "$T/dup_esc.json"
+if grep -q "$(printf '\033')" "$T/cmp_dup_esc.err"; then bad "cmp_dup_esc: a raw ESC on stderr"; else ok; fi
+err_has cmp_dup_esc 'two cases are named \\x1b\[2J$'
 printf '{"format":"dmlcts-report-1","cases":[{"name":"a","status":"BROKEN"}]}' >"$T/st.json"
 run cmp_status 2 compare "$T/ref.json" "$T/st.json"
 err_has cmp_status "cases\[0\].status is not a dmlcts status"
