@@ -54,9 +54,8 @@ const char *dmlcts_output_add(dmlcts_outputs *set, const char *path)
 
 static void release(dmlcts_outputs *set)
 {
-    for (size_t i = 0; i < set->count; i++) {
+    for (size_t i = 0; i < set->count; i++)
         free(set->f[i].tmp);
-    }
     set->count = 0;
 }
 

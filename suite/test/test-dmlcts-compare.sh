@@ -3,7 +3,9 @@
 # compare (new failures, fixes, status changes, added and removed cases, its
 # exit code, JUnit and HTML), --results-csv, --baseline (only deviations
 # fail), the rerun of failing cases on a fresh worker (FLAKE, with the flaky
-# mutant) and --flakes.  One line per failed check; a closing count.
+# mutant) and --flakes; list files and reports that are not regular files
+# refused, reports written all or nothing.  One line per failed check; a
+# closing count.
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 CTS=$BUILD/bin/dmlcts

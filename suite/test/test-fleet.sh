@@ -4,8 +4,9 @@
 # Slurm, Kubernetes and CI variables (set here by hand) and picks the same
 # files as the explicit K/N; dmlcts merge joins shard reports into the
 # report one unsharded run writes (same cases, order, totals, exit code; its
-# page with --html) and refuses gaps, overlaps and reports of different runs
-# (run ids: a stale shard is named).
+# page with --html) and refuses gaps, overlaps, reports of different runs
+# (run ids: a stale shard is named) and a shard's exit_code other than 0, 1 or 2;
+# it exits as the unsharded run and writes its reports all or nothing.
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 CTS=$BUILD/bin/dmlcts
@@ -180,6 +181,8 @@ merged() {
         ok || bad "$name: the run exits $whole, its merged shards $rc, expected $want: $(cat "$T/$name.out")"
 }
 merged one 0 goldens/doc/gather.example1.json
+mkdir "$T/broken" && printf '{}' >"$T/broken/case.json"
+merged case_error 2 goldens/doc/gather.example1.json "$T/broken"
 printf 'doc/gather.example1\n' >"$T/xpass.txt"
 merged xpass 1 --expected-failures "$T/xpass.txt" --fail-on-unexpected-pass goldens/doc
 # All or nothing: a report that cannot be written leaves no other (exit 2, one line).
