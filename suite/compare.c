@@ -290,6 +290,30 @@ static bool html(const char *path, const report *a, const report *b, const chang
     return ok;
 }
 
+/* --junit and --html, all or nothing (outputs.c); false after one line on stderr. */
+static bool write_files(const char *junit_file, const char *html_file, const report *r,
+                        const change *c, size_t n, const size_t *count)
+{
+    dmlcts_outputs set = {.count = 0};
+    const char *to, *failed = NULL;
+    if (junit_file && !((to = dmlcts_output_add(&set, junit_file)) && junit(to, c, n, count))) {
+        fprintf(stderr, "dmlcts compare: cannot write --junit %s\n", junit_file);
+        dmlcts_outputs_discard(&set);
+        return false;
+    }
+    if (html_file && !((to = dmlcts_output_add(&set, html_file)) &&
+                       html(to, &r[0], &r[1], c, n, count))) {
+        fprintf(stderr, "dmlcts compare: cannot write --html %s\n", html_file);
+        dmlcts_outputs_discard(&set);
+        return false;
+    }
+    if (!dmlcts_outputs_commit(&set, &failed)) {
+        fprintf(stderr, "dmlcts compare: cannot write %s: %s\n", failed, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 static int usage(const char *what)
 {
     fprintf(stderr, "dmlcts compare: %s\nusage: dmlcts compare OLD.json NEW.json [--junit FILE] "
@@ -341,14 +365,8 @@ int dmlcts_compare_main(int argc, char **argv)
         count[c[i].k]++;
     text(&r[0], &r[1], c, n, count);
     rc = count[K_NEW_FAILURE] ? 1 : 0;
-    if (junit_file && !junit(junit_file, c, n, count)) {
-        fprintf(stderr, "dmlcts compare: cannot write --junit %s\n", junit_file);
+    if (!write_files(junit_file, html_file, r, c, n, count))
         rc = 2;
-    }
-    if (html_file && !html(html_file, &r[0], &r[1], c, n, count)) {
-        fprintf(stderr, "dmlcts compare: cannot write --html %s\n", html_file);
-        rc = 2;
-    }
 out:
     for (int i = 0; i < 2; i++) {
         cJSON_Delete(r[i].root);

@@ -28,6 +28,8 @@
 
 int dmlpy_execute(uint32_t type, uint32_t level, const uint32_t *counts, const uint32_t *meta,
                   const uint64_t *bufs, const uint32_t *scalars, dmlr_error *err);
+int dmlpy_validate(uint32_t type, uint32_t level, const uint32_t *counts, const uint32_t *meta,
+                   const uint64_t *bufs, const uint32_t *scalars, dmlr_error *err);
 int dmlpy_scatter_targets(uint32_t type, uint32_t level, const uint32_t *counts,
                           const uint32_t *meta, const uint64_t *bufs, const uint32_t *scalars,
                           int64_t *target, uint64_t update_count, uint8_t *marks,
@@ -72,9 +74,20 @@ static bool flat_build(uint32_t type, const uint32_t *counts, const uint32_t *me
                  type);
         return false;
     }
-    for (uint32_t i = 0; i < info->field_count; i++)
-        if (DMLR_FIELD_IS_TENSOR(info->fields[i].kind))
-            total += counts[f_t++];
+    for (uint32_t i = 0; i < info->field_count; i++) {
+        const dmlr_field_info *f = &info->fields[i];
+        if (!DMLR_FIELD_IS_TENSOR(f->kind))
+            continue;
+        /* A member that is not an array binds exactly one tensor: 0 would point it
+         * past the tensors allocated, 2 would shift every later member's. */
+        if (!DMLR_FIELD_IS_ARRAY(f->kind) && counts[f_t] != 1) {
+            err->status = DMLR_STATUS_INVALID_ARGUMENT;
+            snprintf(err->message, sizeof err->message, "%s: %s binds %u tensors, expected 1",
+                     info->name, f->name, counts[f_t]);
+            return false;
+        }
+        total += counts[f_t++];
+    }
     o->desc = calloc(1, info->desc_size);
     o->tensors = calloc(total ? total : 1, sizeof *o->tensors);
     o->inputs = calloc(total ? total : 1, sizeof *o->inputs);
@@ -119,6 +132,20 @@ int dmlpy_execute(uint32_t type, uint32_t level, const uint32_t *counts, const u
         return (int)err->status;
     st = dmlr_execute(&o.op, o.inputs, o.input_count, (dmlr_feature_level)level, o.outputs,
                       o.output_count, err);
+    flat_free(&o);
+    return (int)st;
+}
+
+/* The desc's own checks alone (dmlr_validate): what the library says before it looks
+ * at the buffers, asked when the caller found an overlap the buffers cannot show. */
+int dmlpy_validate(uint32_t type, uint32_t level, const uint32_t *counts, const uint32_t *meta,
+                   const uint64_t *bufs, const uint32_t *scalars, dmlr_error *err)
+{
+    flat_op o;
+    dmlr_status st;
+    if (!flat_build(type, counts, meta, bufs, scalars, &o, err))
+        return (int)err->status;
+    st = dmlr_validate(&o.op, (dmlr_feature_level)level, err);
     flat_free(&o);
     return (int)st;
 }

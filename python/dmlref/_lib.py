@@ -74,7 +74,8 @@ class FieldInfo(Structure):
 
 class OperatorInfo(Structure):  # the leading members of dmlr_operator_info, read by pointer
     _fields_ = [("type", c_int), ("name", c_char_p), ("alias", c_char_p), ("desc_size", c_size_t),
-                ("fields", POINTER(FieldInfo)), ("field_count", c_uint32)]
+                ("fields", POINTER(FieldInfo)), ("field_count", c_uint32),
+                ("support", c_void_p), ("support_count", c_uint32), ("in_place", c_bool)]
 
 
 class DataTypeInfo(Structure):
@@ -159,6 +160,8 @@ _proto(case, "dmlpy_error_size", c_size_t, c_int)
 _proto(case, "dmlpy_error_number", c_int, c_void_p, c_int, c_int)
 _proto(case, "dmlpy_error_message", c_char_p, c_void_p, c_int)
 _proto(case, "dmlpy_execute", c_int, c_uint32, c_uint32, c_void_p, c_void_p, c_void_p, c_void_p,
+       c_void_p)
+_proto(case, "dmlpy_validate", c_int, c_uint32, c_uint32, c_void_p, c_void_p, c_void_p, c_void_p,
        c_void_p)
 _proto(case, "dmlpy_scatter_targets", c_int, c_uint32, c_uint32, c_void_p, c_void_p, c_void_p,
        c_void_p, c_void_p, c_uint64, c_void_p, c_uint64, c_void_p)

@@ -24,6 +24,7 @@ from .ops import OPERATORS, snake
 
 _DIRECTIONS = ("INCREASING", "DECREASING")
 _RC = {1: "MISMATCH", 2: "BAD_INPUT", 3: "INTERNAL"}
+_LOADED = object()  # Case.load's word to Case(): the handle is one it made
 
 
 def judge_modes():
@@ -65,6 +66,19 @@ def _value(data_type, bits):
     return _lib.text(disp.value), _lib.text(hexs.value)
 
 
+def _strided(raw, shape, dtype, strides, name):
+    """An ndarray over raw that stays inside it: numpy skips its own size check for a
+    buffer of 0 bytes, and a view past raw's end reads or writes the heap."""
+    dtype = np.dtype(dtype)
+    strides = strides or [int(np.prod(shape[d + 1:], dtype=np.uint64)) * dtype.itemsize
+                          for d in range(len(shape))]
+    need = 0 if 0 in shape else sum((k - 1) * s for k, s in zip(shape, strides)) + dtype.itemsize
+    if need > raw.size:
+        raise Error("INTERNAL", "%s: %s %s with strides %s (bytes) spans %d bytes, its buffer "
+                    "holds %d" % (name, dtype, list(shape), list(strides), need, raw.size))
+    return np.ndarray(shape, dtype, buffer=raw, strides=strides)
+
+
 class Tensor:
     """One bound tensor of a case, in binding order."""
 
@@ -95,14 +109,16 @@ class Tensor:
 
     def _array(self, ptr, nbytes, shape, strides, dtype=None):
         raw = np.frombuffer(ctypes.string_at(ptr, nbytes), np.uint8).copy()
-        a = np.ndarray(shape, dtype or self.dtype, buffer=raw, strides=strides)
+        a = _strided(raw, shape, dtype or self.dtype, strides, self.name)
         a.flags.writeable = False
         return a
 
-    def buffer_view(self, ptr):
-        """The logical elements of a buffer laid out by this tensor's desc (a copy)."""
+    def buffer_view(self, ptr, nbytes=None):
+        """The logical elements of a buffer laid out by this tensor's desc (a copy);
+        nbytes: the buffer's size where it is not the desc's."""
         isz = self.dtype.itemsize
-        return self._array(ptr, self.bytes, self.shape, [s * isz for s in self.strides])
+        return self._array(ptr, self.bytes if nbytes is None else nbytes, self.shape,
+                           [s * isz for s in self.strides])
 
     def __repr__(self):
         return "<%s %s %s strides %s>" % (self.name, self.data_type, list(self.shape),
@@ -188,8 +204,14 @@ class Verdict:
 class Case:
     """A loaded case file.  Case.load(path); free with close() or a with block."""
 
-    def __init__(self, handle):
-        h = self._h = handle
+    def __init__(self, *args, **kwargs):
+        # Only load() makes a case: a handle is a C pointer that nothing here can check.
+        self._h = None
+        if len(args) != 1 or set(kwargs) != {"_loaded"} or kwargs["_loaded"] is not _LOADED:
+            raise TypeError("dmlref.Case(%s): use dmlref.Case.load(path) to load a case file"
+                            % ", ".join([repr(a) for a in args] +
+                                        ["%s=%r" % kv for kv in kwargs.items()]))
+        h = self._h = args[0]
         t = lambda i: _lib.text(_lib.case.dmlpy_case_text(h, i))  # noqa: E731
         n = lambda i: int(_lib.case.dmlpy_case_number(h, i))  # noqa: E731
         self.name, self.description, self.op, self.file = t(0), t(1), t(2), t(3)
@@ -228,7 +250,7 @@ class Case:
             status = (status_name(err.status) if err.status != _lib.STATUS_OK else
                       _RC.get(err.rc, str(err.rc)))
             raise Error(status, _lib.text(err.message))
-        return cls(h)
+        return cls(h, _loaded=_LOADED)
 
     def close(self):
         if getattr(self, "_h", None):
@@ -270,8 +292,11 @@ class Case:
             raise Error(_RC.get(err.rc, str(err.rc)), _lib.text(err.message))
         try:
             size = ctypes.c_uint64()
-            return [np.array(o.buffer_view(_lib.case.dmlpy_run_output(r, i, size)))
-                    for i, o in enumerate(self.outputs)]
+            ptrs = [_lib.case.dmlpy_run_output(r, i, size) for i in range(len(self.outputs))]
+            if not all(ptrs):
+                raise Error("INTERNAL", "%s: the run has fewer outputs than the case's %d" % (
+                    self.name, len(self.outputs)))
+            return [np.array(o.buffer_view(p, size.value)) for p, o in zip(ptrs, self.outputs)]
         finally:
             _lib.case.dmlpy_run_free(r)
 
@@ -298,6 +323,10 @@ class Case:
         array for one output) with the case's judge: exact bits, or the tolerance
         bound of its judge mode; implementation_defined elements skipped,
         legal_values accepted."""
+        if self.expect_error:
+            raise Error("BAD_INPUT", "%s is a negative case (expects %s): it has no outputs to "
+                        "judge; its verdict is check_error(status, message)" % (
+                            self.name, self.expect_error["status"]))
         if isinstance(outputs, np.ndarray):
             outputs = [outputs]
         outputs = list(outputs)
@@ -313,7 +342,7 @@ class Case:
                     self.name, o.name, a.dtype, list(a.shape), o.dtype, list(o.shape)))
             raw = np.full(o.bytes, 0xA5, np.uint8)
             isz = o.dtype.itemsize
-            np.ndarray(o.shape, o.dtype, buffer=raw, strides=[s * isz for s in o.strides])[...] = a
+            _strided(raw, o.shape, o.dtype, [s * isz for s in o.strides], o.name)[...] = a
             raws.append(raw)
         ptrs = (ctypes.c_void_p * max(len(raws), 1))(*[r.ctypes.data for r in raws])
         sizes = (ctypes.c_uint64 * max(len(raws), 1))(*[r.size for r in raws])

@@ -44,18 +44,23 @@ class _Binding:
     and the buffer the library sees.  A buffer whose span is not a multiple of 4
     bytes (DMLCalcBufferTensorSize rounds up: TENSOR-6) or that is misaligned is a
     padded copy with the same strides, copied back into the array after an output
-    is written."""
+    is written; the library cannot see that copy overlap another array, so
+    _check_overlap asks its question of the arrays themselves first."""
 
     def __init__(self, a, op, name, output):
-        self.array, self.copy, self.output = a, None, output
+        self.array, self.copy, self.output, self.name = a, None, output, name
         self.dt = _BY_DTYPE.get(a.dtype) or data_type_of(a.dtype, "%s: %s" % (op, name))
-        esize, ashape, astrides = a.itemsize, a.shape, a.strides
+        esize, ashape = a.itemsize, a.shape
+        # A dimension of size 1 is never stepped along: its stride means nothing (numpy
+        # keeps a reversed one negative, which ascontiguousarray does not change).
+        astrides = tuple(0 if k == 1 else s for k, s in zip(ashape, a.strides))
         self.shape, self.strides = ashape, [s // esize for s in astrides]
         if any(s < 0 or s % esize for s in astrides):
             raise Error("INVALID_ARGUMENT", "%s: %s: numpy strides %s (bytes) are not "
                         "non-negative multiples of the element size %d: DirectML Strides "
                         "count elements from the lowest address (TENSOR-4); pass "
-                        "numpy.ascontiguousarray(...)" % (op, name, astrides, esize), "TENSOR-4")
+                        "numpy.ascontiguousarray(...)" % (op, name, a.strides, esize),
+                        "TENSOR-4")
         if output and not a.flags.writeable:
             raise ValueError("%s: %s: the out= array is read-only" % (op, name))
         if max(ashape + tuple(self.strides), default=0) > _U32_MAX:
@@ -63,7 +68,8 @@ class _Binding:
                         "DirectML's UINT32" % (op, name, list(ashape), self.strides))
         span = 0 if 0 in ashape else sum((k - 1) * s for k, s in zip(ashape, astrides)) + esize
         padded = (span + 3) & ~3
-        ptr = a.ctypes.data
+        ptr = self.base = a.ctypes.data
+        self.span = span  # the bytes [base, base + span) the array's elements occupy
         if span == padded and ptr % esize == 0:
             self.ptr, self.size = ptr, span
             return
@@ -73,9 +79,45 @@ class _Binding:
             self.copy[...] = a
         self.ptr, self.size, self.raw = raw.ctypes.data, padded, raw
 
+    def meets(self, other):
+        """TENSOR-11's question (ranges_meet in ref/src/execute.c) of the arrays' own bytes."""
+        return self.base < other.base + other.span and other.base < self.base + self.span
+
+    def same_layout(self, other):
+        """TENSOR-12's exact aliasing (dmlr_same_layout): one address for every element."""
+        return (self.base == other.base and self.array.itemsize == other.array.itemsize and
+                self.shape == other.shape and
+                all(k == 1 or s == t for k, s, t in zip(self.shape, self.strides, other.strides)))
+
     def finish(self):
         if self.output and self.copy is not None:
             self.array[...] = self.copy
+
+
+def _overlap(info, bindings):
+    """ref/src/execute.c's check_bindings on the arrays rather than the buffers bound
+    (a padded copy hides an alias): None, or its OVERLAP message.  The in-place pair
+    of an op that runs in place is its first input and its first output."""
+    if all(b.copy is None for b in bindings):
+        return None  # the library sees these very bytes and asks itself
+    in_place = set()
+    if info.in_place:
+        first_in = next((b for b in bindings if not b.output), None)
+        first_out = next((b for b in bindings if b.output), None)
+        in_place = {id(first_in), id(first_out)}
+    for b in bindings:
+        if not b.output:
+            continue
+        for c in bindings:
+            if c is b or not b.meets(c):
+                continue
+            if id(b) in in_place and id(c) in in_place and b.same_layout(c):
+                continue
+            return "%s: %s overlaps %s in memory, expected disjoint buffers%s" % (
+                _lib.text(info.name), b.name, c.name,
+                " or exact aliasing of InputTensor with the same sizes and strides"
+                if info.in_place else " (the operator does not run in place)")
+    return None
 
 
 def _new_output(shape, dtype):
@@ -231,7 +273,11 @@ class Operator:
             outs = list(out) if isinstance(out, (list, tuple)) else [out]
             for o in outs:
                 if not isinstance(o, np.ndarray):
-                    raise TypeError("%s: out= takes numpy arrays" % self.__name__)
+                    raise TypeError("%s: out= takes numpy arrays, got %s" % (
+                        self.__name__, type(o).__name__))
+            if not self.many_outputs and len(outs) != 1:
+                raise TypeError("%s: out= needs exactly 1 array (one output), got %d" % (
+                    self.__name__, len(outs)))
             extra.pop("sizes", None), extra.pop("output_count", None)
         else:
             shape = _SHAPES.get(self.name)
@@ -252,6 +298,12 @@ class Operator:
     def _execute(self, inputs, outs, attrs, level):
         flat, bindings, arrays = self._flatten(inputs, outs, attrs)
         err = _lib.RefError()
+        overlap = _overlap(self.info, bindings)
+        if overlap:  # after the desc's own checks, as the library orders them
+            st = _lib.case.dmlpy_validate(self.info.type, level, *flat, err.ptr)
+            if st != _lib.STATUS_OK:
+                raise Error(status_name(st), _lib.text(err.message))
+            raise Error("OVERLAP", overlap)
         st = _run_flat(self.info.type, level, *flat, err.ptr)
         if st != _lib.STATUS_OK:
             raise Error(status_name(st), _lib.text(err.message))
@@ -286,7 +338,7 @@ class Operator:
             if kind in _INPUT_KINDS:
                 group, output = next(given)[1], False
             elif kind in _OUTPUT_KINDS:
-                group, output = (outs if kind == _lib.FIELD_OUTPUT_ARRAY else outs[:1]), True
+                group, output = outs, True  # _outputs: exactly 1 unless an array member
             else:
                 if not derived:
                     scalars.append(attrs[name])

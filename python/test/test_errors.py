@@ -144,3 +144,33 @@ def test_the_operator_functions_refuse_the_negative_cases_alike():
             assert (e.value.status, e.value.message) == c.validate(), c.name
             made += 1
     assert made > 100
+
+
+def test_check_on_a_negative_case_says_to_use_check_error():
+    # A negative case's output has no buffer (0 bytes): the judge has nothing to read.
+    with dmlref.Case.load(os.path.join(ROOT, "goldens", "gather_nd",
+                                       "output_literal_formula.json")) as c:
+        o = c.outputs[0]
+        assert o.bytes == 0
+        with pytest.raises(dmlref.Error) as e:
+            c.check([np.zeros(o.shape, o.dtype)])
+    assert e.value.status == "BAD_INPUT"
+    assert "is a negative case" in e.value.message and "check_error(" in e.value.message
+
+
+def test_a_view_larger_than_its_buffer_is_refused_not_read_past_its_end():
+    raw = np.zeros(3, np.uint8)
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.case._strided(raw, (2,), np.float32, None, "OutputTensor")
+    assert e.value.message == ("OutputTensor: float32 [2] with strides [4] (bytes) spans 8 "
+                               "bytes, its buffer holds 3")
+    assert dmlref.case._strided(np.zeros(0, np.uint8), (0, 3), np.float32, None, "x").shape \
+        == (0, 3)
+
+
+@pytest.mark.parametrize("handle", ["goldens/doc/gather.example1.json", None, 12345])
+def test_case_made_from_anything_but_load_is_refused_with_the_call_to_use(handle):
+    with pytest.raises(TypeError) as e:
+        dmlref.Case(handle)
+    assert "use dmlref.Case.load(path)" in str(e.value)
+    assert repr(handle) in str(e.value)

@@ -2,6 +2,7 @@
 library as DirectML Strides, out= receives through its own strides, every data
 type keeps its bits, and what DirectML cannot express is refused clearly.
 Each result is checked against a naive loop written here."""
+import ctypes
 import itertools
 
 import numpy as np
@@ -91,6 +92,15 @@ def test_negative_strides_are_refused_with_the_rule():
     assert e.value.message.startswith("CUMULATIVE_SUMMATION: InputTensor: numpy strides (-4,)")
 
 
+def test_a_reversed_axis_of_size_1_is_accepted_as_its_stride_is_never_used():
+    x = np.arange(4, dtype=np.float32).reshape(1, 4)[::-1]
+    assert x.strides == (-16, 4)
+    assert list(dmlref.cumulative_summation(x, axis=1)[0]) == [0, 1, 3, 6]
+    out = np.zeros((1, 4), np.float32)[::-1]
+    dmlref.cumulative_summation(x, axis=1, out=out)
+    assert list(out[0]) == [0, 1, 3, 6]
+
+
 def test_split_returns_the_parts_and_join_puts_them_back():
     x = np.arange(12, dtype=np.int64).reshape(2, 6)
     parts = dmlref.split(x, axis=1, sizes=[1, 2, 3])
@@ -125,6 +135,102 @@ def test_an_output_aliasing_an_input_is_an_overlap():
     with pytest.raises(dmlref.Error) as e:
         dmlref.gather(x, np.array([0, 1, 2, 3], np.uint32), axis=0, index_dimensions=1, out=x)
     assert e.value.status == "OVERLAP"
+
+
+@pytest.mark.parametrize("out", [(), [], "two"])
+def test_out_of_a_single_output_operator_takes_exactly_one_array(out):
+    x = np.arange(4, dtype=np.float32)
+    if out == "two":
+        out = [np.zeros(4, np.float32), np.zeros(4, np.float32)]
+    with pytest.raises(TypeError) as e:
+        dmlref.cumulative_summation(x, axis=0, out=out)
+    assert str(e.value) == ("cumulative_summation: out= needs exactly 1 array (one output), "
+                            "got %d" % len(out))
+    assert not out or not out[1].any()
+
+
+def test_split_with_an_empty_out_gets_the_library_s_own_refusal():
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.split(np.arange(4, dtype=np.float32), axis=0, out=[])
+    assert e.value.message == "SPLIT: OutputCount is 0, expected at least 1"
+
+
+def test_the_c_api_refuses_a_member_bound_to_other_than_one_tensor():
+    # python/capi/execute_py.c: OutputTensor given 0 tensors would point past the others.
+    op = dmlref.ops.OPERATORS["cumulative_summation"]
+    x = np.arange(4, dtype=np.float32)
+    flat, bindings, keep = op._flatten(*op._arguments((x,), None, {"axis": 0})[:1],
+                                       [np.zeros(4, np.float32)], {"Axis": 0, "AxisDirection": 0,
+                                                                   "HasExclusiveSum": 0})
+    for n in (0, 2):
+        counts = (ctypes.c_uint32 * 2)(1, n)
+        err = dmlref._lib.RefError()
+        st = dmlref._lib.case.dmlpy_execute(op.info.type, dmlref._lib.FEATURE_LEVEL_MAX,
+                                            ctypes.addressof(counts), *flat[1:], err.ptr)
+        assert dmlref._types.status_name(st) == "INVALID_ARGUMENT"
+        assert dmlref._lib.text(err.message) == \
+            "CUMULATIVE_SUMMATION: OutputTensor binds %d tensors, expected 1" % n
+
+
+# TENSOR-11 on arrays the package copies (a span not a multiple of 4 bytes, or misaligned):
+# the same OVERLAP, with the same message, as float32 arrays bound as they are.
+def overlap_message(op, first, second, in_place=False):
+    return "%s: %s overlaps %s in memory, expected disjoint buffers%s" % (
+        op, first, second, " or exact aliasing of InputTensor with the same sizes and strides"
+        if in_place else " (the operator does not run in place)")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_split_refuses_two_outputs_sharing_one_array(dtype):
+    a = np.zeros(1, dtype)
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.split(np.arange(2, dtype=dtype), axis=0, out=[a, a])
+    assert e.value.status == "OVERLAP"
+    assert e.value.message == overlap_message("SPLIT", "OutputTensors[0]", "OutputTensors[1]")
+    assert a[0] == 0
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_a_scan_refuses_an_output_partly_overlapping_its_input(dtype):
+    b = np.arange(1, 10, dtype=dtype)
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.cumulative_summation(b[0:3], axis=0, out=b[1:4])
+    assert e.value.message == overlap_message("CUMULATIVE_SUMMATION", "OutputTensor",
+                                              "InputTensor", in_place=True)
+    assert list(b) == list(range(1, 10))
+
+
+def test_a_float16_scan_of_odd_length_still_runs_in_place():
+    b = np.arange(1, 4, dtype=np.float16)
+    dmlref.cumulative_summation(b, axis=0, out=b)
+    assert list(b) == [1, 3, 6]
+
+
+def test_gather_and_scatter_refuse_out_equal_to_a_float16_input_of_odd_length():
+    b = np.arange(1, 4, dtype=np.float16)
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.gather(b, np.array([2, 1, 0], np.int32), axis=0, index_dimensions=1, out=b)
+    assert e.value.message == overlap_message("GATHER", "OutputTensor", "InputTensor")
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.scatter(b, np.array([0], np.int32), np.zeros(1, np.float16), axis=0, out=b)
+    assert e.value.message == overlap_message("SCATTER", "OutputTensor", "InputTensor")
+    assert list(b) == [1, 2, 3]
+
+
+def test_a_misaligned_output_partly_overlapping_its_input_is_an_overlap():
+    raw = np.zeros(32, np.uint8)
+    x = np.frombuffer(raw, np.float32, 4)
+    out = np.frombuffer(raw, np.float32, 4, offset=1)
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.cumulative_summation(x, axis=0, out=out)
+    assert e.value.status == "OVERLAP"
+
+
+def test_a_desc_the_library_refuses_is_refused_for_that_before_an_overlap():
+    b = np.arange(1, 10, dtype=np.float16)
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.cumulative_summation(b[0:3], axis=5, out=b[1:4])
+    assert e.value.status == "INVALID_ARGUMENT" and e.value.rule == "CUMULATIVE_SUMMATION-4"
 
 
 def test_the_feature_level_is_the_library_s():

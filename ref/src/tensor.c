@@ -180,9 +180,12 @@ dmlr_status dmlr_view_from_desc(const dmlr_tensor_desc *t, const char *op,
         return dmlr_fail(err, bad, "%s: %s is missing", op, name);
     v->dtype = t->DataType;
     v->esize = dmlr_data_type_size(t->DataType);
-    if (!v->esize) /* TENSOR-1 */
-        return dmlr_fail(err, bad, "%s: %s.DataType is %d, expected a DML_TENSOR_DATA_TYPE", op,
-                         name, (int)t->DataType);
+    if (!v->esize) { /* TENSOR-1: UINT4 and INT4 have names but no operator here takes them */
+        const char *known = dmlr_data_type_name(t->DataType);
+        return dmlr_fail(err, bad, "%s: %s.DataType is %d%s%s%s, expected one of FLOAT32 (1) to "
+                         "INT64 (11)", op, name, (int)t->DataType, known ? " (" : "",
+                         known ? known : "", known ? ")" : "");
+    }
     if (t->DimensionCount < 1 || t->DimensionCount > DMLR_MAX_RANK) /* TENSOR-2 */
         return dmlr_fail(err, bad, "%s: %s.DimensionCount is %u, expected 1 to %d", op, name,
                          t->DimensionCount, DMLR_MAX_RANK);

@@ -273,8 +273,8 @@ START_TEST(uint4_is_a_data_type_name_that_validation_rejects)
     c = load_ok("case.json");
     ck_assert_int_eq(dmlr_validate(&c->op, DMLR_FEATURE_LEVEL_MAX, &err),
                      DMLR_STATUS_INVALID_ARGUMENT);
-    ck_assert_str_eq(err.message, "GATHER: InputTensor.DataType is 12, expected a "
-                                  "DML_TENSOR_DATA_TYPE");
+    ck_assert_str_eq(err.message, "GATHER: InputTensor.DataType is 12 (UINT4), expected one of "
+                                  "FLOAT32 (1) to INT64 (11)");
     dmlc_case_free(c);
 }
 END_TEST

@@ -223,7 +223,10 @@ START_TEST(unknown_data_type_is_rejected)
     fixture_init(&f);
     f.in.DataType = (dmlr_data_type)13;
     ck_assert_error(validate(&f), DMLR_STATUS_INVALID_ARGUMENT,
-                    "GATHER: InputTensor.DataType is 13, expected a DML_TENSOR_DATA_TYPE");
+                    "GATHER: InputTensor.DataType is 13 (INT4), expected one of FLOAT32 (1) to INT64 (11)");
+    f.in.DataType = (dmlr_data_type)99;
+    ck_assert_error(validate(&f), DMLR_STATUS_INVALID_ARGUMENT,
+                    "GATHER: InputTensor.DataType is 99, expected one of FLOAT32 (1) to INT64 (11)");
 }
 END_TEST
 
