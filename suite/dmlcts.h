@@ -477,6 +477,8 @@ int dmlcts_report_main(int argc, char **argv);
 typedef struct dmlcts_output {
     const char *path;
     char *tmp; /* the name written first (malloc), or NULL: path written as it stands */
+    char *old; /* in tmp's buffer: an older report's second link while all go in */
+    bool held;
 } dmlcts_output;
 typedef struct dmlcts_outputs {
     dmlcts_output f[DMLCTS_OUTPUTS_MAX];

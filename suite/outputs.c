@@ -42,12 +42,15 @@ const char *dmlcts_output_add(dmlcts_outputs *set, const char *path)
         set->count++;
         return path;
     }
-    if (!(f->tmp = malloc(cap))) {
+    if (!(f->tmp = malloc(2 * cap))) {
         errno = ENOMEM;
         return NULL;
     }
     /* Beside path, so that rename stays on its file system; one per report of this process. */
     snprintf(f->tmp, cap, "%s.%ld-%zu.tmp", path, (long)getpid(), set->count);
+    f->old = f->tmp + cap;
+    snprintf(f->old, cap, "%s.%ld-%zu.old", path, (long)getpid(), set->count);
+    f->held = false;
     set->count++;
     return f->tmp;
 }
@@ -67,25 +70,40 @@ void dmlcts_outputs_discard(dmlcts_outputs *set)
     release(set);
 }
 
+/*
+ * An older report at a path is held under a second link until every report is
+ * in place, and put back when a later rename fails; a new one is removed then.
+ */
 bool dmlcts_outputs_commit(dmlcts_outputs *set, const char **failed)
 {
-    size_t done = 0;
+    size_t done = 0; /* with e: the one that failed is done - 1 */
     int e = 0;
     for (; done < set->count && !e; done++) {
         dmlcts_output *f = &set->f[done];
-        if (f->tmp && rename(f->tmp, f->path) != 0) {
+        if (!f->tmp)
+            continue;
+        unlink(f->old);
+        f->held = link(f->path, f->old) == 0;
+        if (rename(f->tmp, f->path) != 0) {
             e = errno;
             *failed = f->path;
             unlink(f->tmp);
+            if (f->held)
+                unlink(f->old);
         }
     }
-    if (e) { /* the ones already in place come out again (an older report there stays lost) */
-        for (size_t i = 0; i + 1 < done; i++)
-            if (set->f[i].tmp)
-                unlink(set->f[i].path);
-        for (size_t i = done; i < set->count; i++)
-            if (set->f[i].tmp)
-                unlink(set->f[i].tmp);
+    for (size_t i = 0; i < set->count; i++) {
+        dmlcts_output *f = &set->f[i];
+        if (!f->tmp || (e && i + 1 == done))
+            continue;
+        if (e && i >= done)
+            unlink(f->tmp);
+        else if (!e && f->held)
+            unlink(f->old);
+        else if (e && f->held)
+            rename(f->old, f->path);
+        else if (e)
+            unlink(f->path);
     }
     release(set);
     errno = e;

@@ -155,7 +155,8 @@ run cmp_nohtml 2 compare "$T/ref.json" "$T/crash.json" --junit "$T/rep/c.xml" --
 for f in rep_dir rep_nodir cmp_nojunit cmp_nohtml; do
     [ "$(wc -l <"$T/$f.err")" -eq 1 ] && ok || bad "$f: not one line on stderr: $(cat "$T/$f.err")"
 done
-# ... also when the last rename fails (a shim makes the .html one fail): the renamed ones go again.
+# ... also when the last rename fails (a shim makes the .html one fail): the renamed ones go again,
+# an older report is put back.
 if printf '%s\n' '#define _GNU_SOURCE' '#include <dlfcn.h>' '#include <errno.h>' '#include <string.h>' \
     'int rename(const char *a, const char *b) {' \
     '    static int (*real)(const char *, const char *);' \
@@ -164,12 +165,14 @@ if printf '%s\n' '#define _GNU_SOURCE' '#include <dlfcn.h>' '#include <errno.h>'
     '    if (!real) real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");' \
     '    return real(a, b);' '}' >"$T/shim.c" &&
     ${CC:-cc} -shared -fPIC -o "$T/shim.so" "$T/shim.c" -ldl 2>"$T/shim.err"; then
+    printf 'old\n' >"$T/rep/y.xml"
     LD_PRELOAD="$T/shim.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
         "$CTS" --no-progress --json "$T/rep/y.json" --junit "$T/rep/y.xml" --html "$T/rep/y.html" \
         goldens/doc/gather.example1.json >"$T/rep_rename.out" 2>"$T/rep_rename.err"
     rc=$?
     [ "$rc" -eq 2 ] && ok || bad "rep_rename: exit $rc, expected 2"
     err_has rep_rename "^dmlcts: cannot write $T/rep/y.html: Input/output error$"
+    [ "$(cat "$T/rep/y.xml")" = old ] && rm "$T/rep/y.xml" && ok || bad "rep_rename: the older y.xml not put back"
 else
     echo "test-dmlcts-compare: no C compiler for the rename shim (${CC:-cc}): the rename rollback is not tested"
 fi
