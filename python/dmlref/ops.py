@@ -63,9 +63,7 @@ class _Binding:
                         "TENSOR-4")
         if output and not a.flags.writeable:
             raise ValueError("%s: %s: the out= array is read-only" % (op, name))
-        if max(ashape + tuple(self.strides), default=0) > _U32_MAX:
-            raise Error("INVALID_ARGUMENT", "%s: %s: Sizes %s or Strides %s do not fit "
-                        "DirectML's UINT32" % (op, name, list(ashape), self.strides))
+        _fits_uint32(op, name, ashape, self.strides)
         span = 0 if 0 in ashape else sum((k - 1) * s for k, s in zip(ashape, astrides)) + esize
         padded = (span + 3) & ~3
         ptr = self.base = a.ctypes.data
@@ -92,6 +90,12 @@ class _Binding:
     def finish(self):
         if self.output and self.copy is not None:
             self.array[...] = self.copy
+
+
+def _fits_uint32(op, name, shape, strides):
+    if max(tuple(shape) + tuple(strides), default=0) > _U32_MAX:
+        raise Error("INVALID_ARGUMENT", "%s: %s: Sizes %s or Strides %s do not fit "
+                    "DirectML's UINT32" % (op, name, list(shape), list(strides)))
 
 
 def _overlap(info, bindings):
@@ -139,10 +143,20 @@ def _split_shapes(x, a, extra):
     axis = a["Axis"]
     sizes = extra.pop("sizes", None)
     count = extra.pop("output_count", None)
+    if sizes is not None:
+        if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__"):
+            raise TypeError("split: sizes=%r: expected a sequence of integers (each part's size "
+                            "along axis), got %s" % (sizes, type(sizes).__name__))
+        sizes = [integer(n, "split: sizes[%d]" % i) for i, n in enumerate(sizes)]
+        bad = next((n for n in sizes if not 0 <= n <= _U32_MAX), None)
+        if bad is not None:
+            raise ValueError("split: sizes=%s: each size is 0 to %d (DirectML's UINT), got %d"
+                             % (sizes, _U32_MAX, bad))
     if sizes is None:
         if count is None:
             raise TypeError("split needs sizes=[...] (each part's size along axis), "
                             "output_count=N (equal parts) or out=[...]")
+        count = integer(count, "split: output_count")
         if count < 1 or axis >= x.ndim or x.shape[axis] % count:
             raise ValueError("split: output_count=%s does not divide Sizes[%s] of %s into equal "
                              "parts; give sizes=[...]" % (count, axis, x.shape))
@@ -186,23 +200,43 @@ _DEFAULTS = {
 _DIRECTIONS = {"INCREASING": 0, "DECREASING": 1}
 
 
-def _scalar(f, value, ins):
+def integer(value, what):
+    """An int or numpy integer as an int; TypeError for anything else (a float, a string or a
+    bool is not silently turned into one)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError("%s=%r: expected an integer, got %s" % (what, value, type(value).__name__))
+    return int(value)
+
+
+def _scalar(f, value, ins, op):
     name = _lib.text(f.name)
+    key = snake(name)
     if f.kind == _lib.FIELD_BOOL:
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError("%s=%r: expected True or False, got %s" % (key, value,
+                                                                     type(value).__name__))
         return int(bool(value))
     if f.kind == _lib.FIELD_AXIS_DIRECTION:
         if isinstance(value, str):
-            key = value.upper().replace("DML_AXIS_DIRECTION_", "")
-            if key not in _DIRECTIONS:
+            k = value.upper().replace("DML_AXIS_DIRECTION_", "")
+            if k not in _DIRECTIONS:
                 raise ValueError("%s=%r: expected \"INCREASING\" or \"DECREASING\"" %
-                                 (snake(name), value))
-            return _DIRECTIONS[key]
-        return int(value)
-    value = int(value)
-    if name == "Axis" and value < 0 and ins:  # numpy's negative axis
-        value += ins[0].ndim
+                                 (key, value))
+            return _DIRECTIONS[k]
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError("%s=%r: expected \"INCREASING\", \"DECREASING\" or an integer, got "
+                            "%s" % (key, value, type(value).__name__))
+        value = int(value)  # other integers reach the library, whose message refuses them
+    else:
+        value = integer(value, key)
+        if name == "Axis" and value < 0 and ins:  # numpy's negative axis
+            if value + ins[0].ndim < 0:
+                raise Error("INVALID_ARGUMENT", "%s: axis=%d is out of range for a %d-D input "
+                            "(%d to %d)" % (op, value, ins[0].ndim, -ins[0].ndim,
+                                            ins[0].ndim - 1))
+            value += ins[0].ndim
     if not 0 <= value <= _U32_MAX:
-        raise ValueError("%s=%d does not fit DirectML's UINT" % (snake(name), value))
+        raise ValueError("%s=%d does not fit DirectML's UINT (0 to %d)" % (key, value, _U32_MAX))
     return value
 
 
@@ -259,7 +293,7 @@ class Operator:
         attrs = {}
         for f, key, name in self.scalar_plan:
             if key in kwargs:
-                attrs[name] = _scalar(f, kwargs.pop(key), ins)
+                attrs[name] = _scalar(f, kwargs.pop(key), ins, self.name)
             elif f.kind != _lib.FIELD_UINT:
                 attrs[name] = 0
             elif name in _DEFAULTS and len(ins) > 1:
@@ -289,6 +323,10 @@ class Operator:
                 shapes = shape(ins, attrs, extra)
             except IndexError:  # an Axis past the rank: the library's message says so
                 shapes = [ins[0].shape]
+            name = next(n for k, n, _ in self.plan if k in _OUTPUT_KINDS)
+            for i, shp in enumerate(shapes):  # before anything is allocated
+                _fits_uint32(self.name, "%s[%d]" % (name, i) if self.many_outputs else name,
+                             shp, [math.prod(shp[d + 1:]) for d in range(len(shp))])
             outs = [_new_output(s, ins[0].dtype) for s in shapes]
         if extra:
             raise TypeError("%s: unexpected keyword(s) %s; takes %s" % (
