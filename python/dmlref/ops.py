@@ -53,9 +53,13 @@ class _Binding:
         esize, ashape = a.itemsize, a.shape
         # A dimension of size 1 is never stepped along: its stride means nothing (numpy
         # keeps a reversed one negative, which ascontiguousarray does not change).
-        astrides = tuple(0 if k == 1 else s for k, s in zip(ashape, a.strides))
+        astrides = a.strides
+        bad = any(s < 0 or s % esize for s in astrides)
+        if bad and 1 in ashape:
+            astrides = tuple(0 if k == 1 else s for k, s in zip(ashape, astrides))
+            bad = any(s < 0 or s % esize for s in astrides)
         self.shape, self.strides = ashape, [s // esize for s in astrides]
-        if any(s < 0 or s % esize for s in astrides):
+        if bad:
             raise Error("INVALID_ARGUMENT", "%s: %s: numpy strides %s (bytes) are not "
                         "non-negative multiples of the element size %d: DirectML Strides "
                         "count elements from the lowest address (TENSOR-4); pass "
@@ -63,7 +67,8 @@ class _Binding:
                         "TENSOR-4")
         if output and not a.flags.writeable:
             raise ValueError("%s: %s: the out= array is read-only" % (op, name))
-        _fits_uint32(op, name, ashape, self.strides)
+        if max(ashape + tuple(self.strides), default=0) > _U32_MAX:
+            _fits_uint32(op, name, ashape, self.strides)
         span = 0 if 0 in ashape else sum((k - 1) * s for k, s in zip(ashape, astrides)) + esize
         padded = (span + 3) & ~3
         ptr = self.base = a.ctypes.data
@@ -100,10 +105,9 @@ def _fits_uint32(op, name, shape, strides):
 
 def _overlap(info, bindings):
     """ref/src/execute.c's check_bindings on the arrays rather than the buffers bound
-    (a padded copy hides an alias): None, or its OVERLAP message.  The in-place pair
+    (a padded copy hides an alias; without one the library sees these very bytes and
+    asks itself): None, or its OVERLAP message.  The in-place pair
     of an op that runs in place is its first input and its first output."""
-    if all(b.copy is None for b in bindings):
-        return None  # the library sees these very bytes and asks itself
     in_place = set()
     if info.in_place:
         first_in = next((b for b in bindings if not b.output), None)
@@ -203,14 +207,14 @@ _DIRECTIONS = {"INCREASING": 0, "DECREASING": 1}
 def integer(value, what):
     """An int or numpy integer as an int; TypeError for anything else (a float, a string or a
     bool is not silently turned into one)."""
+    if type(value) is int:  # noqa: E721 -- the common case, first (bool is a subclass)
+        return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError("%s=%r: expected an integer, got %s" % (what, value, type(value).__name__))
     return int(value)
 
 
-def _scalar(f, value, ins, op):
-    name = _lib.text(f.name)
-    key = snake(name)
+def _scalar(f, key, name, value, ins, op):
     if f.kind == _lib.FIELD_BOOL:
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError("%s=%r: expected True or False, got %s" % (key, value,
@@ -257,6 +261,7 @@ class Operator:
         self.scalar_plan = [(f, k, _lib.text(f.name)) for f, k in zip(self.scalars, self.keywords)]
         # SPLIT: a list of outputs (an array member), returned as a list
         self.many_outputs = any(f.kind == _lib.FIELD_OUTPUT_ARRAY for f in self.fields)
+        self.output_name = next(n for k, n, _ in self.plan if k in _OUTPUT_KINDS)
         self.__name__ = self.name.lower()
         self.__doc__ = "%s(%s, %s, out=None, feature_level=None): DML_OPERATOR_%s" % (
             self.__name__, ", ".join(snake(_lib.text(f.name)) for f in self.fields
@@ -293,7 +298,7 @@ class Operator:
         attrs = {}
         for f, key, name in self.scalar_plan:
             if key in kwargs:
-                attrs[name] = _scalar(f, kwargs.pop(key), ins, self.name)
+                attrs[name] = _scalar(f, key, name, kwargs.pop(key), ins, self.name)
             elif f.kind != _lib.FIELD_UINT:
                 attrs[name] = 0
             elif name in _DEFAULTS and len(ins) > 1:
@@ -323,10 +328,11 @@ class Operator:
                 shapes = shape(ins, attrs, extra)
             except IndexError:  # an Axis past the rank: the library's message says so
                 shapes = [ins[0].shape]
-            name = next(n for k, n, _ in self.plan if k in _OUTPUT_KINDS)
+            name = self.output_name
             for i, shp in enumerate(shapes):  # before anything is allocated
-                _fits_uint32(self.name, "%s[%d]" % (name, i) if self.many_outputs else name,
-                             shp, [math.prod(shp[d + 1:]) for d in range(len(shp))])
+                if max(shp, default=0) > _U32_MAX or math.prod(shp) > _U32_MAX:
+                    _fits_uint32(self.name, "%s[%d]" % (name, i) if self.many_outputs else name,
+                                 shp, [math.prod(shp[d + 1:]) for d in range(len(shp))])
             outs = [_new_output(s, ins[0].dtype) for s in shapes]
         if extra:
             raise TypeError("%s: unexpected keyword(s) %s; takes %s" % (
@@ -336,7 +342,8 @@ class Operator:
     def _execute(self, inputs, outs, attrs, level):
         flat, bindings, arrays = self._flatten(inputs, outs, attrs)
         err = _lib.RefError()
-        overlap = _overlap(self.info, bindings)
+        overlap = None if all(b.copy is None for b in bindings) else \
+            _overlap(self.info, bindings)
         if overlap:  # after the desc's own checks, as the library orders them
             st = _lib.case.dmlpy_validate(self.info.type, level, *flat, err.ptr)
             if st != _lib.STATUS_OK:
