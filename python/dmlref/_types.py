@@ -73,6 +73,16 @@ def status_name(status):
     return _lib.text(_lib.ref.dmlr_status_name(status))
 
 
+def _statuses():
+    names, unknown = [], status_name(-1)
+    while status_name(len(names)) != unknown:
+        names.append(status_name(len(names)))
+    return tuple(names)
+
+
+STATUSES = _statuses()  # dmlref.h's DMLR_STATUSES: "OK", "INVALID_ARGUMENT", ...
+
+
 def feature_level(level):
     """A level given as "5_0", "5.0", "DML_FEATURE_LEVEL_5_0" or 0x5000; None: the highest."""
     if level is None:

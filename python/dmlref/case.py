@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _lib
 from ._types import Error, data_type_name, dtype_of, feature_level as _level, \
-    feature_level_name, status_name
+    feature_level_name, status_name, STATUSES
 from .ops import OPERATORS, integer, snake
 
 _DIRECTIONS = ("INCREASING", "DECREASING")
@@ -322,14 +322,13 @@ class Case:
     def check_error(self, status=None, message=""):
         """A negative case's verdict on a validator's answer: status None (it accepted
         the desc) or "INVALID_ARGUMENT" / "NOT_SUPPORTED" with its message."""
-        names = [status_name(i) for i in range(6)]
-        if status is not None and status not in names:
+        if status is not None and status not in STATUSES:
             raise ValueError("check_error: status %r: expected None or one of %s" % (
-                status, ", ".join(names)))
+                status, ", ".join(STATUSES)))
         if message is not None and not isinstance(message, str):
             raise TypeError("check_error: message %r: expected a str, got %s" % (
                 message, type(message).__name__))
-        code = 0 if status is None else names.index(status)
+        code = 0 if status is None else STATUSES.index(status)
         why = _lib.CaseError()
         ok = _lib.case.dmlc_negative_verdict(self.handle, code, (message or "").encode(),
                                              why.ptr)
@@ -344,11 +343,11 @@ class Case:
             raise Error("BAD_INPUT", "%s is a negative case (expects %s): it has no outputs to "
                         "judge; its verdict is check_error(status, message)" % (
                             self.name, self.expect_error["status"]))
-        if isinstance(show, (bool, np.bool_)) or not isinstance(show, (int, np.integer)) or \
-                not 0 <= show <= SHOW_MAX:
-            raise (ValueError if isinstance(show, (int, np.integer)) and
-                   not isinstance(show, (bool, np.bool_)) else TypeError)(
-                "check: show=%r: expected a count of mismatches to list, 0 to %d" % (show, SHOW_MAX))
+        why = "check: show=%r: expected a count of mismatches to list, 0 to %d" % (show, SHOW_MAX)
+        if isinstance(show, (bool, np.bool_)) or not isinstance(show, (int, np.integer)):
+            raise TypeError(why)
+        if not 0 <= show <= SHOW_MAX:
+            raise ValueError(why)
         if isinstance(outputs, np.ndarray):
             outputs = [outputs]
         outputs = list(outputs)
