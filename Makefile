@@ -11,7 +11,7 @@
 #   make mutants    deliberately wrong plugins that prove dmlcts judges
 #   make test       all Check programs and script tests (SANITIZE=1: ASan + UBSan in build-asan/)
 #   make test-asan  the same as make test SANITIZE=1
-#   make OPENMP=0   the scalar reference (no -fopenmp)
+#   make BUILD=build-noomp OPENMP=0   no -fopenmp, in a build folder of its own (flags are not tracked)
 #   make goldens    regenerate goldens/gen and goldens/COVERAGE.md (dmlref gen; its known-bugs
 #                   section lists goldens/known, written by goldens/tools/known_cases.py)
 #   make check-goldens  regeneration reproduces them byte for byte

@@ -105,30 +105,34 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const entry *)a)->name, ((const entry *)b)->name);
 }
 
-/* Each non-blank, non-# line of path to fn(ctx, line, no); false stops. */
+/*
+ * Each non-blank, non-# line of path to fn(o, path as shown, line number, line);
+ * false stops.  INPUT-3: read as --expected-failures is (a regular file of at
+ * most DMLCTS_LIST_FILE_MAX bytes), so a directory, a FIFO or /dev/zero is
+ * refused, never read; INPUT-6: fn gets the path sanitised for its messages.
+ */
 static bool each_line(const char *opt, const char *path,
                       bool (*fn)(dmlcts_options *, const char *, unsigned, char *),
                       dmlcts_options *o)
 {
-    FILE *f = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0;
+    size_t len;
+    char *text = dmlcts_read_list_file(opt, path, &len), *next;
+    char *shown = text ? dmlcts_clean_dup(path) : NULL;
     unsigned no = 0;
-    bool ok = true;
-    if (!f) {
-        fprintf(stderr, "dmlcts: %s %s: %s\n", opt, path, strerror(errno));
-        return false;
-    }
-    while (ok && getline(&line, &cap, f) >= 0) {
-        size_t len = strlen(line);
+    bool ok = text && shown;
+    for (char *line = text; ok && line < text + len; line = next) {
+        char *nl = strchr(line, '\n'); /* the text holds no NUL but its end */
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        next = line + n + (nl != NULL);
         no++;
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (len && line[0] != '#')
-            ok = fn(o, path, no, line);
+        while (n && line[n - 1] == '\r')
+            n--;
+        line[n] = '\0';
+        if (n && line[0] != '#')
+            ok = fn(o, shown, no, line);
     }
-    free(line);
-    fclose(f);
+    free(shown);
+    free(text);
     return ok;
 }
 
@@ -155,8 +159,9 @@ static bool baseline_line(dmlcts_options *o, const char *path, unsigned no, char
     }
     e = &b->e[b->n];
     if (!dmlcts_status_from_name(status, &e->status)) {
-        fprintf(stderr, "dmlcts: --baseline %s:%u: \"%.64s\" is not a status (", path, no,
-                status);
+        char shown[160]; /* INPUT-6: the file's bytes, as one line */
+        dmlc_sanitize(status, strlen(status), 0, shown, sizeof shown);
+        fprintf(stderr, "dmlcts: --baseline %s:%u: \"%s\" is not a status (", path, no, shown);
         for (int k = 0; k < DMLCTS_STATUS_COUNT; k++)
             fprintf(stderr, "%s%s", k ? " " : "", dmlcts_status_name((dmlcts_status)k));
         fprintf(stderr, ")\n");
@@ -176,11 +181,15 @@ bool dmlcts_load_baseline(dmlcts_options *o)
     if (!lists(o) || !each_line("--baseline", o->baseline_file, baseline_line, o))
         return false;
     b = o->baseline;
-    qsort(b->e, b->n, sizeof *b->e, by_name);
+    if (b->n) /* qsort(NULL, 0, ...) is undefined */
+        qsort(b->e, b->n, sizeof *b->e, by_name);
     for (size_t i = 1; i < b->n; i++)
         if (strcmp(b->e[i - 1].name, b->e[i].name) == 0) {
-            fprintf(stderr, "dmlcts: --baseline %s: %s is listed twice\n", o->baseline_file,
-                    b->e[i].name);
+            char *file = dmlcts_clean_dup(o->baseline_file), *name = dmlcts_clean_dup(b->e[i].name);
+            fprintf(stderr, "dmlcts: --baseline %s: %s is listed twice\n", file ? file : "?",
+                    name ? name : "?"); /* INPUT-6 */
+            free(file);
+            free(name);
             return false;
         }
     return true;

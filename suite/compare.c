@@ -5,6 +5,7 @@
  * and as JUnit (--junit) and a page (--html).  Exit 1 when anything
  * regressed: a case that fails now (unwaived) and did not, or is new.
  */
+#include "cmd.h"
 #include "dmlcts.h"
 
 #include <cJSON.h>
@@ -65,38 +66,21 @@ static int by_name(const void *a, const void *b)
 
 static bool fail_load(report *r, const char *why, const char *what)
 {
-    fprintf(stderr, "dmlcts compare: %s: %s%s\n", r->path, why, what ? what : "");
+    char *shown = what ? dmlcts_clean_dup(what) : NULL; /* INPUT-6: a name from the report */
+    fprintf(stderr, "dmlcts compare: %s: %s%s\n", r->path, why, shown ? shown : "");
+    free(shown);
     return false;
 }
 
 static bool load(report *r)
 {
-    FILE *f = fopen(r->path, "rb");
-    char *text = NULL;
-    size_t len = 0, cap = 0, k;
+    char msg[DMLC_CASE_MSG_MAX + 64];
     const cJSON *cases, *c;
-    if (!f)
-        return fail_load(r, strerror(errno), NULL);
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            char *g = realloc(text, cap = 2 * cap + 8192);
-            if (!g) {
-                free(text);
-                fclose(f);
-                return fail_load(r, "out of memory", NULL);
-            }
-            text = g;
-        }
-        if (!(k = fread(text + len, 1, 4096, f)))
-            break;
-        len += k;
+    /* INPUT-3: read as merge and report read theirs; a FIFO or /dev/zero is refused, never read. */
+    if (!(r->root = dmlcts_cmd_read_json(r->path, msg, sizeof msg))) {
+        fprintf(stderr, "dmlcts compare: %s\n", msg);
+        return false;
     }
-    fclose(f);
-    text[len] = '\0';
-    r->root = cJSON_ParseWithLength(text, len);
-    free(text);
-    if (!r->root)
-        return fail_load(r, "not JSON", NULL);
     if (!str(r->root, "format") || strcmp(str(r->root, "format"), "dmlcts-report-1") != 0)
         return fail_load(r, "not a dmlcts --json report (\"format\": \"dmlcts-report-1\")", NULL);
     cases = cJSON_GetObjectItemCaseSensitive(r->root, "cases");
@@ -290,6 +274,30 @@ static bool html(const char *path, const report *a, const report *b, const chang
     return ok;
 }
 
+/* --junit and --html, all or nothing (outputs.c); false after one line on stderr. */
+static bool write_files(const char *junit_file, const char *html_file, const report *r,
+                        const change *c, size_t n, const size_t *count)
+{
+    dmlcts_outputs set = {.count = 0};
+    const char *to, *failed = NULL;
+    if (junit_file && !((to = dmlcts_output_add(&set, junit_file)) && junit(to, c, n, count))) {
+        fprintf(stderr, "dmlcts compare: cannot write --junit %s\n", junit_file);
+        dmlcts_outputs_discard(&set);
+        return false;
+    }
+    if (html_file && !((to = dmlcts_output_add(&set, html_file)) &&
+                       html(to, &r[0], &r[1], c, n, count))) {
+        fprintf(stderr, "dmlcts compare: cannot write --html %s\n", html_file);
+        dmlcts_outputs_discard(&set);
+        return false;
+    }
+    if (!dmlcts_outputs_commit(&set, &failed)) {
+        fprintf(stderr, "dmlcts compare: cannot write %s: %s\n", failed, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 static int usage(const char *what)
 {
     fprintf(stderr, "dmlcts compare: %s\nusage: dmlcts compare OLD.json NEW.json [--junit FILE] "
@@ -341,14 +349,8 @@ int dmlcts_compare_main(int argc, char **argv)
         count[c[i].k]++;
     text(&r[0], &r[1], c, n, count);
     rc = count[K_NEW_FAILURE] ? 1 : 0;
-    if (junit_file && !junit(junit_file, c, n, count)) {
-        fprintf(stderr, "dmlcts compare: cannot write --junit %s\n", junit_file);
+    if (!write_files(junit_file, html_file, r, c, n, count))
         rc = 2;
-    }
-    if (html_file && !html(html_file, &r[0], &r[1], c, n, count)) {
-        fprintf(stderr, "dmlcts compare: cannot write --html %s\n", html_file);
-        rc = 2;
-    }
 out:
     for (int i = 0; i < 2; i++) {
         cJSON_Delete(r[i].root);

@@ -213,7 +213,10 @@ extern dmlcts_start_stats dmlcts_starts;
 /* Expand PATH arguments into opts->paths (sorted per argument), then shard. */
 bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n);
 bool dmlcts_load_waivers(dmlcts_options *o);
-#define DMLCTS_WAIVER_MAX (UINT64_C(16) << 20) /* bytes of an --expected-failures file */
+/* Bytes of an --expected-failures, --baseline or --flakes file. */
+#define DMLCTS_LIST_FILE_MAX (UINT64_C(16) << 20)
+/* A list file's text, NUL-terminated (malloc); NULL after one line on stderr (INPUT-3). */
+char *dmlcts_read_list_file(const char *opt, const char *path, size_t *len);
 bool dmlcts_waived(const dmlcts_options *o, const char *name);
 
 /* ---- worker_env.c -------------------------------------------------------- */
@@ -467,6 +470,26 @@ bool dmlcts_run_from_json(struct cJSON *root, const char *label, dmlcts_run *run
 void dmlcts_run_free(dmlcts_run *run);
 /* dmlcts report RUN.json... --html OUT (argv[0] is "report"); the exit code. */
 int dmlcts_report_main(int argc, char **argv);
+
+/* ---- outputs.c ----------------------------------------------------------- */
+/* A command's reports, put in place all or nothing. */
+#define DMLCTS_OUTPUTS_MAX 4
+typedef struct dmlcts_output {
+    const char *path;
+    char *tmp; /* the name written first (malloc), or NULL: path written as it stands */
+} dmlcts_output;
+typedef struct dmlcts_outputs {
+    dmlcts_output f[DMLCTS_OUTPUTS_MAX];
+    size_t count;
+} dmlcts_outputs;
+/* The name to write path's report under; NULL with errno set (EISDIR for a directory). */
+const char *dmlcts_output_add(dmlcts_outputs *set, const char *path);
+/* Every report renamed into place, or none: false names the path that failed, errno set. */
+bool dmlcts_outputs_commit(dmlcts_outputs *set, const char **failed);
+/* After a failed write: every temporary name removed. */
+void dmlcts_outputs_discard(dmlcts_outputs *set);
+/* The run's --junit, --json, --results-csv and --html (one line on stderr when one fails). */
+bool dmlcts_write_reports(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc);
 
 /* ---- report_html.c ------------------------------------------------------- */
 bool dmlcts_write_html(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc);

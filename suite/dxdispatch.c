@@ -444,6 +444,8 @@ static cJSON *answer(const char *dir, const cJSON *req)
     dmlc_error why;
     FILE *f;
     cJSON_AddStringToObject(a, "id", id);
+    if (create) /* a negative model not run is ERROR as a positive one is, not "no create step" */
+        cJSON_AddStringToObject(a, "action", "create");
     snprintf(path, sizeof path, "%s/%s.dxdispatch.rc", dir, id);
     if (!(f = fopen(path, "r")) || fscanf(f, "%d", &rc) != 1) {
         if (f)
@@ -458,8 +460,6 @@ static cJSON *answer(const char *dir, const cJSON *req)
     if (!dmlc_read_file(path, &text, &len, &why))
         text = NULL;
     why_line(text ? text : "", line, sizeof line);
-    if (create)
-        cJSON_AddStringToObject(a, "action", "create");
     if (rc == 124 || rc == 126 || rc == 127) { /* killed at the timeout; not started */
         cJSON_AddStringToObject(a, "status", "ERROR");
         snprintf(path, sizeof path, "dxdispatch %s (exit status %d): %s",

@@ -423,22 +423,8 @@ int main(int argc, char **argv)
     if (o.tap)
         dmlcts_write_tap(&o, res, n);
     rc = dmlcts_report(&o, res, n);
-    if (o.junit && !dmlcts_write_junit(&o, res, n)) {
-        fprintf(stderr, "dmlcts: cannot write --junit %s\n", o.junit);
+    if (!dmlcts_write_reports(&o, res, n, rc)) /* all or none (outputs.c) */
         rc = 2;
-    }
-    if (o.json && !dmlcts_write_json(&o, res, n, rc)) {
-        fprintf(stderr, "dmlcts: cannot write --json %s\n", o.json);
-        rc = 2;
-    }
-    if (o.results_csv && !dmlcts_write_results_csv(o.results_csv, res, n)) {
-        fprintf(stderr, "dmlcts: cannot write --results-csv %s\n", o.results_csv);
-        rc = 2;
-    }
-    if (o.html && !dmlcts_write_html(&o, res, n, rc)) {
-        fprintf(stderr, "dmlcts: cannot write --html %s\n", o.html);
-        rc = 2;
-    }
 out:
     for (size_t i = 0; i < n; i++)
         dmlcts_result_free(&res[i]);

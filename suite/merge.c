@@ -10,10 +10,13 @@
  * to the shard its report claims.  Otherwise it writes ALL.json with the
  * cases in the order one unsharded run would have listed them, totals
  * counted again, and "shards" saying where each part came from; it exits
- * with the exit code that run would have had (the highest of the shards').
+ * with the exit code that run would have had (merged_status).  Nothing is
+ * written unless everything is: ALL.json and its page go in together
+ * (dmlcts_outputs).
  */
 #include "cmd.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@ typedef struct part {
     const char *path;
     cJSON *root;
     double index, count;
+    double exit_code; /* 0, 1 or 2, checked */
     const char *id; /* "run": {"id"}, or NULL */
 } part;
 
@@ -32,11 +36,14 @@ typedef struct entry {
     cJSON *item;
 } entry;
 
+/* One line on stderr, sanitised (INPUT-6: names and statuses come from the reports); 2. */
 static int refuse(const char *fmt, const char *a, const char *b)
 {
-    fprintf(stderr, "dmlcts merge: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
+    char raw[2048], shown[4096];
+    int len = snprintf(raw, sizeof raw, fmt, a, b);
+    size_t have = len < 0 ? 0 : (size_t)len < sizeof raw ? (size_t)len : sizeof raw - 1;
+    dmlc_sanitize(raw, have, len < 0 ? 0 : (uint64_t)len - have, shown, sizeof shown);
+    fprintf(stderr, "dmlcts merge: %s\n", shown);
     return 2;
 }
 
@@ -85,6 +92,15 @@ static int load(part *p)
                       "without merge?)%s", p->path, "");
     if (!cJSON_IsArray(member(p->root, "cases", NULL)))
         return refuse("%s: no \"cases\" array%s", p->path, "");
+    /* A dmlcts run exits 0, 1 or 2; anything else did not come from one (7, 256, "1", 1.5). */
+    if (!whole(member(p->root, "exit_code", NULL), 0, &p->exit_code) || p->exit_code > 2) {
+        const cJSON *v = member(p->root, "exit_code", NULL);
+        char *raw = v ? cJSON_PrintUnformatted(v) : NULL;
+        int rc = refuse("%s: \"exit_code\" is %s, expected 0, 1 or 2", p->path,
+                        v ? (raw ? raw : "?") : "absent");
+        free(raw);
+        return rc;
+    }
     p->id = text(member(p->root, "run", "id"));
     return 0;
 }
@@ -213,29 +229,79 @@ static dmlcts_status status_of(const char *s)
     return DMLCTS_STATUS_COUNT;
 }
 
-/* The merged report's page, rendered from the report as written. */
-static int write_html(const char *html, const char *out, const cJSON *root)
+/*
+ * The exit status the unsharded run would have had.  It decides it from its
+ * cases (dmlcts_report): 2 with none or with a CASE_ERROR, 1 with an unwaived
+ * failing case or a deviation from --baseline, else 0.  So it is decided here
+ * from the merged cases, not taken from the shards: a shard without a case of
+ * its own exits 2 ("no case selected"), which is not the whole run's state.
+ * One reason to fail is in no report: --fail-on-unexpected-pass, under which a
+ * waived case that passes exits 1.  A shard exits 1 only when its cases fail
+ * the run in one of these ways, and they fail the whole run then too, so a
+ * shard's 1 is combined in rather than recomputed.
+ */
+static int merged_status(const part *p, size_t n, size_t count, size_t case_errors,
+                         size_t failed, size_t deviations)
 {
+    int rc = count == 0 || case_errors ? 2 : failed || deviations ? 1 : 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = p[i].exit_code == 1;
+    return rc;
+}
+
+/* ALL.json and its page, all or nothing (outputs.c); 0, or 2 after one line. */
+static int write_files(const char *out, const char *html, const cJSON *root)
+{
+    dmlcts_outputs set = {.count = 0};
+    const char *to_out = dmlcts_output_add(&set, out), *to_html = NULL, *failed = NULL;
+    char *json = cJSON_Print(root), msg[256];
     dmlcts_run run;
-    char msg[256];
-    cJSON *copy = cJSON_Duplicate(root, true);
-    bool ok = copy && dmlcts_run_from_json(copy, out, &run, msg, sizeof msg) &&
-              dmlcts_html_report(html, &run, 1, NULL);
-    if (copy)
-        dmlcts_run_free(&run);
-    return ok ? 0 : refuse("cannot write --html %s%s", html, "");
+    cJSON *copy = NULL;
+    FILE *f = NULL;
+    bool ok = to_out && json && (f = fopen(to_out, "w")) && fputs(json, f) >= 0 &&
+              fputc('\n', f) != EOF;
+    free(json);
+    if ((f && fclose(f) != 0) || !ok) {
+        dmlcts_outputs_discard(&set);
+        return refuse("cannot write --out %s%s", out, "");
+    }
+    if (html) { /* the page, rendered from the report as written */
+        ok = (to_html = dmlcts_output_add(&set, html)) && (copy = cJSON_Duplicate(root, true)) &&
+             dmlcts_run_from_json(copy, out, &run, msg, sizeof msg) &&
+             dmlcts_html_report(to_html, &run, 1, NULL);
+        if (copy)
+            dmlcts_run_free(&run);
+        if (!ok) {
+            dmlcts_outputs_discard(&set);
+            return refuse("cannot write --html %s%s", html, "");
+        }
+    }
+    if (!dmlcts_outputs_commit(&set, &failed))
+        return refuse("cannot write %s: %s", failed, strerror(errno));
+    return 0;
 }
 
 /* The merged report (and its page when html); its exit code, or 2. */
 static int write_merged(const char *out, const char *html, part *p, size_t n, entry *e,
                         size_t count)
 {
-    cJSON *root = cJSON_CreateObject(), *totals, *cases, *shards, *shard;
-    size_t counts[DMLCTS_STATUS_COUNT] = {0}, waived = 0, xpass = 0, failed = 0;
-    double rc = 0;
-    char *json;
-    FILE *f;
-    bool ok;
+    cJSON *root, *totals, *cases, *shards, *shard;
+    size_t counts[DMLCTS_STATUS_COUNT] = {0}, waived = 0, xpass = 0, failed = 0, deviations = 0;
+    int rc;
+    for (size_t i = 0; i < count; i++) {
+        dmlcts_status st = status_of(text(member(e[i].item, "status", NULL)));
+        bool w = cJSON_IsTrue(member(e[i].item, "waived", NULL));
+        if (st == DMLCTS_STATUS_COUNT)
+            return refuse("%s: unknown status %s", p[e[i].part].path,
+                          text(member(e[i].item, "status", NULL)));
+        counts[st]++;
+        waived += w;
+        xpass += cJSON_IsTrue(member(e[i].item, "unexpected_pass", NULL));
+        failed += dmlcts_status_failing(st) && !w;
+        deviations += cJSON_IsTrue(member(e[i].item, "deviation", NULL));
+    }
+    rc = merged_status(p, n, count, counts[DMLCTS_CASE_ERROR], failed, deviations);
+    root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "format", "dmlcts-report-1");
     cJSON_AddItemToObject(root, "backend",
                           cJSON_Duplicate(member(p[0].root, "backend", NULL), true));
@@ -243,65 +309,38 @@ static int write_merged(const char *out, const char *html, part *p, size_t n, en
         cJSON_AddItemToObject(root, "run", cJSON_Duplicate(member(p[0].root, "run", NULL), true));
     shards = cJSON_AddArrayToObject(root, "shards");
     for (size_t i = 0; i < n; i++) {
-        double r = 2;
         cJSON *s = cJSON_CreateObject();
-        whole(member(p[i].root, "exit_code", NULL), 0, &r);
-        rc = r > rc ? r : rc;
         cJSON_AddStringToObject(s, "report", p[i].path);
         cJSON_AddItemToObject(s, "shard", cJSON_Duplicate(member(p[i].root, "shard", NULL), true));
         cJSON_AddItemToObject(s, "backend",
                               cJSON_Duplicate(member(p[i].root, "backend", NULL), true));
-        cJSON_AddNumberToObject(s, "exit_code", r);
+        cJSON_AddNumberToObject(s, "exit_code", p[i].exit_code);
         cJSON_AddItemToArray(shards, s);
     }
-    cJSON_AddNumberToObject(root, "exit_code", rc > 2 ? 2 : rc);
+    cJSON_AddNumberToObject(root, "exit_code", rc);
     totals = cJSON_AddObjectToObject(root, "totals");
-    cases = cJSON_CreateArray();
-    for (size_t i = 0; i < count; i++) {
-        dmlcts_status st = status_of(text(member(e[i].item, "status", NULL)));
-        bool w = cJSON_IsTrue(member(e[i].item, "waived", NULL));
-        if (st == DMLCTS_STATUS_COUNT) {
-            cJSON_Delete(root);
-            cJSON_Delete(cases);
-            return refuse("%s: unknown status %s", p[e[i].part].path,
-                          text(member(e[i].item, "status", NULL)));
-        }
-        counts[st]++;
-        waived += w;
-        xpass += cJSON_IsTrue(member(e[i].item, "unexpected_pass", NULL));
-        failed += dmlcts_status_failing(st) && !w;
+    cases = cJSON_AddArrayToObject(root, "cases");
+    for (size_t i = 0; i < count; i++)
         cJSON_AddItemToArray(cases, cJSON_Duplicate(e[i].item, true));
-    }
     cJSON_AddNumberToObject(totals, "cases", (double)count);
     for (int s = 0; s < DMLCTS_STATUS_COUNT; s++)
         cJSON_AddNumberToObject(totals, dmlcts_status_name((dmlcts_status)s), (double)counts[s]);
     cJSON_AddNumberToObject(totals, "waived", (double)waived);
     cJSON_AddNumberToObject(totals, "unexpected_pass", (double)xpass);
-    cJSON_AddItemToObject(root, "cases", cases);
     shard = cJSON_AddObjectToObject(root, "shard");
     cJSON_AddNumberToObject(shard, "index", 1);
     cJSON_AddNumberToObject(shard, "count", 1);
     cJSON_AddNumberToObject(shard, "merged_from", (double)n);
     cJSON_AddItemToObject(root, "selection",
                           cJSON_Duplicate(member(p[0].root, "selection", NULL), true));
-    json = cJSON_Print(root);
-    if (html && write_html(html, out, root) != 0) {
+    if (write_files(out, html, root) != 0) {
         cJSON_Delete(root);
-        free(json);
         return 2;
     }
     cJSON_Delete(root);
-    if (!json || !(f = fopen(out, "w"))) {
-        free(json);
-        return refuse("cannot write --out %s%s", out, "");
-    }
-    ok = fputs(json, f) >= 0 && fputc('\n', f) != EOF;
-    free(json);
-    if (fclose(f) != 0 || !ok)
-        return refuse("cannot write --out %s%s", out, "");
     printf("dmlcts merge: %zu shard(s), %zu case(s): %zu passed, %zu failed, %zu skipped -> %s\n",
            n, count, counts[DMLCTS_PASS], failed, count - counts[DMLCTS_PASS] - failed, out);
-    return (int)rc;
+    return rc;
 }
 
 int dmlcts_merge_main(int argc, char **argv)

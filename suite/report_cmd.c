@@ -8,6 +8,7 @@
 #include "dmlcts.h"
 
 #include <cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +48,18 @@ int dmlcts_report_main(int argc, char **argv)
         fprintf(stderr, "dmlcts report: usage: dmlcts report RUN.json... --html OUT.html\n");
         rc = 2;
     }
-    if (rc == 0 && !dmlcts_html_report(html, runs, n, NULL)) {
-        fprintf(stderr, "dmlcts report: cannot write --html %s\n", html);
-        rc = 2;
+    if (rc == 0) { /* a page in place whole, or none (outputs.c) */
+        dmlcts_outputs set = {.count = 0};
+        const char *to = dmlcts_output_add(&set, html), *failed = NULL;
+        if (!to || !dmlcts_html_report(to, runs, n, NULL)) {
+            fprintf(stderr, "dmlcts report: cannot write --html %s\n", html);
+            dmlcts_outputs_discard(&set);
+            rc = 2;
+        } else if (!dmlcts_outputs_commit(&set, &failed)) {
+            fprintf(stderr, "dmlcts report: cannot write --html %s: %s\n", failed,
+                    strerror(errno));
+            rc = 2;
+        }
     }
     for (size_t i = 0; i < n; i++)
         dmlcts_run_free(&runs[i]);

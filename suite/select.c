@@ -127,28 +127,46 @@ bool dmlcts_expand_paths(dmlcts_options *o, char **args, size_t n)
     return ok;
 }
 
+/*
+ * INPUT-3: a list file (--expected-failures, --baseline, --flakes) is a regular
+ * text file of bounded size, read whole before a line is looked at: a
+ * directory, a FIFO or /dev/zero is refused (one line, the caller exits 2),
+ * never opened for a blocking or endless read.
+ */
+char *dmlcts_read_list_file(const char *opt, const char *path, size_t *len)
+{
+    void *text;
+    dmlc_error why;
+    char *cut, *shown;
+    if (!dmlc_read_regular_file(path, DMLCTS_LIST_FILE_MAX, &text, len, &why)) {
+        /* The case layer names --max-memory; a list file's limit is fixed. */
+        if ((cut = strstr(why.message, " (--max-memory)")) && !cut[15])
+            *cut = '\0';
+        fprintf(stderr, "dmlcts: %s: %s\n", opt, why.message);
+        return NULL;
+    }
+    if (memchr(text, '\0', *len)) {
+        shown = dmlcts_clean_dup(path); /* INPUT-6 */
+        fprintf(stderr, "dmlcts: %s %s: a NUL byte: not a text file\n", opt, shown ? shown : "?");
+        free(shown);
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 /* One waiver per line: a case name or a glob on names; '#' starts a comment. */
 bool dmlcts_load_waivers(dmlcts_options *o)
 {
-    void *text;
+    char *text;
     size_t len;
     unsigned no = 0;
-    dmlc_error why;
     bool ok = true;
     if (!o->waiver_file)
         return true;
-    /* INPUT-3: a regular file of bounded size (a directory, a FIFO: a usage error). */
-    if (!dmlc_read_regular_file(o->waiver_file, DMLCTS_WAIVER_MAX, &text, &len, &why)) {
-        fprintf(stderr, "dmlcts: --expected-failures: %s\n", why.message);
+    if (!(text = dmlcts_read_list_file("--expected-failures", o->waiver_file, &len)))
         return false;
-    }
-    if (memchr(text, '\0', len)) {
-        fprintf(stderr, "dmlcts: --expected-failures %s: a NUL byte: not a text file\n",
-                o->waiver_file);
-        free(text);
-        return false;
-    }
-    for (char *line = text, *next, *nl; ok && line < (char *)text + len; line = next) {
+    for (char *line = text, *next, *nl; ok && line < text + len; line = next) {
         char *s = line, *e;
         no++;
         nl = strchr(line, '\n');

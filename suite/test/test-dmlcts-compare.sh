@@ -3,7 +3,9 @@
 # compare (new failures, fixes, status changes, added and removed cases, its
 # exit code, JUnit and HTML), --results-csv, --baseline (only deviations
 # fail), the rerun of failing cases on a fresh worker (FLAKE, with the flaky
-# mutant) and --flakes.  One line per failed check; a closing count.
+# mutant) and --flakes; list files and reports that are not regular files
+# refused, reports written all or nothing.  One line per failed check; a
+# closing count.
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 CTS=$BUILD/bin/dmlcts
@@ -116,16 +118,63 @@ grep -q "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#39;&quot;" "$T/hostile.html
 # Bad input: exit 2 and a line that names the file.
 printf 'not json' >"$T/bad.json"
 run cmp_bad 2 compare "$T/ref.json" "$T/bad.json"
-err_has cmp_bad "bad.json: not JSON"
+err_has cmp_bad "bad.json is not valid JSON"
 run cmp_missing 2 compare "$T/ref.json" "$T/none.json"
 err_has cmp_missing "none.json: No such file"
 run cmp_one 2 compare "$T/ref.json"
 printf '{"format":"dmlcts-report-1","cases":[{"name":"a","status":"FAIL"},{"name":"a","status":"PASS"}]}' >"$T/dup.json"
 run cmp_dup 2 compare "$T/ref.json" "$T/dup.json"
 err_has cmp_dup "two cases are named a"
+# INPUT-3: a report that is not a regular file is refused, never read (a FIFO hung in fopen);
+# INPUT-6: a name from a report reaches stderr sanitised.
+mkfifo "$T/cmp.fifo"
+timeout 20 "$CTS" compare "$T/ref.json" "$T/cmp.fifo" >"$T/cmp_fifo.out" 2>"$T/cmp_fifo.err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$T/cmp_fifo.err")" -eq 1 ] && ok || bad "compare of a FIFO: exit $rc: $(cat "$T/cmp_fifo.err")"
+err_has cmp_fifo "^dmlcts compare: cannot read $T/cmp.fifo: a FIFO, not a regular file$"
+printf '{"format":"dmlcts-report-1","cases":[{"name":"\\u001b[2J","status":"FAIL"},{"name":"\\u001b[2J","status":"PASS"}]}' >"$T/dup_esc.json"
+run cmp_dup_esc 2 compare "$T/ref.json" "$T/dup_esc.json"
+if grep -q "$(printf '\033')" "$T/cmp_dup_esc.err"; then bad "cmp_dup_esc: a raw ESC on stderr"; else ok; fi
+err_has cmp_dup_esc 'two cases are named \\x1b\[2J$'
 printf '{"format":"dmlcts-report-1","cases":[{"name":"a","status":"BROKEN"}]}' >"$T/st.json"
 run cmp_status 2 compare "$T/ref.json" "$T/st.json"
 err_has cmp_status "cases\[0\].status is not a dmlcts status"
+
+# Reports all or nothing: when one cannot be written (a folder in its place, a missing folder),
+# exit 2 with one line, and no other report of the command is left (an earlier one in place stays).
+mkdir -p "$T/rep/dir"
+printf 'old\n' >"$T/rep/old.json"
+run rep_dir 2 --no-progress --json "$T/rep/old.json" --junit "$T/rep/j.xml" --results-csv "$T/rep/c.csv" \
+    --html "$T/rep/dir" goldens/doc/gather.example1.json
+err_has rep_dir "^dmlcts: cannot write --html $T/rep/dir: Is a directory$"
+run rep_nodir 2 --no-progress --json "$T/rep/x.json" --html "$T/rep/none/x.html" goldens/doc/gather.example1.json
+err_has rep_nodir "^dmlcts: cannot write --html $T/rep/none/x.html$"
+run cmp_nojunit 2 compare "$T/ref.json" "$T/crash.json" --junit "$T/rep/none/c.xml" --html "$T/rep/c.html"
+err_has cmp_nojunit "^dmlcts compare: cannot write --junit $T/rep/none/c.xml$"
+run cmp_nohtml 2 compare "$T/ref.json" "$T/crash.json" --junit "$T/rep/c.xml" --html "$T/rep/dir"
+for f in rep_dir rep_nodir cmp_nojunit cmp_nohtml; do
+    [ "$(wc -l <"$T/$f.err")" -eq 1 ] && ok || bad "$f: not one line on stderr: $(cat "$T/$f.err")"
+done
+# ... also when the last rename fails (a shim makes the .html one fail): the renamed ones go again.
+if printf '%s\n' '#define _GNU_SOURCE' '#include <dlfcn.h>' '#include <errno.h>' '#include <string.h>' \
+    'int rename(const char *a, const char *b) {' \
+    '    static int (*real)(const char *, const char *);' \
+    '    size_t n = strlen(b);' \
+    '    if (n >= 5 && strcmp(b + n - 5, ".html") == 0) { errno = EIO; return -1; }' \
+    '    if (!real) real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");' \
+    '    return real(a, b);' '}' >"$T/shim.c" &&
+    ${CC:-cc} -shared -fPIC -o "$T/shim.so" "$T/shim.c" -ldl 2>"$T/shim.err"; then
+    LD_PRELOAD="$T/shim.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+        "$CTS" --no-progress --json "$T/rep/y.json" --junit "$T/rep/y.xml" --html "$T/rep/y.html" \
+        goldens/doc/gather.example1.json >"$T/rep_rename.out" 2>"$T/rep_rename.err"
+    rc=$?
+    [ "$rc" -eq 2 ] && ok || bad "rep_rename: exit $rc, expected 2"
+    err_has rep_rename "^dmlcts: cannot write $T/rep/y.html: Input/output error$"
+else
+    echo "test-dmlcts-compare: no C compiler for the rename shim (${CC:-cc}): the rename rollback is not tested"
+fi
+[ "$(ls -A "$T/rep" | tr '\n' ' ')" = "dir old.json " ] && [ "$(cat "$T/rep/old.json")" = old ] && ok ||
+    bad "a failed report write left: $(ls -A "$T/rep" | tr '\n' ' ')(old.json: $(head -c 20 "$T/rep/old.json"))"
 
 # 3. --results-csv: the header CASE,STATUS,DURATION, then one line per case, agreeing with --json.
 $PY - "$T/crash.csv" "$T/crash.json" <<'EOF' && ok || bad "--results-csv disagrees with --json"
@@ -197,6 +246,34 @@ printf 'a,FAIL\na,PASS\n' >"$T/twice.csv"
 run base_twice 2 --no-progress --baseline "$T/twice.csv" goldens/doc
 err_has base_twice "a is listed twice"
 run base_missing 2 --no-progress --baseline "$T/none.csv" goldens/doc
+# INPUT-3: --baseline and --flakes are read as --expected-failures is: a directory, a FIFO, a
+# device, a file over 16 MiB or one with a NUL byte is refused before any case runs (one line,
+# exit 2, nothing on stdout; they were an empty list, a hang, an endless read).
+mkfifo "$T/fifo"
+truncate -s 17M "$T/big"
+printf 'a,FAIL\000\n' >"$T/nul.csv"
+i=0
+for opt in --baseline --flakes; do
+    for f in "$T" "$T/fifo" /dev/zero "$T/big" "$T/nul.csv"; do
+        i=$((i + 1))
+        timeout 20 "$CTS" --no-progress "$opt" "$f" goldens/doc/gather.example1.json \
+            >"$T/list$i.out" 2>"$T/list$i.err"
+        rc=$?
+        if [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/list$i.err")" -eq 1 ] && [ ! -s "$T/list$i.out" ] &&
+            grep -Fq "dmlcts: $opt" "$T/list$i.err" && grep -Fq "$f" "$T/list$i.err"; then ok
+        else bad "$opt $f: exit $rc, expected 2 and one line naming it: $(head -c 300 "$T/list$i.err")"; fi
+    done
+done
+# INPUT-6: a baseline's bytes reach stderr sanitised, never as a raw escape sequence.
+ESC=$(printf '\033')
+printf 'x\033[31mRED,FAIL\nx\033[31mRED,FAIL\n' >"$T/esc_twice.csv"
+printf 'a,FA\033[2J\n' >"$T/esc_status.csv"
+for f in esc_twice esc_status; do
+    run "$f" 2 --no-progress --baseline "$T/$f.csv" goldens/doc
+    if grep -q "$ESC" "$T/$f.err"; then bad "$f: a raw ESC on stderr"; else ok; fi
+done
+err_has esc_twice 'esc_twice.csv: x\\x1b\[31mRED is listed twice$'
+err_has esc_status 'esc_status.csv:1: "FA\\x1b\[2J" is not a status'
 
 # 5. Rerun: the flaky mutant is wrong only on the second case a process runs,
 # so that case fails, passes alone on a fresh worker, and is FLAKE: reported,

@@ -4,8 +4,9 @@
 # Slurm, Kubernetes and CI variables (set here by hand) and picks the same
 # files as the explicit K/N; dmlcts merge joins shard reports into the
 # report one unsharded run writes (same cases, order, totals, exit code; its
-# page with --html) and refuses gaps, overlaps and reports of different runs
-# (run ids: a stale shard is named).
+# page with --html) and refuses gaps, overlaps, reports of different runs
+# (run ids: a stale shard is named) and a shard's exit_code other than 0, 1 or 2;
+# it exits as the unsharded run and writes its reports all or nothing.
 set -u
 BUILD=$(dirname "$(dirname "${1:-build/bin/dmlref}")")
 CTS=$BUILD/bin/dmlcts
@@ -133,6 +134,63 @@ $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("selection"); jso
     "$T/s2.json" "$T/old.json"
 merge_refuses old_report "no \"shard\" and \"selection\"" "$T/s1.json" "$T/old.json" "$T/s3.json"
 merge_refuses not_json "$T/nope.json" "$T/s1.json" "$T/nope.json"
+# A shard's exit_code is 0, 1 or 2 (what dmlcts exits with); anything else is refused, one line
+# naming the report, nothing written.
+$PY - "$T/s2.json" "$T" <<'PYEOF'
+import json, sys
+for i, v in enumerate(["7", "256", "512", '"1"', "null", "-1", "1.5", "absent"]):
+    d = json.load(open(sys.argv[1]))
+    if v == "absent":
+        d.pop("exit_code")
+    else:
+        d["exit_code"] = json.loads(v)
+    json.dump(d, open("%s/code%d.json" % (sys.argv[2], i), "w"))
+PYEOF
+for i in 0 1 2 3 4 5 6 7; do
+    usage "code$i" "$CTS" merge "$T/s1.json" "$T/code$i.json" "$T/s3.json" --out "$T/code$i.all.json" \
+        --html "$T/code$i.all.html"
+    grep -q "code$i.json: \"exit_code\" is .*, expected 0, 1 or 2$" "$T/code$i.err" && ok ||
+        bad "code$i: the refusal does not name the report and exit_code: $(cat "$T/code$i.err")"
+    [ ! -e "$T/code$i.all.json" ] && [ ! -e "$T/code$i.all.html" ] && ok || bad "code$i: wrote a report anyway"
+done
+# The merged exit code is the unsharded run's, from the merged cases: a shard's 0 beside its CRASH
+# does not hide the crash; a shard without a case of its own exits 2 ("no case selected"), the whole
+# run 0; a shard's 1 from --fail-on-unexpected-pass (no case records the flag) fails the whole run.
+$PY - "$T" <<'PYEOF'
+import json, sys
+for k in 1, 2, 3:
+    d = json.load(open("%s/s%d.json" % (sys.argv[1], k)))
+    d["exit_code"] = 0
+    json.dump(d, open("%s/zero%d.json" % (sys.argv[1], k), "w"))
+PYEOF
+"$CTS" merge "$T/zero1.json" "$T/zero2.json" "$T/zero3.json" --out "$T/zero.json" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && ok || bad "merge of shards saying 0 beside a CRASH: exit $rc, expected 1"
+# merged NAME WANT ARGS...: the unsharded run and its 2 shards exit WANT once merged, as the run did
+merged() {
+    name=$1 want=$2
+    shift 2
+    "$CTS" --no-progress -q --json "$T/$name.whole.json" "$@" >/dev/null 2>&1
+    whole=$?
+    for k in 1 2; do
+        "$CTS" --no-progress -q --shard "$k/2" --run-id "$name" --json "$T/$name$k.json" "$@" >/dev/null 2>&1
+    done
+    "$CTS" merge "$T/${name}1.json" "$T/${name}2.json" --out "$T/$name.all.json" >"$T/$name.out" 2>&1
+    rc=$?
+    [ "$whole" -eq "$want" ] && [ "$rc" -eq "$want" ] && grep -q "\"exit_code\":	$want,\$" "$T/$name.all.json" &&
+        ok || bad "$name: the run exits $whole, its merged shards $rc, expected $want: $(cat "$T/$name.out")"
+}
+merged one 0 goldens/doc/gather.example1.json
+mkdir "$T/broken" && printf '{}' >"$T/broken/case.json"
+merged case_error 2 goldens/doc/gather.example1.json "$T/broken"
+printf 'doc/gather.example1\n' >"$T/xpass.txt"
+merged xpass 1 --expected-failures "$T/xpass.txt" --fail-on-unexpected-pass goldens/doc
+# All or nothing: a report that cannot be written leaves no other (exit 2, one line).
+mkdir "$T/adir"
+usage merge_noout "$CTS" merge "$T/s1.json" "$T/s2.json" "$T/s3.json" --out "$T/none/all.json" --html "$T/m1.html"
+usage merge_nohtml "$CTS" merge "$T/s1.json" "$T/s2.json" "$T/s3.json" --out "$T/m2.json" --html "$T/adir"
+[ ! -e "$T/m1.html" ] && [ ! -e "$T/m2.json" ] && [ -z "$(ls -A "$T/adir")" ] && ok ||
+    bad "merge: a failed write left $(ls "$T"/m1.html "$T"/m2.json "$T"/adir/* 2>/dev/null)"
 # Run ids (issue 39): a shard left from an earlier night under the same name is named and refused;
 # ids come from --run-id, DMLCTS_RUN_ID, the scheduler (Slurm's array job id), else are generated
 # once per run (two runs differ); a malformed id is a usage error.
