@@ -73,15 +73,34 @@ def status_name(status):
     return _lib.text(_lib.ref.dmlr_status_name(status))
 
 
+def _statuses():
+    names, unknown = [], status_name(-1)
+    while status_name(len(names)) != unknown:
+        names.append(status_name(len(names)))
+    return tuple(names)
+
+
+STATUSES = _statuses()  # dmlref.h's DMLR_STATUSES: "OK", "INVALID_ARGUMENT", ...
+
+
 def feature_level(level):
     """A level given as "5_0", "5.0", "DML_FEATURE_LEVEL_5_0" or 0x5000; None: the highest."""
     if level is None:
         return _lib.FEATURE_LEVEL_MAX
-    if isinstance(level, int):
-        if _lib.ref.dmlr_feature_level_name(level) is None:
-            raise ValueError("feature level 0x%x is not a DirectML feature level" % level)
+    if isinstance(level, (bool, np.bool_)):
+        raise TypeError("feature level %r: expected e.g. \"5_0\" or 0x5000, got a bool" % level)
+    if isinstance(level, (int, np.integer)):
+        level = int(level)  # range first: the C call takes an int and would cut it
+        if not 0 <= level <= 0xFFFF or _lib.ref.dmlr_feature_level_name(level) is None:
+            raise ValueError("feature level %s is not a DirectML feature level (e.g. 0x5000)"
+                             % (hex(level) if level >= 0 else level))
         return level
-    v = _lib.ref.dmlr_feature_level_from_name(str(level).encode())
+    if not isinstance(level, str):
+        raise TypeError("feature level %r: expected e.g. \"5_0\", \"DML_FEATURE_LEVEL_5_0\" or "
+                        "0x5000, got %s" % (level, type(level).__name__))
+    if "\0" in level:
+        raise ValueError("feature level %r: a NUL byte in the name" % level)
+    v = _lib.ref.dmlr_feature_level_from_name(level.encode())
     if not v:
         raise ValueError("feature level %r: expected e.g. \"5_0\" or \"DML_FEATURE_LEVEL_5_0\""
                          % (level,))

@@ -19,11 +19,12 @@ import numpy as np
 
 from . import _lib
 from ._types import Error, data_type_name, dtype_of, feature_level as _level, \
-    feature_level_name, status_name
-from .ops import OPERATORS, snake
+    feature_level_name, status_name, STATUSES
+from .ops import OPERATORS, integer, snake
 
 _DIRECTIONS = ("INCREASING", "DECREASING")
 _RC = {1: "MISMATCH", 2: "BAD_INPUT", 3: "INTERNAL"}
+SHOW_MAX = 100000  # dmlcts --show's own limit
 _LOADED = object()  # Case.load's word to Case(): the handle is one it made
 
 
@@ -244,8 +245,14 @@ class Case:
         """Load and check a case file; dmlref.Error("BAD_INPUT" or "INTERNAL", the CLI's
         one line) when it is wrong, "NOT_SUPPORTED" when it binds more tensors than the
         reference does (LIMITS-3).  max_memory, max_work: INPUT-5's limits (0: defaults)."""
+        for key, v in (("max_memory", max_memory), ("max_work", max_work)):
+            if not 0 <= integer(v, key) < 1 << 64:
+                raise ValueError("%s=%d: expected 0 (the default) to 2^64 - 1" % (key, v))
+        bpath = os.fsencode(path)
+        if b"\0" in bpath:  # C would read the path only up to it: another file
+            raise ValueError("Case.load(%r): the path holds a NUL byte" % (path,))
         err = _lib.CaseError()
-        h = _lib.case.dmlpy_case_load(os.fsencode(path), max_memory, max_work, err.ptr)
+        h = _lib.case.dmlpy_case_load(bpath, max_memory, max_work, err.ptr)
         if not h:
             status = (status_name(err.status) if err.status != _lib.STATUS_OK else
                       _RC.get(err.rc, str(err.rc)))
@@ -287,6 +294,10 @@ class Case:
         """The reference's outputs (new C-order arrays), as dmlref run gets them."""
         err = _lib.CaseError()
         level = 0 if feature_level is None else _level(feature_level)
+        # The case layer's run keeps only the message: validate() names the status.
+        refused = None if self.expect_error else self.validate(feature_level)
+        if refused:
+            raise Error(*refused)
         r = _lib.case.dmlpy_case_execute(self.handle, level, err.ptr)
         if not r:
             raise Error(_RC.get(err.rc, str(err.rc)), _lib.text(err.message))
@@ -311,8 +322,13 @@ class Case:
     def check_error(self, status=None, message=""):
         """A negative case's verdict on a validator's answer: status None (it accepted
         the desc) or "INVALID_ARGUMENT" / "NOT_SUPPORTED" with its message."""
-        names = [status_name(i) for i in range(6)]
-        code = 0 if status in (None, "OK") else names.index(status)
+        if status is not None and status not in STATUSES:
+            raise ValueError("check_error: status %r: expected None or one of %s" % (
+                status, ", ".join(STATUSES)))
+        if message is not None and not isinstance(message, str):
+            raise TypeError("check_error: message %r: expected a str, got %s" % (
+                message, type(message).__name__))
+        code = 0 if status is None else STATUSES.index(status)
         why = _lib.CaseError()
         ok = _lib.case.dmlc_negative_verdict(self.handle, code, (message or "").encode(),
                                              why.ptr)
@@ -327,6 +343,11 @@ class Case:
             raise Error("BAD_INPUT", "%s is a negative case (expects %s): it has no outputs to "
                         "judge; its verdict is check_error(status, message)" % (
                             self.name, self.expect_error["status"]))
+        why = "check: show=%r: expected a count of mismatches to list, 0 to %d" % (show, SHOW_MAX)
+        if isinstance(show, (bool, np.bool_)) or not isinstance(show, (int, np.integer)):
+            raise TypeError(why)
+        if not 0 <= show <= SHOW_MAX:
+            raise ValueError(why)
         if isinstance(outputs, np.ndarray):
             outputs = [outputs]
         outputs = list(outputs)
@@ -370,6 +391,9 @@ class Case:
     def explain(self, element):
         """`dmlref explain CASE ELEMENT`'s text: how the reference gets one output element
         ("OutputTensor[1,0,2]", "[5]"), re-derived from the SPEC_NOTES rules."""
+        if not isinstance(element, str) or element.startswith("-") or "\0" in element:
+            raise ValueError("explain(%r): expected an element such as \"OutputTensor[1,0]\" or "
+                             "\"[5]\"" % (element,))
         p = subprocess.run([dmlref_command(), "explain", self.file, element],
                            capture_output=True, text=True)
         if p.returncode not in (0, 1):  # 1: explained, but the case expects another value

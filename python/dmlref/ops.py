@@ -53,9 +53,13 @@ class _Binding:
         esize, ashape = a.itemsize, a.shape
         # A dimension of size 1 is never stepped along: its stride means nothing (numpy
         # keeps a reversed one negative, which ascontiguousarray does not change).
-        astrides = tuple(0 if k == 1 else s for k, s in zip(ashape, a.strides))
+        astrides = a.strides
+        bad = any(s < 0 or s % esize for s in astrides)
+        if bad and 1 in ashape:
+            astrides = tuple(0 if k == 1 else s for k, s in zip(ashape, astrides))
+            bad = any(s < 0 or s % esize for s in astrides)
         self.shape, self.strides = ashape, [s // esize for s in astrides]
-        if any(s < 0 or s % esize for s in astrides):
+        if bad:
             raise Error("INVALID_ARGUMENT", "%s: %s: numpy strides %s (bytes) are not "
                         "non-negative multiples of the element size %d: DirectML Strides "
                         "count elements from the lowest address (TENSOR-4); pass "
@@ -64,8 +68,7 @@ class _Binding:
         if output and not a.flags.writeable:
             raise ValueError("%s: %s: the out= array is read-only" % (op, name))
         if max(ashape + tuple(self.strides), default=0) > _U32_MAX:
-            raise Error("INVALID_ARGUMENT", "%s: %s: Sizes %s or Strides %s do not fit "
-                        "DirectML's UINT32" % (op, name, list(ashape), self.strides))
+            _fits_uint32(op, name, ashape, self.strides)
         span = 0 if 0 in ashape else sum((k - 1) * s for k, s in zip(ashape, astrides)) + esize
         padded = (span + 3) & ~3
         ptr = self.base = a.ctypes.data
@@ -94,12 +97,17 @@ class _Binding:
             self.array[...] = self.copy
 
 
+def _fits_uint32(op, name, shape, strides):
+    if max(tuple(shape) + tuple(strides), default=0) > _U32_MAX:
+        raise Error("INVALID_ARGUMENT", "%s: %s: Sizes %s or Strides %s do not fit "
+                    "DirectML's UINT32" % (op, name, list(shape), list(strides)))
+
+
 def _overlap(info, bindings):
     """ref/src/execute.c's check_bindings on the arrays rather than the buffers bound
-    (a padded copy hides an alias): None, or its OVERLAP message.  The in-place pair
+    (a padded copy hides an alias; without one the library sees these very bytes and
+    asks itself): None, or its OVERLAP message.  The in-place pair
     of an op that runs in place is its first input and its first output."""
-    if all(b.copy is None for b in bindings):
-        return None  # the library sees these very bytes and asks itself
     in_place = set()
     if info.in_place:
         first_in = next((b for b in bindings if not b.output), None)
@@ -139,10 +147,20 @@ def _split_shapes(x, a, extra):
     axis = a["Axis"]
     sizes = extra.pop("sizes", None)
     count = extra.pop("output_count", None)
+    if sizes is not None:
+        if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__"):
+            raise TypeError("split: sizes=%r: expected a sequence of integers (each part's size "
+                            "along axis), got %s" % (sizes, type(sizes).__name__))
+        sizes = [integer(n, "split: sizes[%d]" % i) for i, n in enumerate(sizes)]
+        bad = next((n for n in sizes if not 0 <= n <= _U32_MAX), None)
+        if bad is not None:
+            raise ValueError("split: sizes=%s: each size is 0 to %d (DirectML's UINT), got %d"
+                             % (sizes, _U32_MAX, bad))
     if sizes is None:
         if count is None:
             raise TypeError("split needs sizes=[...] (each part's size along axis), "
                             "output_count=N (equal parts) or out=[...]")
+        count = integer(count, "split: output_count")
         if count < 1 or axis >= x.ndim or x.shape[axis] % count:
             raise ValueError("split: output_count=%s does not divide Sizes[%s] of %s into equal "
                              "parts; give sizes=[...]" % (count, axis, x.shape))
@@ -186,23 +204,43 @@ _DEFAULTS = {
 _DIRECTIONS = {"INCREASING": 0, "DECREASING": 1}
 
 
-def _scalar(f, value, ins):
-    name = _lib.text(f.name)
+def integer(value, what):
+    """An int or numpy integer as an int; TypeError for anything else (a float, a string or a
+    bool is not silently turned into one)."""
+    if type(value) is int:  # noqa: E721 -- the common case, first (bool is a subclass)
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError("%s=%r: expected an integer, got %s" % (what, value, type(value).__name__))
+    return int(value)
+
+
+def _scalar(f, key, name, value, ins, op):
     if f.kind == _lib.FIELD_BOOL:
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError("%s=%r: expected True or False, got %s" % (key, value,
+                                                                     type(value).__name__))
         return int(bool(value))
     if f.kind == _lib.FIELD_AXIS_DIRECTION:
         if isinstance(value, str):
-            key = value.upper().replace("DML_AXIS_DIRECTION_", "")
-            if key not in _DIRECTIONS:
+            k = value.upper().replace("DML_AXIS_DIRECTION_", "")
+            if k not in _DIRECTIONS:
                 raise ValueError("%s=%r: expected \"INCREASING\" or \"DECREASING\"" %
-                                 (snake(name), value))
-            return _DIRECTIONS[key]
-        return int(value)
-    value = int(value)
-    if name == "Axis" and value < 0 and ins:  # numpy's negative axis
-        value += ins[0].ndim
+                                 (key, value))
+            return _DIRECTIONS[k]
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError("%s=%r: expected \"INCREASING\", \"DECREASING\" or an integer, got "
+                            "%s" % (key, value, type(value).__name__))
+        value = int(value)  # other integers reach the library, whose message refuses them
+    else:
+        value = integer(value, key)
+        if name == "Axis" and value < 0 and ins:  # numpy's negative axis
+            if value + ins[0].ndim < 0:
+                raise Error("INVALID_ARGUMENT", "%s: axis=%d is out of range for a %d-D input "
+                            "(%d to %d)" % (op, value, ins[0].ndim, -ins[0].ndim,
+                                            ins[0].ndim - 1))
+            value += ins[0].ndim
     if not 0 <= value <= _U32_MAX:
-        raise ValueError("%s=%d does not fit DirectML's UINT" % (snake(name), value))
+        raise ValueError("%s=%d does not fit DirectML's UINT (0 to %d)" % (key, value, _U32_MAX))
     return value
 
 
@@ -223,6 +261,7 @@ class Operator:
         self.scalar_plan = [(f, k, _lib.text(f.name)) for f, k in zip(self.scalars, self.keywords)]
         # SPLIT: a list of outputs (an array member), returned as a list
         self.many_outputs = any(f.kind == _lib.FIELD_OUTPUT_ARRAY for f in self.fields)
+        self.output_name = next(n for k, n, _ in self.plan if k in _OUTPUT_KINDS)
         self.__name__ = self.name.lower()
         self.__doc__ = "%s(%s, %s, out=None, feature_level=None): DML_OPERATOR_%s" % (
             self.__name__, ", ".join(snake(_lib.text(f.name)) for f in self.fields
@@ -259,7 +298,7 @@ class Operator:
         attrs = {}
         for f, key, name in self.scalar_plan:
             if key in kwargs:
-                attrs[name] = _scalar(f, kwargs.pop(key), ins)
+                attrs[name] = _scalar(f, key, name, kwargs.pop(key), ins, self.name)
             elif f.kind != _lib.FIELD_UINT:
                 attrs[name] = 0
             elif name in _DEFAULTS and len(ins) > 1:
@@ -289,6 +328,11 @@ class Operator:
                 shapes = shape(ins, attrs, extra)
             except IndexError:  # an Axis past the rank: the library's message says so
                 shapes = [ins[0].shape]
+            name = self.output_name
+            for i, shp in enumerate(shapes):  # before anything is allocated
+                if max(shp, default=0) > _U32_MAX or math.prod(shp) > _U32_MAX:
+                    _fits_uint32(self.name, "%s[%d]" % (name, i) if self.many_outputs else name,
+                                 shp, [math.prod(shp[d + 1:]) for d in range(len(shp))])
             outs = [_new_output(s, ins[0].dtype) for s in shapes]
         if extra:
             raise TypeError("%s: unexpected keyword(s) %s; takes %s" % (
@@ -298,7 +342,8 @@ class Operator:
     def _execute(self, inputs, outs, attrs, level):
         flat, bindings, arrays = self._flatten(inputs, outs, attrs)
         err = _lib.RefError()
-        overlap = _overlap(self.info, bindings)
+        overlap = None if all(b.copy is None for b in bindings) else \
+            _overlap(self.info, bindings)
         if overlap:  # after the desc's own checks, as the library orders them
             st = _lib.case.dmlpy_validate(self.info.type, level, *flat, err.ptr)
             if st != _lib.STATUS_OK:

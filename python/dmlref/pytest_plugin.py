@@ -34,11 +34,12 @@ import os
 import shlex
 import sys
 
+import numpy as np
 import pytest
 
 from . import Error
-from ._types import NotSupported
-from .case import Case
+from ._types import STATUSES, NotSupported
+from .case import SHOW_MAX, Case
 
 _MAGIC = b"dmlref-case-1"
 
@@ -48,11 +49,15 @@ def pytest_addoption(parser):
     g.addoption("--dmlref-backend", metavar="MODULE:FUNCTION",
                 help="run every case file (*.json) found on this backend function")
     g.addoption("--dmlref-show", type=int, default=10, metavar="N",
-                help="mismatches listed per failing case (default 10)")
+                help="mismatches listed per failing case (default 10, at most %d)" % SHOW_MAX)
 
 
 def pytest_configure(config):
     spec = config.getoption("--dmlref-backend")
+    show = config.getoption("--dmlref-show")
+    if not 0 <= show <= SHOW_MAX:
+        raise pytest.UsageError("--dmlref-show=%d: expected a count of mismatches to list, 0 to %d"
+                                % (show, SHOW_MAX))
     config._dmlref = _load_backend(spec) if spec else None
 
 
@@ -91,6 +96,18 @@ class CaseFile(pytest.File):
         yield CaseItem.from_parent(self, name=str(name))
 
 
+_STATUSES = STATUSES[1:]  # a refusal: any but OK
+
+
+def _shown(value):
+    text = repr(value)
+    return "%s %s" % (type(value).__name__, text if len(text) <= 80 else text[:77] + "...")
+
+
+def _said(e):
+    return "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
+
+
 class CaseFailed(Exception):
     """The judge's verdict on a failing case: its text is the report."""
 
@@ -113,7 +130,17 @@ class CaseItem(pytest.Item):
             answer = backend["create"](case)
         except Error as e:
             answer = (e.status, e.message)
-        return answer if answer is None else (str(answer[0]), str(answer[1] or ""))
+        except Exception as e:  # noqa: BLE001 -- the backend's bug, reported as one line
+            raise CaseFailed(self._with_reproduce(case, "the create hook raised %s" % _said(e)))
+        if answer is None:
+            return None
+        if not (isinstance(answer, (tuple, list)) and len(answer) == 2 and
+                answer[0] in _STATUSES and isinstance(answer[1], (str, type(None)))):
+            raise CaseFailed(self._with_reproduce(case, (
+                "the create hook returned %s, expected None (the desc accepted) or (status, "
+                "message) with status one of %s and message a str" % (
+                    _shown(answer), ", ".join(_STATUSES)))))
+        return answer[0], answer[1] or ""
 
     def _negative(self, case, backend):
         if backend["create"] is None:
@@ -133,21 +160,37 @@ class CaseItem(pytest.Item):
             got = backend["run"](case.op, case.inputs, dict(case.attrs), outputs)
         except (NotImplementedError, NotSupported) as e:
             pytest.skip("not supported by the backend: %s" % (e or case.op))
+        except Exception as e:  # noqa: BLE001 -- the backend's bug, reported as one line
+            raise CaseFailed(self._with_reproduce(case, "the backend raised %s" % _said(e)))
+        if isinstance(got, np.ndarray):
+            got = [got]
+        if not (isinstance(got, (list, tuple)) and len(got) == len(outputs) and
+                all(isinstance(a, np.ndarray) for a in got)):
+            raise CaseFailed(self._with_reproduce(case, (
+                "the backend returned %s, expected %d numpy array(s) (%s) in a list, or the "
+                "array alone" % (_shown(got), len(outputs), ", ".join(
+                    "%s %s %s" % (o.name, o.dtype, list(o.shape)) for o in case.outputs)))))
         try:
             v = case.check(got, show=self.config.getoption("--dmlref-show"))
         except ValueError as e:
-            raise CaseFailed(str(e))
+            raise CaseFailed(self._with_reproduce(case, str(e)))
         if not v:
             raise CaseFailed(self._report(case, v))
 
-    def _report(self, case, v):
-        lines = [str(v)]
-        spec = self.config._dmlref["spec"]
+    def _path(self):
         path = os.path.relpath(str(self.path), str(self.config.invocation_params.dir))
-        if path.startswith(os.pardir):
-            path = str(self.path)
-        lines.append("  reproduce: pytest -p dmlref.pytest_plugin --dmlref-backend=%s %s" % (
-            shlex.quote(spec), shlex.quote(path)))
+        return str(self.path) if path.startswith(os.pardir) else path
+
+    def _reproduce(self):
+        return "  reproduce: pytest -p dmlref.pytest_plugin --dmlref-backend=%s %s" % (
+            shlex.quote(self.config._dmlref["spec"]), shlex.quote(self._path()))
+
+    def _with_reproduce(self, case, why):
+        return "FAIL %s\n  %s\n%s" % (case.name, why, self._reproduce())
+
+    def _report(self, case, v):
+        lines = [str(v), self._reproduce()]
+        path = self._path()
         first = next((m for m in v.mismatches if not m.digest), None)
         if first is not None:
             element = "%s[%s]" % (first.tensor, ",".join(str(c) for c in first.coord))

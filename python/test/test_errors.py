@@ -174,3 +174,51 @@ def test_case_made_from_anything_but_load_is_refused_with_the_call_to_use(handle
         dmlref.Case(handle)
     assert "use dmlref.Case.load(path)" in str(e.value)
     assert repr(handle) in str(e.value)
+
+
+@pytest.mark.parametrize("show, error", [(-1, ValueError), (2 ** 31, ValueError),
+                                         (None, TypeError), (True, TypeError)])
+def test_check_refuses_a_show_that_is_not_a_count(show, error):
+    with dmlref.Case.load(os.path.join(ROOT, "goldens", "doc", "gather.example1.json")) as c:
+        with pytest.raises(error) as e:
+            c.check(c.run(), show=show)
+    assert str(e.value) == ("check: show=%r: expected a count of mismatches to list, 0 to "
+                            "100000" % (show,))
+
+
+@pytest.mark.parametrize("status", ["BOGUS", "I"])
+def test_check_error_names_the_statuses_it_takes(status):
+    with dmlref.Case.load(os.path.join(ROOT, "goldens", "gather_nd",
+                                       "output_literal_formula.json")) as c:
+        with pytest.raises(ValueError) as e:
+            c.check_error(status, "x")
+    assert str(e.value).startswith("check_error: status %r: expected None or one of OK, "
+                                   "INVALID_ARGUMENT, NOT_SUPPORTED" % status)
+
+
+def test_a_path_holding_a_nul_byte_is_refused_not_cut_short():
+    path = os.path.join(ROOT, "goldens", "doc", "gather.example1.json")
+    with pytest.raises(ValueError, match="the path holds a NUL byte"):
+        dmlref.Case.load(path + "\0junk")
+
+
+def test_load_limits_past_uint64_are_refused_not_cut_to_fit():
+    path = os.path.join(ROOT, "goldens", "doc", "gather.example1.json")
+    with pytest.raises(ValueError) as e:
+        dmlref.Case.load(path, max_memory=2 ** 64 + 5)
+    assert str(e.value) == "max_memory=18446744073709551621: expected 0 (the default) to 2^64 - 1"
+
+
+def test_explain_refuses_an_element_that_reads_as_an_option():
+    with dmlref.Case.load(os.path.join(ROOT, "goldens", "doc", "gather.example1.json")) as c:
+        with pytest.raises(ValueError, match="expected an element such as"):
+            c.explain("--help")
+
+
+def test_run_below_the_operator_s_level_is_refused_as_validate_refuses_it():
+    with dmlref.Case.load(os.path.join(ROOT, "goldens", "cumulative_summation",
+                                       "in_place_float32.json")) as c:
+        with pytest.raises(dmlref.Error) as e:
+            c.run(feature_level="1_0")
+        assert (e.value.status, e.value.message) == c.validate("1_0")
+    assert e.value.status == "NOT_SUPPORTED"

@@ -233,6 +233,73 @@ def test_a_desc_the_library_refuses_is_refused_for_that_before_an_overlap():
     assert e.value.status == "INVALID_ARGUMENT" and e.value.rule == "CUMULATIVE_SUMMATION-4"
 
 
+X23 = np.arange(6, dtype=np.float32).reshape(2, 3)
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"axis": 1, "has_exclusive_sum": "False"},
+     "has_exclusive_sum='False': expected True or False, got str"),
+    ({"axis": 1, "has_exclusive_sum": 1}, "has_exclusive_sum=1: expected True or False, got int"),
+    ({"axis": 1.7}, "axis=1.7: expected an integer, got float"),
+    ({"axis": "1"}, "axis='1': expected an integer, got str"),
+    ({"axis": True}, "axis=True: expected an integer, got bool"),
+    ({"axis": 1, "axis_direction": 1.5},
+     "axis_direction=1.5: expected \"INCREASING\", \"DECREASING\" or an integer, got float"),
+    ({"axis": 1, "feature_level": 1.5},
+     "feature level 1.5: expected e.g. \"5_0\", \"DML_FEATURE_LEVEL_5_0\" or 0x5000, got float")])
+def test_a_scalar_of_the_wrong_type_is_refused_not_coerced(kw, message):
+    with pytest.raises(TypeError) as e:
+        dmlref.cumulative_summation(X23, **kw)
+    assert str(e.value) == message
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"axis": 1, "axis_direction": -1},
+     "axis_direction=-1 does not fit DirectML's UINT (0 to 4294967295)"),
+    ({"axis": 2 ** 32}, "axis=4294967296 does not fit DirectML's UINT (0 to 4294967295)"),
+    ({"axis": 1, "feature_level": 2 ** 32 + 0x2100},
+     "feature level 0x100002100 is not a DirectML feature level (e.g. 0x5000)")])
+def test_a_scalar_out_of_range_is_refused_not_cut_to_fit(kw, message):
+    with pytest.raises(ValueError) as e:
+        dmlref.cumulative_summation(X23, **kw)
+    assert str(e.value) == message
+
+
+def test_numpy_scalars_are_integers_and_bools_like_python_s():
+    got = dmlref.cumulative_summation(X23, axis=np.int64(1), has_exclusive_sum=np.True_,
+                                      axis_direction=np.int8(0), feature_level=np.int64(0x6400))
+    assert np.array_equal(got, [[0, 0, 1], [0, 3, 7]])
+
+
+def test_an_out_of_range_negative_axis_names_the_axis_given():
+    with pytest.raises(dmlref.Error) as e:
+        dmlref.cumulative_summation(X23, axis=-3)
+    assert e.value.message == \
+        "CUMULATIVE_SUMMATION: axis=-3 is out of range for a 2-D input (-2 to 1)"
+
+
+@pytest.mark.parametrize("sizes, error, message", [
+    ("13", TypeError, "split: sizes='13': expected a sequence of integers (each part's size "
+                      "along axis), got str"),
+    (4, TypeError, "split: sizes=4: expected a sequence of integers (each part's size along "
+                   "axis), got int"),
+    ([1.0, 3], TypeError, "split: sizes[0]=1.0: expected an integer, got float"),
+    ([5, -1], ValueError, "split: sizes=[5, -1]: each size is 0 to 4294967295 (DirectML's "
+                          "UINT), got -1")])
+def test_split_sizes_are_a_sequence_of_unsigned_integers(sizes, error, message):
+    with pytest.raises(error) as e:
+        dmlref.split(np.arange(4, dtype=np.float32), axis=0, sizes=sizes)
+    assert str(e.value) == message
+
+
+def test_an_output_past_uint32_is_refused_before_it_is_allocated():
+    idx = np.lib.stride_tricks.as_strided(np.zeros(1, np.int32), (2 ** 40,), (0,))
+    with pytest.raises(dmlref.Error) as e:  # 4 TiB of float32 would be asked for first
+        dmlref.gather(np.ones(4, np.float32), idx, axis=0, index_dimensions=1)
+    assert e.value.message == ("GATHER: OutputTensor: Sizes [1099511627776] or Strides [1] do "
+                               "not fit DirectML's UINT32")
+
+
 def test_the_feature_level_is_the_library_s():
     x = np.arange(4, dtype=np.float64)
     idx = np.array([3], np.uint32)

@@ -99,6 +99,51 @@ def test_an_output_of_the_wrong_dtype_or_shape_fails_naming_both(pytester):
     r.stdout.fnmatch_lines(["*doc/join.example1: OutputTensor is float64 *, expected float32 *"])
 
 
+BAD = ("import numpy as np\n"
+       "def none(op, inputs, attrs, outputs):\n    return None\n"
+       "def five(op, inputs, attrs, outputs):\n    return 5\n"
+       "def boom(op, inputs, attrs, outputs):\n    raise RuntimeError('boom')\n"
+       "def ok(op, inputs, attrs, outputs):\n    raise AssertionError('not reached')\n")
+JOIN = os.path.join(DOC, "join.example1.json")
+
+
+@pytest.mark.parametrize("fn, why", [
+    ("none", "the backend returned NoneType None, expected 1 numpy array(s) (OutputTensor "
+             "float32 [[]1, 1, 2, 7[]]) in a list, or the array alone"),
+    ("five", "the backend returned int 5, expected 1 numpy array(s) *"),
+    ("boom", "the backend raised RuntimeError: boom")])
+def test_a_backend_returning_no_arrays_or_raising_fails_in_one_line_with_the_reproduce_line(
+        pytester, fn, why):
+    pytester.makepyfile(bad=BAD)
+    r = session(pytester, "bad:" + fn, JOIN)
+    r.assert_outcomes(failed=1)
+    r.stdout.fnmatch_lines(["FAIL doc/join.example1", "  " + why,
+                            "  reproduce: pytest -p dmlref.pytest_plugin --dmlref-backend=bad:%s "
+                            "*/goldens/doc/join.example1.json" % fn])
+    assert "Traceback" not in r.stdout.str() and len(r.stdout.lines) < 30
+
+
+@pytest.mark.parametrize("answer, shown", [
+    ("'INVALID_ARGUMENT'", "str 'INVALID_ARGUMENT'"), ("('BOGUS', 'x')", "tuple ('BOGUS', 'x')"),
+    ("('INVALID_ARGUMENT',)", "tuple ('INVALID_ARGUMENT',)")])
+def test_a_create_hook_answer_of_the_wrong_form_is_named_with_what_was_expected(
+        pytester, answer, shown):
+    pytester.makepyfile(bad=BAD + "def create(case):\n    return %s\n" % answer)
+    r = session(pytester, "bad:ok", os.path.join(NEGATIVE, "GATHER-3.axis-3.json"))
+    r.assert_outcomes(failed=1)
+    r.stdout.fnmatch_lines([
+        "  the create hook returned %s, expected None (the desc accepted) or (status, message) "
+        "with status one of INVALID_ARGUMENT, NOT_SUPPORTED, *" % shown.replace("[", "[[]"),
+        "  reproduce: *"])
+
+
+def test_dmlref_show_must_be_a_count(pytester):
+    r = session(pytester, "numpy_backend:run", JOIN, "--dmlref-show=-1")
+    assert r.ret == pytest.ExitCode.USAGE_ERROR
+    r.stderr.fnmatch_lines(["*--dmlref-show=-1: expected a count of mismatches to list, 0 to "
+                            "100000*"])
+
+
 def test_xdist_spreads_the_cases_over_workers(pytester, monkeypatch):
     pytest.importorskip("xdist", reason="python3-pytest-xdist is not installed")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([os.path.join(ROOT, "python"), HERE]))
