@@ -152,7 +152,8 @@ err_has rep_nodir "^dmlcts: cannot write --html $T/rep/none/x.html$"
 run cmp_nojunit 2 compare "$T/ref.json" "$T/crash.json" --junit "$T/rep/none/c.xml" --html "$T/rep/c.html"
 err_has cmp_nojunit "^dmlcts compare: cannot write --junit $T/rep/none/c.xml$"
 run cmp_nohtml 2 compare "$T/ref.json" "$T/crash.json" --junit "$T/rep/c.xml" --html "$T/rep/dir"
-for f in rep_dir rep_nodir cmp_nojunit cmp_nohtml; do
+run report_dir 2 report "$T/ref.json" --html "$T/rep/dir"
+for f in rep_dir rep_nodir cmp_nojunit cmp_nohtml report_dir; do
     [ "$(wc -l <"$T/$f.err")" -eq 1 ] && ok || bad "$f: not one line on stderr: $(cat "$T/$f.err")"
 done
 # ... also when the last rename fails (a shim makes the .html one fail): the renamed ones go again,
