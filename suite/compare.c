@@ -278,20 +278,21 @@ static bool html(const char *path, const report *a, const report *b, const chang
 static bool write_files(const char *junit_file, const char *html_file, const report *r,
                         const change *c, size_t n, const size_t *count)
 {
-    dmlcts_outputs set = {.count = 0};
+    dmlc_output slot[DMLCTS_OUTPUTS_MAX];
+    dmlc_outputs set = {slot, 0, DMLCTS_OUTPUTS_MAX};
     const char *to, *failed = NULL;
-    if (junit_file && !((to = dmlcts_output_add(&set, junit_file)) && junit(to, c, n, count))) {
+    if (junit_file && !((to = dmlc_output_add(&set, junit_file)) && junit(to, c, n, count))) {
         fprintf(stderr, "dmlcts compare: cannot write --junit %s\n", junit_file);
-        dmlcts_outputs_discard(&set);
+        dmlc_outputs_discard(&set);
         return false;
     }
-    if (html_file && !((to = dmlcts_output_add(&set, html_file)) &&
+    if (html_file && !((to = dmlc_output_add(&set, html_file)) &&
                        html(to, &r[0], &r[1], c, n, count))) {
         fprintf(stderr, "dmlcts compare: cannot write --html %s\n", html_file);
-        dmlcts_outputs_discard(&set);
+        dmlc_outputs_discard(&set);
         return false;
     }
-    if (!dmlcts_outputs_commit(&set, &failed)) {
+    if (!dmlc_outputs_commit(&set, &failed)) {
         fprintf(stderr, "dmlcts compare: cannot write %s: %s\n", failed, strerror(errno));
         return false;
     }

@@ -472,24 +472,8 @@ void dmlcts_run_free(dmlcts_run *run);
 int dmlcts_report_main(int argc, char **argv);
 
 /* ---- outputs.c ----------------------------------------------------------- */
-/* A command's reports, put in place all or nothing. */
+/* A command's reports, put in place all or nothing (dmlc_outputs): at most four. */
 #define DMLCTS_OUTPUTS_MAX 4
-typedef struct dmlcts_output {
-    const char *path;
-    char *tmp; /* the name written first (malloc), or NULL: path written as it stands */
-    char *old; /* in tmp's buffer: an older report's second link while all go in */
-    bool held;
-} dmlcts_output;
-typedef struct dmlcts_outputs {
-    dmlcts_output f[DMLCTS_OUTPUTS_MAX];
-    size_t count;
-} dmlcts_outputs;
-/* The name to write path's report under; NULL with errno set (EISDIR for a directory). */
-const char *dmlcts_output_add(dmlcts_outputs *set, const char *path);
-/* Every report renamed into place, or none: false names the path that failed, errno set. */
-bool dmlcts_outputs_commit(dmlcts_outputs *set, const char **failed);
-/* After a failed write: every temporary name removed. */
-void dmlcts_outputs_discard(dmlcts_outputs *set);
 /* The run's --junit, --json, --results-csv and --html (one line on stderr when one fails). */
 bool dmlcts_write_reports(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc);
 

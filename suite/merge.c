@@ -12,7 +12,7 @@
  * counted again, and "shards" saying where each part came from; it exits
  * with the exit code that run would have had (merged_status).  Nothing is
  * written unless everything is: ALL.json and its page go in together
- * (dmlcts_outputs).
+ * (dmlc_outputs).
  */
 #include "cmd.h"
 
@@ -252,8 +252,9 @@ static int merged_status(const part *p, size_t n, size_t count, size_t case_erro
 /* ALL.json and its page, all or nothing (outputs.c); 0, or 2 after one line. */
 static int write_files(const char *out, const char *html, const cJSON *root)
 {
-    dmlcts_outputs set = {.count = 0};
-    const char *to_out = dmlcts_output_add(&set, out), *to_html = NULL, *failed = NULL;
+    dmlc_output slot[DMLCTS_OUTPUTS_MAX];
+    dmlc_outputs set = {slot, 0, DMLCTS_OUTPUTS_MAX};
+    const char *to_out = dmlc_output_add(&set, out), *to_html = NULL, *failed = NULL;
     char *json = cJSON_Print(root), msg[256];
     dmlcts_run run;
     cJSON *copy = NULL;
@@ -262,21 +263,21 @@ static int write_files(const char *out, const char *html, const cJSON *root)
               fputc('\n', f) != EOF;
     free(json);
     if ((f && fclose(f) != 0) || !ok) {
-        dmlcts_outputs_discard(&set);
+        dmlc_outputs_discard(&set);
         return refuse("cannot write --out %s%s", out, "");
     }
     if (html) { /* the page, rendered from the report as written */
-        ok = (to_html = dmlcts_output_add(&set, html)) && (copy = cJSON_Duplicate(root, true)) &&
+        ok = (to_html = dmlc_output_add(&set, html)) && (copy = cJSON_Duplicate(root, true)) &&
              dmlcts_run_from_json(copy, out, &run, msg, sizeof msg) &&
              dmlcts_html_report(to_html, &run, 1, NULL);
         if (copy)
             dmlcts_run_free(&run);
         if (!ok) {
-            dmlcts_outputs_discard(&set);
+            dmlc_outputs_discard(&set);
             return refuse("cannot write --html %s%s", html, "");
         }
     }
-    if (!dmlcts_outputs_commit(&set, &failed))
+    if (!dmlc_outputs_commit(&set, &failed))
         return refuse("cannot write %s: %s", failed, strerror(errno));
     return 0;
 }

@@ -13,102 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-/*
- * A path that exists and is not a regular file (a FIFO, /dev/null, a link
- * such as /dev/stdout) is written as it stands, since renaming over it would
- * replace the device, the pipe or the link: that one report cannot be taken
- * back, so dmlcts_write_reports writes such paths last.  A directory is
- * refused before anything is written.
- */
-const char *dmlcts_output_add(dmlcts_outputs *set, const char *path)
-{
-    dmlcts_output *f = &set->f[set->count];
-    struct stat st;
-    size_t cap = strlen(path) + 32;
-    if (set->count == DMLCTS_OUTPUTS_MAX) {
-        errno = ENOBUFS;
-        return NULL;
-    }
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        errno = EISDIR;
-        return NULL;
-    }
-    f->path = path;
-    f->tmp = NULL;
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        set->count++;
-        return path;
-    }
-    if (!(f->tmp = malloc(2 * cap))) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    /* Beside path, so that rename stays on its file system; one per report of this process. */
-    snprintf(f->tmp, cap, "%s.%ld-%zu.tmp", path, (long)getpid(), set->count);
-    f->old = f->tmp + cap;
-    snprintf(f->old, cap, "%s.%ld-%zu.old", path, (long)getpid(), set->count);
-    f->held = false;
-    set->count++;
-    return f->tmp;
-}
-
-static void release(dmlcts_outputs *set)
-{
-    for (size_t i = 0; i < set->count; i++)
-        free(set->f[i].tmp);
-    set->count = 0;
-}
-
-void dmlcts_outputs_discard(dmlcts_outputs *set)
-{
-    for (size_t i = 0; i < set->count; i++)
-        if (set->f[i].tmp)
-            unlink(set->f[i].tmp);
-    release(set);
-}
-
-/*
- * An older report at a path is held under a second link until every report is
- * in place, and put back when a later rename fails; a new one is removed then.
- */
-bool dmlcts_outputs_commit(dmlcts_outputs *set, const char **failed)
-{
-    size_t done = 0; /* with e: the one that failed is done - 1 */
-    int e = 0;
-    for (; done < set->count && !e; done++) {
-        dmlcts_output *f = &set->f[done];
-        if (!f->tmp)
-            continue;
-        unlink(f->old);
-        f->held = link(f->path, f->old) == 0;
-        if (rename(f->tmp, f->path) != 0) {
-            e = errno;
-            *failed = f->path;
-            unlink(f->tmp);
-            if (f->held)
-                unlink(f->old);
-        }
-    }
-    for (size_t i = 0; i < set->count; i++) {
-        dmlcts_output *f = &set->f[i];
-        if (!f->tmp || (e && i + 1 == done))
-            continue;
-        if (e && i >= done)
-            unlink(f->tmp);
-        else if (!e && f->held)
-            unlink(f->old);
-        else if (e && f->held)
-            rename(f->old, f->path);
-        else if (e)
-            unlink(f->path);
-    }
-    release(set);
-    errno = e;
-    return e == 0;
-}
 
 static bool junit(const dmlcts_options *w, const dmlcts_result *res, size_t n, int rc)
 {
@@ -124,7 +28,8 @@ static bool csv(const dmlcts_options *w, const dmlcts_result *res, size_t n, int
 
 bool dmlcts_write_reports(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc)
 {
-    dmlcts_outputs set = {.count = 0};
+    dmlc_output slot[DMLCTS_OUTPUTS_MAX];
+    dmlc_outputs set = {slot, 0, DMLCTS_OUTPUTS_MAX};
     dmlcts_options w = *o; /* the same options, each report's path its temporary name */
     const struct {
         const char *opt, *path, **to;
@@ -135,10 +40,10 @@ bool dmlcts_write_reports(const dmlcts_options *o, const dmlcts_result *res, siz
     const char *failed = NULL, *name[sizeof r / sizeof r[0]] = {NULL};
     size_t k, count = sizeof r / sizeof r[0];
     for (k = 0; k < count; k++)
-        if (r[k].path && !(name[k] = dmlcts_output_add(&set, r[k].path))) {
+        if (r[k].path && !(name[k] = dmlc_output_add(&set, r[k].path))) {
             fprintf(stderr, "dmlcts: cannot write %s %s: %s\n", r[k].opt, r[k].path,
                     strerror(errno));
-            dmlcts_outputs_discard(&set);
+            dmlc_outputs_discard(&set);
             return false;
         }
     /* Temporary names first, then what is written as it stands, which cannot be taken back. */
@@ -149,11 +54,11 @@ bool dmlcts_write_reports(const dmlcts_options *o, const dmlcts_result *res, siz
             *r[k].to = name[k];
             if (!r[k].write(&w, res, n, rc)) {
                 fprintf(stderr, "dmlcts: cannot write %s %s\n", r[k].opt, r[k].path);
-                dmlcts_outputs_discard(&set);
+                dmlc_outputs_discard(&set);
                 return false;
             }
         }
-    if (!dmlcts_outputs_commit(&set, &failed)) {
+    if (!dmlc_outputs_commit(&set, &failed)) {
         fprintf(stderr, "dmlcts: cannot write %s: %s\n", failed, strerror(errno));
         return false;
     }

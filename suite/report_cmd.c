@@ -49,13 +49,14 @@ int dmlcts_report_main(int argc, char **argv)
         rc = 2;
     }
     if (rc == 0) { /* a page in place whole, or none (outputs.c) */
-        dmlcts_outputs set = {.count = 0};
-        const char *to = dmlcts_output_add(&set, html), *failed = NULL;
+        dmlc_output slot[DMLCTS_OUTPUTS_MAX];
+    dmlc_outputs set = {slot, 0, DMLCTS_OUTPUTS_MAX};
+        const char *to = dmlc_output_add(&set, html), *failed = NULL;
         if (!to || !dmlcts_html_report(to, runs, n, NULL)) {
             fprintf(stderr, "dmlcts report: cannot write --html %s\n", html);
-            dmlcts_outputs_discard(&set);
+            dmlc_outputs_discard(&set);
             rc = 2;
-        } else if (!dmlcts_outputs_commit(&set, &failed)) {
+        } else if (!dmlc_outputs_commit(&set, &failed)) {
             fprintf(stderr, "dmlcts report: cannot write --html %s: %s\n", failed,
                     strerror(errno));
             rc = 2;

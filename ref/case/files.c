@@ -1,5 +1,6 @@
 /*
- * files.c -- whole-file I/O and SHA-256 (nettle; no crypto of our own).
+ * files.c -- whole-file I/O, files put in place all or nothing, and SHA-256
+ * (nettle; no crypto of our own).
  */
 #include "dmlcase.h"
 
@@ -220,4 +221,90 @@ bool dmlc_find_case_files(const char *dir, dmlc_paths *out,
     }
     closedir(d);
     return ok;
+}
+
+/* ---- files put in place all or nothing (dmlcase.h says how) ---------------- */
+
+const char *dmlc_output_add(dmlc_outputs *set, const char *path)
+{
+    dmlc_output *f;
+    struct stat st;
+    size_t cap = strlen(path) + 32;
+    if (set->count == set->cap) {
+        errno = ENOBUFS;
+        return NULL;
+    }
+    f = &set->f[set->count];
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return NULL;
+    }
+    f->path = path;
+    f->tmp = NULL;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        set->count++;
+        return path;
+    }
+    if (!(f->tmp = malloc(2 * cap))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    /* Beside path, so that rename stays on its file system; one per file of this process. */
+    snprintf(f->tmp, cap, "%s.%ld-%zu.tmp", path, (long)getpid(), set->count);
+    f->old = f->tmp + cap;
+    snprintf(f->old, cap, "%s.%ld-%zu.old", path, (long)getpid(), set->count);
+    f->held = false;
+    set->count++;
+    return f->tmp;
+}
+
+static void release(dmlc_outputs *set)
+{
+    for (size_t i = 0; i < set->count; i++)
+        free(set->f[i].tmp);
+    set->count = 0;
+}
+
+void dmlc_outputs_discard(dmlc_outputs *set)
+{
+    for (size_t i = 0; i < set->count; i++)
+        if (set->f[i].tmp)
+            unlink(set->f[i].tmp);
+    release(set);
+}
+
+bool dmlc_outputs_commit(dmlc_outputs *set, const char **failed)
+{
+    size_t done = 0; /* with e: the one that failed is done - 1 */
+    int e = 0;
+    for (; done < set->count && !e; done++) {
+        dmlc_output *f = &set->f[done];
+        if (!f->tmp)
+            continue;
+        unlink(f->old);
+        f->held = link(f->path, f->old) == 0;
+        if (rename(f->tmp, f->path) != 0) {
+            e = errno;
+            *failed = f->path;
+            unlink(f->tmp);
+            if (f->held)
+                unlink(f->old);
+        }
+    }
+    for (size_t i = 0; i < set->count; i++) {
+        dmlc_output *f = &set->f[i];
+        if (!f->tmp || (e && i + 1 == done))
+            continue;
+        if (e && i >= done)
+            unlink(f->tmp);
+        else if (!e && f->held)
+            unlink(f->old);
+        else if (e && f->held)
+            rename(f->old, f->path);
+        else if (e)
+            unlink(f->path);
+    }
+    release(set);
+    errno = e;
+    return e == 0;
 }

@@ -32,10 +32,9 @@ static const char help[] =
 enum { MAX_FILES = DMLR_MAX_BINDINGS + 1, MAX_DIRS = 64 };
 
 typedef struct out_file {
-    char *path, *tmp, *old; /* old: the file path held before, kept until all are in place */
+    char *path;
     void *bytes;
     size_t len;
-    bool had, kept;
 } out_file;
 
 typedef struct plan {
@@ -49,8 +48,6 @@ static void plan_free(plan *p)
 {
     for (uint32_t i = 0; i < p->count; i++) {
         free(p->files[i].path);
-        free(p->files[i].tmp);
-        free(p->files[i].old);
         free(p->files[i].bytes);
     }
     for (uint32_t i = 0; i < p->made_count; i++)
@@ -73,9 +70,7 @@ static bool plan_add(plan *p, const char *dir, const char *name, void *bytes, si
     f->bytes = bytes;
     f->len = len;
     f->path = join(dir, name, "");
-    f->tmp = join(dir, name, ".tmp");
-    f->old = join(dir, name, ".old.tmp");
-    return bytes && f->path && f->tmp && f->old;
+    return bytes && f->path;
 }
 
 /* mkdir -p, remembering what it created. */
@@ -108,70 +103,29 @@ static int make_dirs(plan *p, const char *dir)
     return err;
 }
 
-/*
- * Rename every written file into place, all or none: a folder in the way fails
- * before any rename; a file already there is held under a hard link until every
- * rename has succeeded, and put back when a later one fails (where the file
- * system has no hard links, such a file stays replaced).
- */
-static int put_in_place(plan *p, const char **failed)
-{
-    uint32_t done = 0;
-    int err = 0;
-    for (uint32_t i = 0; i < p->count; i++) {
-        out_file *f = &p->files[i];
-        struct stat st;
-        f->had = lstat(f->path, &st) == 0;
-        if (f->had && S_ISDIR(st.st_mode)) {
-            *failed = f->path;
-            return EISDIR;
-        }
-    }
-    for (; done < p->count; done++) {
-        out_file *f = &p->files[done];
-        f->kept = f->had && (unlink(f->old), link(f->path, f->old) == 0);
-        if (rename(f->tmp, f->path) != 0) {
-            err = errno, *failed = f->path;
-            if (f->kept)
-                unlink(f->old);
-            break;
-        }
-    }
-    for (uint32_t i = 0; i < done; i++) {
-        out_file *f = &p->files[i];
-        if (!err && f->kept)
-            unlink(f->old);
-        else if (err && f->kept)
-            rename(f->old, f->path);
-        else if (err && !f->had)
-            unlink(f->path);
-    }
-    return err;
-}
-
-/* Write every file under a temporary name, then rename them all into place. */
+/* Every file under its temporary name, then all renamed into place together (dmlc_outputs). */
 static int commit(plan *p, const char *dir, const char **failed)
 {
-    uint32_t written = 0;
+    dmlc_output slot[MAX_FILES];
+    dmlc_outputs set = {slot, 0, MAX_FILES};
     int err = make_dirs(p, dir);
     *failed = dir;
-    for (; !err && written < p->count; written++) {
+    for (uint32_t i = 0; !err && i < p->count; i++) {
         dmlc_error why;
-        *failed = p->files[written].path;
-        if (!dmlc_write_file(p->files[written].tmp, p->files[written].bytes,
-                             p->files[written].len, &why)) {
+        const char *to = dmlc_output_add(&set, p->files[i].path);
+        *failed = p->files[i].path;
+        if (!to)
+            err = errno;
+        else if (!dmlc_write_file(to, p->files[i].bytes, p->files[i].len, &why))
             err = why.errnum ? why.errnum : EIO;
-            unlink(p->files[written].tmp);
-        }
     }
-    if (!err)
-        err = put_in_place(p, failed);
-    if (err) {
-        for (uint32_t i = 0; i < written; i++)
-            unlink(p->files[i].tmp);
+    if (err)
+        dmlc_outputs_discard(&set);
+    else if (!dmlc_outputs_commit(&set, failed))
+        err = errno;
+    if (err)
         for (uint32_t i = p->made_count; i-- > 0;)
             rmdir(p->made[i]);
-    }
     return err;
 }
 

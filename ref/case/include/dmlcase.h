@@ -133,6 +133,33 @@ bool dmlc_read_file(const char *path, void **bytes, size_t *len, dmlc_error *err
 /* Create or truncate path and write len bytes; fails with "cannot write PATH: why". */
 bool dmlc_write_file(const char *path, const void *bytes, size_t len, dmlc_error *err);
 
+/*
+ * A command's files put in place all or nothing (dmlref run's outputs, dmlcts's
+ * reports): each is written under the temporary name dmlc_output_add gives,
+ * beside its path, then dmlc_outputs_commit renames them all into place.  An
+ * earlier file at a path is held under a second link until every rename has
+ * succeeded, and put back when a later one fails; a new one is removed then.
+ * A path that exists and is not a regular file (a FIFO, a device such as
+ * /dev/stdout) is written as it stands, since a rename would replace it: that
+ * one cannot be taken back, so write such paths last.  A directory is refused.
+ */
+typedef struct dmlc_output {
+    const char *path;
+    char *tmp; /* the name written first (malloc), or NULL: path written as it stands */
+    char *old; /* in tmp's buffer: an earlier file's second link while all go in */
+    bool held;
+} dmlc_output;
+typedef struct dmlc_outputs {
+    dmlc_output *f; /* the caller's storage for cap files */
+    size_t count, cap;
+} dmlc_outputs;
+/* The name to write path under; NULL with errno set (EISDIR for a directory, ENOBUFS past cap). */
+const char *dmlc_output_add(dmlc_outputs *set, const char *path);
+/* Every file renamed into place, or none: false names the path that failed, errno set. */
+bool dmlc_outputs_commit(dmlc_outputs *set, const char **failed);
+/* After a failed write: every temporary name removed. */
+void dmlc_outputs_discard(dmlc_outputs *set);
+
 /* Thread-safe strerror. */
 void dmlc_strerror(int errnum, char *buf, size_t cap);
 

@@ -2,8 +2,9 @@
  * check_files.c -- how `dmlref check` and dmlcts find case files under a
  * directory (ref/case/files.c, dmlc_find_case_files): recursive, *.json but
  * not *.schema.json, hidden entries and symlinked directories left out, an
- * unreadable directory handed to the caller.  Checked against a tree built
- * here in a temporary directory.
+ * unreadable directory handed to the caller; and how a command's files go
+ * into place all or nothing (dmlc_outputs).  Checked against trees built here
+ * in temporary directories.
  */
 #include "testutil.h"
 #include "dmlcase.h"
@@ -11,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -170,6 +172,112 @@ START_TEST(a_file_that_cannot_be_read_names_its_path_and_the_reason)
 }
 END_TEST
 
+/* The text of root/rel, or "" when it cannot be read. */
+static void contents(const char *rel, char *out, size_t cap)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(out, 1, cap - 1, f) : 0;
+    out[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* The names in root, sorted, each followed by a space. */
+static void listing(char *out, size_t cap)
+{
+    char cmd[160];
+    FILE *ls;
+    size_t n;
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | tr '\\n' ' '", root);
+    ck_assert_ptr_nonnull(ls = popen(cmd, "r"));
+    n = fread(out, 1, cap - 1, ls);
+    out[n] = '\0';
+    pclose(ls);
+}
+
+/* Write text under the name set gives for root/rel. */
+static void add_written(dmlc_outputs *set, const char *rel, const char *text, char paths[][256])
+{
+    dmlc_error why;
+    snprintf(paths[set->count], 256, "%s/%s", root, rel);
+    const char *to = dmlc_output_add(set, paths[set->count]);
+    ck_assert_ptr_nonnull(to);
+    ck_assert_str_ne(to, paths[set->count - 1]); /* a temporary name, not the path */
+    ck_assert(dmlc_write_file(to, text, strlen(text), &why));
+}
+
+START_TEST(outputs_go_into_place_together)
+{
+    dmlc_output slot[2];
+    dmlc_outputs set = {slot, 0, 2};
+    char paths[2][256], text[64];
+    const char *failed = NULL;
+    strcpy(root, "/tmp/check_outputs.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    touch("a.json"); /* an earlier file, replaced */
+    add_written(&set, "a.json", "new a", paths);
+    add_written(&set, "b.json", "new b", paths);
+    contents("a.json", text, sizeof text);
+    ck_assert_str_eq(text, "{}"); /* nothing in place before the commit */
+    ck_assert(dmlc_outputs_commit(&set, &failed));
+    contents("a.json", text, sizeof text);
+    ck_assert_str_eq(text, "new a");
+    contents("b.json", text, sizeof text);
+    ck_assert_str_eq(text, "new b");
+    listing(text, sizeof text);
+    ck_assert_str_eq(text, "a.json b.json "); /* no temporary name or held link left */
+    remove_tree();
+}
+END_TEST
+
+START_TEST(a_rename_that_fails_puts_the_earlier_file_back_and_removes_the_new_one)
+{
+    dmlc_output slot[3];
+    dmlc_outputs set = {slot, 0, 3};
+    char paths[3][256], text[64];
+    const char *failed = NULL;
+    strcpy(root, "/tmp/check_outputs.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    touch("a.json");
+    add_written(&set, "a.json", "new a", paths);
+    add_written(&set, "c.json", "new c", paths);
+    add_written(&set, "b.json", "new b", paths);
+    mkdir_in("b.json"); /* after the add: only the rename finds it */
+    ck_assert(!dmlc_outputs_commit(&set, &failed));
+    ck_assert_int_eq(errno, EISDIR);
+    ck_assert_str_eq(failed, paths[2]);
+    contents("a.json", text, sizeof text);
+    ck_assert_str_eq(text, "{}"); /* renamed, then put back */
+    listing(text, sizeof text);
+    ck_assert_str_eq(text, "a.json b.json "); /* c.json removed, no temporary name left */
+    remove_tree();
+}
+END_TEST
+
+START_TEST(a_folder_and_a_full_set_are_refused_at_once_and_discard_removes_what_was_written)
+{
+    dmlc_output slot[1];
+    dmlc_outputs set = {slot, 0, 1};
+    char paths[2][256], text[64];
+    strcpy(root, "/tmp/check_outputs.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    mkdir_in("d.json");
+    snprintf(paths[1], 256, "%s/d.json", root);
+    ck_assert_ptr_null(dmlc_output_add(&set, paths[1]));
+    ck_assert_int_eq(errno, EISDIR);
+    add_written(&set, "a.json", "new a", paths);
+    ck_assert_ptr_null(dmlc_output_add(&set, paths[1])); /* past the caller's storage */
+    ck_assert_int_eq(errno, ENOBUFS);
+    dmlc_outputs_discard(&set);
+    ck_assert_uint_eq(set.count, 0);
+    listing(text, sizeof text);
+    ck_assert_str_eq(text, "d.json "); /* the written temporary name removed, a.json never there */
+    remove_tree();
+}
+END_TEST
+
 static Suite *files_suite(void)
 {
     Suite *s = suite_create("files");
@@ -179,6 +287,9 @@ static Suite *files_suite(void)
     tcase_add_test(tc, a_trailing_slash_gives_no_double_slash);
     tcase_add_test(tc, an_unreadable_directory_goes_to_the_caller_who_decides);
     tcase_add_test(tc, a_file_that_cannot_be_read_names_its_path_and_the_reason);
+    tcase_add_test(tc, outputs_go_into_place_together);
+    tcase_add_test(tc, a_rename_that_fails_puts_the_earlier_file_back_and_removes_the_new_one);
+    tcase_add_test(tc, a_folder_and_a_full_set_are_refused_at_once_and_discard_removes_what_was_written);
     suite_add_tcase(s, tc);
     return s;
 }
