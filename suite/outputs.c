@@ -5,7 +5,7 @@
  * was written.  So a command that fails to write one report (exit 2) leaves
  * none of this run's behind, partial or beside an older one (dmlcts run's
  * --junit, --json, --results-csv and --html; merge's --out and --html;
- * compare's --junit and --html; report's --html).
+ * compare's --junit and --html; report's --html), through dmlc_outputs (ref/case/files.c).
  */
 #include "dmlcts.h"
 
