@@ -272,25 +272,45 @@ uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_opera
  *   |got - E| <= 2 ((1+u)^n - 1) A <= 2 ((1+u)^(n+1) - 1) A,
  * the extra factor absorbing the judge's own FLOAT64 sum of magnitudes (its
  * error is at most n 2^-53 A).  A device that flushes subnormals (FTZ) loses
- * less than the smallest normal at each of its at most 2n flushes (n terms
- * read, n results written): + 2n * smallest normal.  Cancellation needs no
+ * less than the smallest normal t at each of its at most 2n flushes (n terms
+ * read, n results written): + 2n t.  That term is needed only where a flush
+ * can happen: if every finite term of the prefix is an integer multiple of t
+ * (a power of two, so the test is exact in double), every partial sum is
+ * too, exact or rounded: a nonzero multiple of t lies at or above t, where
+ * the grid of any format at least the output's is either finer than t (t a
+ * multiple of its spacing: the value is on the grid, rounding leaves it) or
+ * made of multiples of t (rounding moves it to one).  So no term, partial
+ * sum or result is subnormal in the output type, nor in a wider accumulator
+ * (its smallest normal is below t): nothing is flushed, the FTZ term is 0
+ * (a sum of zeros admits only zero).  A term that is not such a multiple
+ * (a subnormal, or a normal like t + 2^-24 in FLOAT16, whose difference
+ * with -t is subnormal) keeps the 2n t.  Cancellation needs no
  * mark: the bound is relative to A, not to the result.  Overflow does: an
  * intermediate beyond the largest finite value is infinite in any later
  * order (CUMULATIVE_SUMMATION-13), for FLOAT32; a FLOAT16 sum runs wider and
  * overflows only when narrowed (CUMULATIVE_SUMMATION-16).
  */
 
-double dmlc_cumsum_bound(dmlr_data_type dt, double magnitudes, uint64_t n)
+bool dmlc_cumsum_term_may_flush(dmlr_data_type dt, double x)
+{
+    int m;
+    double tiny, huge;
+    /* CUMULATIVE_SUMMATION-11: fmod is exact, so this is "x / t is not an integer" */
+    return float_params(dt, &m, &tiny, &huge) && isfinite(x) && fmod(x, tiny) != 0;
+}
+
+double dmlc_cumsum_bound(dmlr_data_type dt, double magnitudes, uint64_t n, bool may_flush)
 {
     int m;
     double tiny, huge;
     if (!float_params(dt, &m, &tiny, &huge) || n == 0)
         return 0;
-    return 2.0 * growth(m, n) * magnitudes + 2.0 * (double)n * tiny; /* CUMULATIVE_SUMMATION-11 */
+    return 2.0 * growth(m, n) * magnitudes +
+           (may_flush ? 2.0 * (double)n * tiny : 0); /* CUMULATIVE_SUMMATION-11 */
 }
 
 bool dmlc_cumsum_within_bound(dmlr_data_type dt, const void *expected, const void *got,
-                              uint64_t n, double magnitudes)
+                              uint64_t n, double magnitudes, bool may_flush)
 {
     int m;
     double tiny, huge;
@@ -304,18 +324,22 @@ bool dmlc_cumsum_within_bound(dmlr_data_type dt, const void *expected, const voi
         return isnan(e) && isnan(g);
     if (isinf(e) || isinf(g)) /* CUMULATIVE_SUMMATION-12, -16: infinities exactly */
         return e == g;
-    return fabs(g - e) <= dmlc_cumsum_bound(dt, magnitudes, n); /* CUMULATIVE_SUMMATION-11 */
+    /* CUMULATIVE_SUMMATION-11 */
+    return fabs(g - e) <= dmlc_cumsum_bound(dt, magnitudes, n, may_flush);
 }
 
 /*
  * The finite terms' magnitudes of element flat's prefix, from InputTensor's
  * buffer t (the offsets computed here from its resolved strides: the judge
- * needs no more of the case layer than its structs).
+ * needs no more of the case layer than its structs); *may_flush: whether some
+ * term lets a device flush (dmlc_cumsum_term_may_flush).
  */
-static double prefix_magnitudes(const scan_shape *s, const dmlc_case_tensor *t, uint64_t flat)
+static double prefix_magnitudes(const scan_shape *s, const dmlc_case_tensor *t, uint64_t flat,
+                                bool *may_flush)
 {
     uint64_t outer, len, inner, n = prefix_length(s, flat), coord[DMLR_MAX_RANK];
     double a = 0;
+    *may_flush = false;
     if (!lanes_of(s, &outer, &len, &inner) || !t->data || t->rank != s->out->DimensionCount)
         return 0;
     for (uint32_t d = t->rank; d-- > 0;) /* the coordinates of flat */
@@ -329,6 +353,7 @@ static double prefix_magnitudes(const scan_shape *s, const dmlc_case_tensor *t, 
                                    t->desc->DataType);
         if (isfinite(x))
             a += fabs(x);
+        *may_flush = *may_flush || dmlc_cumsum_term_may_flush(t->desc->DataType, x);
     }
     return a;
 }
@@ -338,10 +363,11 @@ bool dmlc_cumsum_accepts(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
 {
     scan_shape s = sum_shape(c->op.Desc);
     const dmlc_case_tensor *in = c->tensor_count ? &c->tensors[0] : NULL; /* InputTensor */
+    bool may_flush;
     if (!in || in->is_output || !dmlr_data_type_is_float(dt))
-        return dmlc_cumsum_within_bound(dt, expected, got, 0, 0);
-    return dmlc_cumsum_within_bound(dt, expected, got, prefix_length(&s, e),
-                                    prefix_magnitudes(&s, in, e));
+        return dmlc_cumsum_within_bound(dt, expected, got, 0, 0, false);
+    double a = prefix_magnitudes(&s, in, e, &may_flush);
+    return dmlc_cumsum_within_bound(dt, expected, got, prefix_length(&s, e), a, may_flush);
 }
 
 double dmlc_cumsum_bound_at(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
@@ -349,10 +375,12 @@ double dmlc_cumsum_bound_at(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
 {
     scan_shape s = sum_shape(c->op.Desc);
     const dmlc_case_tensor *in = c->tensor_count ? &c->tensors[0] : NULL; /* InputTensor */
+    bool may_flush;
     (void)expected; /* a sum's bound follows its terms, not its value */
     if (!in || in->is_output || !dmlr_data_type_is_float(dt))
         return 0;
-    return dmlc_cumsum_bound(dt, prefix_magnitudes(&s, in, e), prefix_length(&s, e));
+    double a = prefix_magnitudes(&s, in, e, &may_flush);
+    return dmlc_cumsum_bound(dt, a, prefix_length(&s, e), may_flush);
 }
 
 /*
@@ -364,12 +392,13 @@ double dmlc_cumsum_bound_at(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
  * result, it forgives across the midpoint); marks do not carry on along the
  * lane (a wide sum comes back into range).
  */
-static bool near_overflow(int m, double huge, double sum, double magnitudes, uint64_t n)
+static bool near_overflow(int m, double huge, double sum, double magnitudes, uint64_t n,
+                          bool may_flush)
 {
     int e;
     frexp(huge, &e);
     double at = huge + ldexp(1.0, e - m - 2); /* 65504 + 16: half a unit in the last place */
-    double d = dmlc_cumsum_bound(DMLR_FLOAT16, magnitudes, n);
+    double d = dmlc_cumsum_bound(DMLR_FLOAT16, magnitudes, n, may_flush);
     return n && fabs(sum) - d < at && fabs(sum) + d >= at;
 }
 
@@ -382,16 +411,19 @@ static uint64_t float16_marks(const scan_shape *sh, uint64_t outer, uint64_t len
         for (uint64_t i = 0; i < inner; i++) {
             double a = 0, sum = 0; /* FLOAT16 terms: exact in double for n < 2^13 */
             bool special = false;  /* an infinity or NaN: the element is exact in any order */
+            bool flush = false;    /* a term a device may flush (CUMULATIVE_SUMMATION-11) */
             for (uint64_t s = 0; s < len; s++) {
                 uint64_t k = sh->decreasing ? len - 1 - s : s, flat = (o * len + k) * inner + i;
                 double x = dmlr_load_float((const unsigned char *)input + flat * 2, DMLR_FLOAT16);
                 if (sh->exclusive)
-                    marked += marks[flat] = !special && near_overflow(m, huge, sum, a, s);
+                    marked += marks[flat] = !special && near_overflow(m, huge, sum, a, s, flush);
                 special = special || !isfinite(x);
+                flush = flush || dmlc_cumsum_term_may_flush(DMLR_FLOAT16, x);
                 a += isfinite(x) ? fabs(x) : 0;
                 sum += isfinite(x) ? x : 0;
                 if (!sh->exclusive)
-                    marked += marks[flat] = !special && near_overflow(m, huge, sum, a, s + 1);
+                    marked += marks[flat] =
+                        !special && near_overflow(m, huge, sum, a, s + 1, flush);
             }
         }
     return marked;

@@ -9,7 +9,8 @@
  * its accumulation type (FLOAT64, or the unsigned type of the width), the
  * one rounding, how the case's check judges a device, and why a marked
  * element is implementation-defined.  The bounds are re-derived here from
- * their formulas, not taken from the judge (ref/case/tolerance.c).
+ * their formulas, not taken from the judge (ref/case/tolerance.c); which
+ * terms let a device flush is the judge's test (dmlc_cumsum_term_may_flush).
  */
 #include "cli_explain.h"
 
@@ -98,9 +99,11 @@ static void product_why(const dmlc_case_tensor *in, const uint64_t *lane, uint32
 /*
  * How the case's check judges a device at this element (when it is not
  * marked), and for a marked sum why (CUMULATIVE_SUMMATION-13, -16).  a: the
- * finite terms' magnitudes, summed in traversal order.
+ * finite terms' magnitudes, summed in traversal order; flush: some term lets a
+ * device that flushes subnormals lose something (dmlc_cumsum_term_may_flush).
  */
-static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n, double a)
+static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n, double a,
+                       bool flush)
 {
     dmlr_data_type dt = x->out->desc->DataType;
     const dmlc_check_info *k = dmlc_check_info_of(x->out->check);
@@ -134,10 +137,14 @@ static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n
         printf("%s (%s-%u)\n", isnan(result) ? "any NaN, and only a NaN" : "this infinity exactly",
                s->op, s->sum ? 12 : 11);
     else if (s->sum) {
-        bound = 2 * g * a + 2 * (double)n * tiny; /* CUMULATIVE_SUMMATION-11 */
-        printf("|got - E| <= 2 ((1 + 2^-%d)^(n+1) - 1) A + 2n 2^%d,\n  n = %llu, A = %.17g (the "
-               "finite terms' magnitudes): %.6g (CUMULATIVE_SUMMATION-11)\n", m + 1,
-               (int)log2(tiny), (unsigned long long)n, a, bound);
+        bound = 2 * g * a + (flush ? 2 * (double)n * tiny : 0); /* CUMULATIVE_SUMMATION-11 */
+        if (flush)
+            printf("|got - E| <= 2 ((1 + 2^-%d)^(n+1) - 1) A + 2n 2^%d,\n", m + 1, (int)log2(tiny));
+        else
+            printf("|got - E| <= 2 ((1 + 2^-%d)^(n+1) - 1) A (every term a multiple of 2^%d: "
+                   "nothing to flush),\n", m + 1, (int)log2(tiny));
+        printf("  n = %llu, A = %.17g (the finite terms' magnitudes): %.6g "
+               "(CUMULATIVE_SUMMATION-11)\n", (unsigned long long)n, a, bound);
     } else {
         bound = fmax(fabs(result), tiny) * g; /* CUMULATIVE_PRODUCT-10 */
         printf("|got - E| <= max(|E|, 2^%d) ((1 + 2^-%d)^(n+1) - 1),\n  n = %llu: %.6g "
@@ -157,6 +164,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
     uint64_t ibits = s->sum ? 0 : 1;    /* the identities; a sum starts at -0, */
     double run = s->sum ? -0.0 : 1, a = 0; /* exact for every x (CUMULATIVE_SUMMATION-10) */
     bool passed = false; /* a FLOAT16 running sum beyond 65520 on the way (-16) */
+    bool flush = false;  /* a term a device may flush (CUMULATIVE_SUMMATION-11) */
     unsigned char result[8];
     char lane[96], v[96];
     n = s->down ? L - k : k + 1;
@@ -196,6 +204,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
             double t = as_double(dt, e);
             run = s->sum ? run + t : run * t;
             a += isfinite(t) ? fabs(t) : 0;
+            flush = flush || dmlc_cumsum_term_may_flush(dt, t);
             passed = passed || (s->sum && dt == DMLR_FLOAT16 && fabs(run) >= 65520);
         } else {
             uint64_t t = dmlc_value_bits(dt, e);
@@ -219,7 +228,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
     }
     if (!fl) {
         dmlc_value_set_bits(dt, result, ibits);
-        scan_judge(x, s, 0, n, 0);
+        scan_judge(x, s, 0, n, 0, false);
         return cli_xp_verdict(x, result, false);
     }
     if (s->sum && s->exclusive && run == 0) { /* CUMULATIVE_SUMMATION-10 */
@@ -241,7 +250,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
         printf("  the running sum passed 65520 on the way: an FP16 accumulator holds infinity "
                "from there,\n  but a FLOAT16 sum runs at FP32 or wider and comes back "
                "(CUMULATIVE_SUMMATION-16)\n");
-    scan_judge(x, s, as_double(dt, result), n, a);
+    scan_judge(x, s, as_double(dt, result), n, a, flush);
     return cli_xp_verdict(x, result, true);
 }
 

@@ -427,13 +427,21 @@ uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_opera
  * error depends on the magnitudes of its terms, not on its value (terms may
  * cancel), so the bound takes `magnitudes`: the sum of |x| over the finite
  * terms of the element's prefix (n of them, n as dmlc_cumprod_prefix_length
- * counts):  2 ((1 + 2^-(m+1))^(n+1) - 1) magnitudes + 2 n smallest normal;
- * 0 for n == 0 or a non-float type.
+ * counts), and `may_flush`: whether dmlc_cumsum_term_may_flush holds for some
+ * term of it:  2 ((1 + 2^-(m+1))^(n+1) - 1) magnitudes, + 2 n smallest normal
+ * where may_flush; 0 for n == 0 or a non-float type.
  */
-double dmlc_cumsum_bound(dmlr_data_type dt, double magnitudes, uint64_t n);
+double dmlc_cumsum_bound(dmlr_data_type dt, double magnitudes, uint64_t n, bool may_flush);
 /* Integers exact; NaN any NaN; +-inf only itself; else |got - expected| <= the bound. */
 bool dmlc_cumsum_within_bound(dmlr_data_type dt, const void *expected, const void *got,
-                              uint64_t n, double magnitudes);
+                              uint64_t n, double magnitudes, bool may_flush);
+/*
+ * May a term x (a value of float type dt) let a device that flushes
+ * subnormals lose something?  True for a finite x that is not an integer
+ * multiple of dt's smallest normal; where no term of a prefix is, no partial
+ * sum in any order can be subnormal (the derivation in tolerance.c).
+ */
+bool dmlc_cumsum_term_may_flush(dmlr_data_type dt, double x);
 /*
  * CUMULATIVE_SUMMATION-13: marks (as dmlc_cumprod_implementation_defined) the
  * elements where some association order may overflow: the prefix's finite

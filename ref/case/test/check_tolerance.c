@@ -11,6 +11,7 @@
 #include "testutil.h"
 #include "dmlcase.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -310,21 +311,35 @@ END_TEST
 
 /* ---- CUMULATIVE_SUMMATION-11 .. -13 ---------------------------------------- */
 
+/* FLOAT32 within the bound of n terms of magnitudes a, some of them not multiples of 2^-126 */
 static bool s32(float e, float g, uint64_t n, double a)
 {
-    return dmlc_cumsum_within_bound(DMLR_FLOAT32, &e, &g, n, a);
+    return dmlc_cumsum_within_bound(DMLR_FLOAT32, &e, &g, n, a, true);
 }
 
 START_TEST(tolerance_sum_bound_is_the_documented_formula)
 {
     /* CUMULATIVE_SUMMATION-11: 2 ((1 + 2^-(m+1))^(n+1) - 1) A + 2 n smallest normal */
     double u = ldexp(1, -24), h = ldexp(1, -11);
-    ck_assert_double_eq_tol(dmlc_cumsum_bound(DMLR_FLOAT32, 6, 3),
+    ck_assert_double_eq_tol(dmlc_cumsum_bound(DMLR_FLOAT32, 6, 3, true),
                             2 * (pow(1 + u, 4) - 1) * 6 + 6 * ldexp(1, -126), 1e-14);
-    ck_assert_double_eq_tol(dmlc_cumsum_bound(DMLR_FLOAT16, 100, 10),
+    ck_assert_double_eq_tol(dmlc_cumsum_bound(DMLR_FLOAT16, 100, 10, true),
                             2 * (pow(1 + h, 11) - 1) * 100 + 20 * ldexp(1, -14), 1e-9);
-    ck_assert(dmlc_cumsum_bound(DMLR_FLOAT32, 6, 0) == 0);
-    ck_assert(dmlc_cumsum_bound(DMLR_INT32, 6, 3) == 0);
+    ck_assert_double_eq_tol(dmlc_cumsum_bound(DMLR_FLOAT16, 100, 10, false),
+                            2 * (pow(1 + h, 11) - 1) * 100, 1e-9);
+    ck_assert(dmlc_cumsum_bound(DMLR_FLOAT16, 0, 10, false) == 0);
+    ck_assert(dmlc_cumsum_bound(DMLR_FLOAT32, 6, 0, true) == 0);
+    ck_assert(dmlc_cumsum_bound(DMLR_INT32, 6, 3, true) == 0);
+    /* the flush test: a multiple of the smallest normal, or not */
+    ck_assert(!dmlc_cumsum_term_may_flush(DMLR_FLOAT16, 0));
+    ck_assert(!dmlc_cumsum_term_may_flush(DMLR_FLOAT16, -0x1p-14));
+    ck_assert(!dmlc_cumsum_term_may_flush(DMLR_FLOAT16, 65504));
+    ck_assert(!dmlc_cumsum_term_may_flush(DMLR_FLOAT16, INFINITY));
+    ck_assert(dmlc_cumsum_term_may_flush(DMLR_FLOAT16, 0x1p-24));
+    ck_assert(dmlc_cumsum_term_may_flush(DMLR_FLOAT16, -(0x1p-14 + 0x1p-24)));
+    ck_assert(!dmlc_cumsum_term_may_flush(DMLR_FLOAT32, 0x1p-14 + 0x1p-24));
+    ck_assert(dmlc_cumsum_term_may_flush(DMLR_FLOAT32, 0x1p-126 + 0x1p-149));
+    ck_assert(!dmlc_cumsum_term_may_flush(DMLR_INT32, 0.5));
 }
 END_TEST
 
@@ -367,8 +382,8 @@ START_TEST(tolerance_sum_specials_integers_and_zeros)
     ck_assert(!s32(0, 0x1p-149f, 0, 0));
     ck_assert(s32(3 * 0x1p-149f, 0, 2, 3 * 0x1p-149)); /* FTZ flushes a subnormal sum */
     int32_t e = INT32_MIN, g = INT32_MIN, h = INT32_MIN + 1;
-    ck_assert(dmlc_cumsum_within_bound(DMLR_INT32, &e, &g, 5, 1e9));
-    ck_assert(!dmlc_cumsum_within_bound(DMLR_INT32, &e, &h, 5, 1e9));
+    ck_assert(dmlc_cumsum_within_bound(DMLR_INT32, &e, &g, 5, 1e9, false));
+    ck_assert(!dmlc_cumsum_within_bound(DMLR_INT32, &e, &h, 5, 1e9, false));
 }
 END_TEST
 
@@ -437,11 +452,11 @@ START_TEST(tolerance_float16_sums_overflow_only_when_narrowed)
      * FP16 accumulator (+inf from element 1 on) misses.  A = 90000, n = 3. */
     uint16_t inf = 0x7c00, e2 = dmlr_f32_to_f16(50000), near = dmlr_f32_to_f16(50016);
     uint16_t top = 0x7bff;
-    ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &inf, &inf, 2, 70000));
-    ck_assert(!dmlc_cumsum_within_bound(DMLR_FLOAT16, &inf, &top, 2, 70000));
-    ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &e2, &e2, 3, 90000));
-    ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &e2, &near, 3, 90000));
-    ck_assert(!dmlc_cumsum_within_bound(DMLR_FLOAT16, &e2, &inf, 3, 90000));
+    ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &inf, &inf, 2, 70000, false));
+    ck_assert(!dmlc_cumsum_within_bound(DMLR_FLOAT16, &inf, &top, 2, 70000, false));
+    ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &e2, &e2, 3, 90000, false));
+    ck_assert(dmlc_cumsum_within_bound(DMLR_FLOAT16, &e2, &near, 3, 90000, false));
+    ck_assert(!dmlc_cumsum_within_bound(DMLR_FLOAT16, &e2, &inf, 3, 90000, false));
     /* Long lanes: a naive FP16 running sum against the marks.  Where an element is judged,
      * the FP32 sum rounded once is right; where FP16 overflowed and the precise sum did not,
      * the element is judged and FP16 is wrong. */
@@ -462,8 +477,8 @@ START_TEST(tolerance_float16_sums_overflow_only_when_narrowed)
         uint16_t e = dmlr_f64_to_f16(wide), w = dmlr_f32_to_f16((float)wide);
         if (marks[i])
             continue;
-        ck_assert_msg(dmlc_cumsum_within_bound(DMLR_FLOAT16, &e, &w, i + 1, a_sum), "%u", i);
-        fp16_wrong += !dmlc_cumsum_within_bound(DMLR_FLOAT16, &e, &narrow, i + 1, a_sum);
+        ck_assert_msg(dmlc_cumsum_within_bound(DMLR_FLOAT16, &e, &w, i + 1, a_sum, false), "%u", i);
+        fp16_wrong += !dmlc_cumsum_within_bound(DMLR_FLOAT16, &e, &narrow, i + 1, a_sum, false);
     }
     ck_assert_uint_gt(fp16_wrong, 0);
 }
@@ -480,28 +495,55 @@ START_TEST(tolerance_sum_never_marks_integers)
 }
 END_TEST
 
-START_TEST(tolerance_sum_judge_reads_the_magnitudes_from_the_case_input)
+/* A loaded one-lane INCREASING inclusive CUMULATIVE_SUMMATION case of dt ("FLOAT16"): count
+ * elements, the JSON arrays of its input and expected output, the input with Strides [stride]. */
+static dmlc_case *sum_case(const char *dt, uint32_t count, uint32_t stride, const char *dir,
+                           const char *inputs, const char *expected)
 {
-    /* CUMULATIVE_SUMMATION-11 through the case: the prefix of each element from InputTensor */
-    static const char text[] =
+    size_t cap = strlen(inputs) + strlen(expected) + 1024;
+    char *text = malloc(cap), path[] = "/tmp/check_tolerance.XXXXXX";
+    ck_assert_ptr_nonnull(text);
+    int len = snprintf(text, cap,
         "{\"format\": \"dmlref-case-1\", \"name\": \"t\", \"min_feature_level\": \"4_0\","
         " \"type\": \"CUMULATIVE_SUMMATION\", \"desc\": {"
-        "\"InputTensor\": {\"DataType\": \"FLOAT32\", \"Sizes\": [3], \"Strides\": [2]},"
-        "\"OutputTensor\": {\"DataType\": \"FLOAT32\", \"Sizes\": [3]}, \"Axis\": 0,"
-        "\"AxisDirection\": \"DECREASING\", \"HasExclusiveSum\": false},"
-        "\"inputs\": {\"InputTensor\": [-1099511627776, 1, 1099511627776]},"
+        "\"InputTensor\": {\"DataType\": \"%s\", \"Sizes\": [%u], \"Strides\": [%u]},"
+        "\"OutputTensor\": {\"DataType\": \"%s\", \"Sizes\": [%u]}, \"Axis\": 0,"
+        "\"AxisDirection\": \"%s\", \"HasExclusiveSum\": false},"
+        "\"inputs\": {\"InputTensor\": %s},"
         "\"outputs\": {\"OutputTensor\": {\"check\": \"cumulative_summation_bound\","
-        " \"expected\": [1, 1099511627776, 1099511627776]}}}";
-    char path[] = "/tmp/check_tolerance.XXXXXX";
+        " \"expected\": %s}}}", dt, count, stride, dt, count, dir, inputs, expected);
+    ck_assert(len > 0 && (size_t)len < cap);
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     close(fd);
-    ck_assert(dmlc_write_file(path, text, sizeof text - 1, NULL));
+    ck_assert(dmlc_write_file(path, text, (size_t)len, NULL));
+    free(text);
     dmlc_case *c = NULL;
     dmlc_error err;
     dmlc_case_rc rc = dmlc_case_load(path, &c, &err);
     unlink(path);
     ck_assert_msg(rc == DMLC_CASE_OK, "%s", err.message);
+    return c;
+}
+
+/* A JSON array of count copies of the element text x. */
+static char *json_repeat(const char *x, uint32_t count)
+{
+    size_t step = strlen(x) + 2;
+    char *a = malloc(count * step + 3), *at = a;
+    ck_assert_ptr_nonnull(a);
+    *at++ = '[';
+    for (uint32_t i = 0; i < count; i++)
+        at += sprintf(at, "%s%s", i ? ", " : "", x);
+    strcpy(at, "]");
+    return a;
+}
+
+START_TEST(tolerance_sum_judge_reads_the_magnitudes_from_the_case_input)
+{
+    /* CUMULATIVE_SUMMATION-11 through the case: the prefix of each element from InputTensor */
+    dmlc_case *c = sum_case("FLOAT32", 3, 2, "DECREASING", "[-1099511627776, 1, 1099511627776]",
+                            "[1, 1099511627776, 1099511627776]");
     const dmlc_check_info *k = dmlc_check_by_token("cumulative_summation_bound");
     ck_assert_ptr_nonnull(k);
     ck_assert(k->accepts == dmlc_cumsum_accepts);
@@ -520,6 +562,89 @@ START_TEST(tolerance_sum_judge_reads_the_magnitudes_from_the_case_input)
     got = 0x1p40f + 0x1p19f;
     ck_assert(!dmlc_cumsum_accepts(c, 2, DMLR_FLOAT32, &big, &got));
     dmlc_case_free(c);
+}
+END_TEST
+
+/* 2 ((1 + 2^-(m+1))^(n+1) - 1) A (+ 2 n t where a term is not a multiple of t), naively. */
+static double naive_sum_bound(int m, double t, uint32_t n, const double *terms)
+{
+    double a = 0, g = 1;
+    bool flush = false;
+    for (uint32_t i = 0; i < n; i++) {
+        a += fabs(terms[i]);
+        flush = flush || floor(terms[i] / t) != terms[i] / t;
+    }
+    for (uint32_t i = 0; i <= n; i++)
+        g *= 1 + ldexp(1, -(m + 1));
+    return 2 * (g - 1) * a + (flush ? 2.0 * n * t : 0);
+}
+
+/* growth by expm1 and log1p against the naive product: equal to a few ulps */
+static void assert_near(double got, double want)
+{
+    ck_assert_msg(fabs(got - want) <= 1e-12 * want, "%.17g, naively %.17g", got, want);
+}
+
+START_TEST(tolerance_sum_of_zeros_admits_no_flush_error)
+{
+    /* CUMULATIVE_SUMMATION-11: no device, FTZ or not, makes 0.12 out of 1000 zeros */
+    char *zeros = json_repeat("0", 1000);
+    dmlc_case *c = sum_case("FLOAT16", 1000, 1, "INCREASING", zeros, zeros);
+    uint16_t zero = 0, small = dmlr_f32_to_f16(0.12f), tiny = 0x0001;
+    ck_assert(dmlc_cumsum_bound_at(c, 999, DMLR_FLOAT16, &zero) == 0);
+    ck_assert(!dmlc_cumsum_accepts(c, 999, DMLR_FLOAT16, &small, &zero));
+    ck_assert(!dmlc_cumsum_accepts(c, 999, DMLR_FLOAT16, &zero, &small));
+    ck_assert(!dmlc_cumsum_accepts(c, 0, DMLR_FLOAT16, &zero, &tiny));
+    ck_assert(dmlc_cumsum_accepts(c, 999, DMLR_FLOAT16, &zero, &(uint16_t){0x8000}));
+    dmlc_case_free(c);
+    free(zeros);
+}
+END_TEST
+
+START_TEST(tolerance_sum_with_a_subnormal_term_admits_the_flush_error)
+{
+    /* CUMULATIVE_SUMMATION-11: 3 2^-24 (subnormal) flushed to 0; and t + 2^-24 - t = 2^-24,
+     * normal terms whose sum is subnormal: a device that flushes writes 0 */
+    dmlc_case *a = sum_case("FLOAT16", 2, 1, "INCREASING", "[\"0x0003\", 1]",
+                            "[\"0x0003\", \"0x3c00\"]");
+    dmlc_case *b = sum_case("FLOAT16", 2, 1, "INCREASING", "[\"0x0401\", \"0x8400\"]",
+                            "[\"0x0401\", \"0x0001\"]");
+    uint16_t zero = 0, three = 0x0003, one = 0x0001;
+    const double ta[] = {3 * 0x1p-24}, tb[] = {0x1p-14 + 0x1p-24, -0x1p-14};
+    assert_near(dmlc_cumsum_bound_at(a, 0, DMLR_FLOAT16, &three),
+                naive_sum_bound(10, 0x1p-14, 1, ta));
+    ck_assert(dmlc_cumsum_bound_at(a, 0, DMLR_FLOAT16, &three) >= 2 * 0x1p-14);
+    ck_assert(dmlc_cumsum_accepts(a, 0, DMLR_FLOAT16, &three, &zero));
+    assert_near(dmlc_cumsum_bound_at(b, 1, DMLR_FLOAT16, &one),
+                naive_sum_bound(10, 0x1p-14, 2, tb));
+    ck_assert(dmlc_cumsum_accepts(b, 1, DMLR_FLOAT16, &one, &zero));
+    dmlc_case_free(a);
+    dmlc_case_free(b);
+}
+END_TEST
+
+START_TEST(tolerance_sum_of_multiples_of_the_smallest_normal_admits_no_flush_error)
+{
+    /* CUMULATIVE_SUMMATION-11: t - t + 1 in FLOAT16 and 1 + 2 + 3 in FLOAT32: no flush */
+    dmlc_case *h = sum_case("FLOAT16", 3, 1, "INCREASING", "[\"0x0400\", \"0x8400\", 1]",
+                            "[\"0x0400\", 0, 1]");
+    dmlc_case *f = sum_case("FLOAT32", 3, 1, "INCREASING", "[1, 2, 3]", "[1, 3, 6]");
+    const double th[] = {0x1p-14, -0x1p-14, 1}, tf[] = {1, 2, 3};
+    uint16_t zero = 0, sub = 0x0001;
+    float six = 6;
+    for (uint32_t n = 1; n <= 3; n++) {
+        assert_near(dmlc_cumsum_bound_at(h, n - 1, DMLR_FLOAT16, &zero),
+                    naive_sum_bound(10, 0x1p-14, n, th));
+        assert_near(dmlc_cumsum_bound_at(f, n - 1, DMLR_FLOAT32, &six),
+                    naive_sum_bound(23, 0x1p-126, n, tf));
+    }
+    /* t - t is 0 in every order: the bound 2 gamma_2 2^-13 (6 2^-24 or so) admits -0 and
+     * 2^-24, not t (the FTZ term, 4 t, did) */
+    ck_assert(dmlc_cumsum_accepts(h, 1, DMLR_FLOAT16, &zero, &(uint16_t){0x8000}));
+    ck_assert(dmlc_cumsum_accepts(h, 1, DMLR_FLOAT16, &zero, &sub));
+    ck_assert(!dmlc_cumsum_accepts(h, 1, DMLR_FLOAT16, &zero, &(uint16_t){0x0400}));
+    dmlc_case_free(h);
+    dmlc_case_free(f);
 }
 END_TEST
 
@@ -553,6 +678,9 @@ static Suite *tolerance_suite(void)
     tcase_add_test(tc, tolerance_sum_never_marks_integers);
     suite_add_tcase(s, tc);
     tcase_add_test(tc, tolerance_sum_judge_reads_the_magnitudes_from_the_case_input);
+    tcase_add_test(tc, tolerance_sum_of_zeros_admits_no_flush_error);
+    tcase_add_test(tc, tolerance_sum_with_a_subnormal_term_admits_the_flush_error);
+    tcase_add_test(tc, tolerance_sum_of_multiples_of_the_smallest_normal_admits_no_flush_error);
     return s;
 }
 
