@@ -400,9 +400,10 @@ def main():
         "scatter/float16_nan_payloads",
         "4-D FLOAT16 at the first level with SCATTER (2_0, SCATTER-8): signalling NaN 0x7c01, "
         "negative NaN with payload 0xfe5a, -0, the smallest subnormal, +inf and 0xffff arrive "
-        "bit for bit; the input's NaN 0x7d55 is copied unchanged (SCATTER-7).",
+        "bit for bit; the input's signalling NaN 0x7d55, at [0,0,0,2] where no update lands, is "
+        "copied as it is or quieted to 0x7f55 (SCATTER-7).",
         ["scatter", "fp16", "nan"], "2_0", "FLOAT16", [1, 1, 2, 4],
-        [1, "0x7d55", 3, 4, 5, 6, "0x8001", 8], "UINT32", [1, 1, 2, 3], [3, 0, 1, 2, 1, 0],
+        [1, 2, "0x7d55", 4, 5, 6, "0x8001", 8], "UINT32", [1, 1, 2, 3], [3, 0, 1, 2, 1, 0],
         ["0x7c01", "0xfe5a", "0x8000", "0x0001", "0x7c00", "0xffff"], 3))
     write(f"{S}/uint64_data.json", scatter_case(
         "scatter/uint64_data",
