@@ -9,10 +9,13 @@
  * relative size <= u, so |got - P| <= |P| ((1+u)^n - 1).  Round to nearest
  * gives |E - P| <= u |E|, hence |P| <= (1+u) |E| and
  *   |got - E| <= (1+u)|E| ((1+u)^n - 1) + u|E| = |E| ((1+u)^(n+1) - 1):
- * the "+1" is the expected value's own rounding.  It needs every intermediate
- * in the normal range, which CUMULATIVE_PRODUCT-12 guarantees for the elements
- * it leaves unmarked (with a factor 2 to spare, which also absorbs the
- * reference's FLOAT64 accumulation error, at most n 2^-53 relative).
+ * the "+1" is the expected value's own rounding.  Each of those roundings is a
+ * factor 1 + d with |d| <= u < 1, so got also keeps P's sign and lies no
+ * nearer zero than |E| (1-u)^(n+2) less the reference's own error (shrink).
+ * It needs every intermediate in the normal range, which CUMULATIVE_PRODUCT-12
+ * guarantees for the elements it leaves unmarked (with a factor 2 to spare,
+ * which also absorbs the reference's FLOAT64 accumulation error, at most
+ * n 2^-53 relative).
  *
  * SPEC_NOTES.md: CUMULATIVE_PRODUCT-10, -11, -12; CUMULATIVE_SUMMATION-11, -12, -13, -16.
  */
@@ -45,6 +48,18 @@ static double growth(int m, uint64_t n)
     return expm1(((double)n + 1.0) * log1p(ldexp(1.0, -(m + 1))));
 }
 
+/*
+ * The least |got| / |E| a product's roundings allow: got = P (1+d1)...(1+dn)
+ * and E = D (1+e), D = P (1+h) the reference's FLOAT64 product, |d|, |e| <= u,
+ * |h| <= n 2^-52, so got / E >= (1-u)^n / ((1+u)(1+h)) >= (1-u)^(n+2) - (n+1) 2^-52.
+ * Positive for any lane of the corpus: a product never changes sign or reaches
+ * zero through rounding, however long its lane.
+ */
+static double shrink(int m, uint64_t n)
+{
+    return exp(((double)n + 2.0) * log1p(-ldexp(1.0, -(m + 1)))) - ((double)n + 1.0) * 0x1p-52;
+}
+
 double dmlc_cumprod_bound(dmlr_data_type dt, double expected, uint64_t n)
 {
     int m;
@@ -71,6 +86,8 @@ bool dmlc_cumprod_within_bound(dmlr_data_type dt, const void *expected, const vo
         return e == g;
     if (g == 0 && fabs(e) < tiny) /* CUMULATIVE_PRODUCT-11: flush to zero, either sign */
         return true;
+    if (fabs(e) >= tiny && (g == 0 || signbit(g) != signbit(e) || fabs(g) < fabs(e) * shrink(m, n)))
+        return false; /* CUMULATIVE_PRODUCT-10: E's sign, and no nearer zero than roundings shrink it */
     return fabs(g - e) <= dmlc_cumprod_bound(dt, e, n); /* CUMULATIVE_PRODUCT-10 */
 }
 

@@ -113,6 +113,7 @@ void cli_xp_index(const dmlc_case_tensor *t, const uint64_t *coord, uint64_t dim
     uint64_t bits = dmlc_value_bits(dt, cli_xp_at(t, coord));
     bool is_signed = dmlr_data_type_is_signed(dt);
     int64_t v = 0;
+    out->is_signed = is_signed;
     if (is_signed) { /* sign-extend from the element width */
         unsigned w = 8 * t->esize;
         v = w < 64 && (bits >> (w - 1)) ? (int64_t)(bits | ~((UINT64_C(1) << w) - 1))
@@ -142,8 +143,8 @@ void cli_xp_index_text(const cli_index *ix, uint64_t dim, const char *rules, cha
                  ix->raw, (unsigned long long)dim, ix->raw, (unsigned long long)dim,
                  (unsigned long long)ix->value, rules);
     else
-        snprintf(buf, cap, "%s is outside [-%llu, %llu) (%s)", ix->raw, (unsigned long long)dim,
-                 (unsigned long long)dim, rules);
+        snprintf(buf, cap, "%s is outside [%s%llu, %llu) (%s)", ix->raw, ix->is_signed ? "-" : "",
+                 ix->is_signed ? (unsigned long long)dim : 0ULL, (unsigned long long)dim, rules);
 }
 
 void cli_xp_tuple(char *buf, size_t cap, const uint64_t *v, uint32_t n)

@@ -57,6 +57,7 @@ typedef struct cli_index {
     char raw[32];        /* as stored: "-1", "18446744073709551615" */
     cli_index_kind kind;
     uint64_t value;      /* the position it names, when not OUT */
+    bool is_signed;      /* INDEX-1: the range it is judged against, [-dim, dim) or [0, dim) */
 } cli_index;
 void cli_xp_index(const dmlc_case_tensor *t, const uint64_t *coord, uint64_t dim, cli_index *out);
 /* "2 is within [0, 3): used as is" and the like, naming the rules. */

@@ -405,7 +405,8 @@ double dmlc_cumprod_bound(dmlr_data_type dt, double expected, uint64_t n);
  * non-float type) exact; n == 0 exact (the case's expected value is 1); NaN
  * matches any NaN; +-inf only itself; an expected zero or subnormal also
  * accepts +-0; otherwise |got - expected| <= dmlc_cumprod_bound (so the sign
- * of a zero is never judged).
+ * of a zero is never judged) and, for a normal expected value, got has its
+ * sign and is no nearer zero than n roundings can take it.
  */
 bool dmlc_cumprod_within_bound(dmlr_data_type dt, const void *expected, const void *got,
                                uint64_t n);

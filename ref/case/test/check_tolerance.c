@@ -648,11 +648,47 @@ START_TEST(tolerance_sum_of_multiples_of_the_smallest_normal_admits_no_flush_err
 }
 END_TEST
 
+START_TEST(a_product_keeps_its_sign_however_long_its_lane)
+{
+    /* CUMULATIVE_PRODUCT-10: every rounding scales by 1 + d, |d| <= 2^-11: never across zero.
+     * At n = 2300 the symmetric bound alone, |E| * 2.07, took +1 for -1 and 0 for 1. */
+    ck_assert(f16(0xbc00, 0xbc00, 2300));
+    ck_assert(!f16(0xbc00, 0x3c00, 2300));
+    ck_assert(!f16(0x3c00, 0xbc00, 2300));
+    ck_assert(!f16(0x3c00, 0x0000, 2300));
+    ck_assert(!f16(0x3c00, 0x8000, 2300));
+    ck_assert(!f32(bits(-3.0f), bits(3.0f), 20000000));
+    ck_assert(f16(0x0001, 0x0000, 2300)); /* a subnormal E still takes a flushed zero */
+}
+END_TEST
+
+START_TEST(a_long_product_is_no_nearer_zero_than_its_roundings_shrink_it)
+{
+    /* CUMULATIVE_PRODUCT-10: the least accepted below E = 1 at n = 1500 is the last FLOAT16
+     * value at or above (1 - 2^-11)^(n+2), computed here as a plain product, less 2^-52 (n+1) */
+    const uint64_t n = 1500;
+    double lower = 1.0;
+    for (uint64_t i = 0; i < n + 2; i++)
+        lower *= 1.0 - 0x1p-11;
+    lower -= (double)(n + 1) * 0x1p-52;
+    uint16_t least = 0x3c00;
+    while (least > 0 && f16(0x3c00, (uint16_t)(least - 1), n))
+        least--;
+    double v = ldexp(1.0 + (least & 0x3ff) / 1024.0, (least >> 10) - 15);
+    double below = ldexp(1.0 + ((least - 1) & 0x3ff) / 1024.0, ((least - 1) >> 10) - 15);
+    ck_assert_msg(v >= lower && below < lower, "least accepted %g, the limit %g", v, lower);
+    ck_assert(lower > 0.47 && lower < 0.49);
+    ck_assert(!f16(0x3c00, 0x3000, n)); /* 0.125: the symmetric bound (1.08) took it */
+}
+END_TEST
+
 static Suite *tolerance_suite(void)
 {
     Suite *s = suite_create("tolerance");
     TCase *tc = tcase_create("tolerance");
     tcase_add_test(tc, tolerance_float16_bound_at_one_grows_with_n);
+    tcase_add_test(tc, a_product_keeps_its_sign_however_long_its_lane);
+    tcase_add_test(tc, a_long_product_is_no_nearer_zero_than_its_roundings_shrink_it);
     tcase_add_test(tc, tolerance_float16_bound_scales_with_the_expected_value);
     tcase_add_test(tc, tolerance_float32_bound_just_inside_and_just_outside);
     tcase_add_test(tc, tolerance_bound_is_the_documented_formula);

@@ -573,6 +573,13 @@ goldens/cumulative_product/error_before_3_1.json|OutputTensor[0]
 goldens/doc/no-such-case.json|OutputTensor[0]
 EOF
 
+# An unsigned index out of range is judged against [0, dim) (INDEX-1), not [-dim, dim).
+$PY -c 'import json, sys
+c = json.load(open(sys.argv[1])); c["inputs"]["IndicesTensor"][0] = 9
+json.dump(c, open(sys.argv[2], "w"))' goldens/doc/gather.example1.json "$T/unsigned_out.json"
+"$B" explain "$T/unsigned_out.json" 'OutputTensor[0]' >"$T/o" 2>&1
+grep -q '9 is outside \[0, 4) (GATHER-8)' "$T/o" && ok || bad "an unsigned index out of range: $(cat "$T/o")"
+
 # A coordinate past 2^64 - 1 is named as given, not as strtoull's saturated value.
 "$B" explain goldens/doc/gather.example1.json 'OutputTensor[99999999999999999999999]' 2>"$T/e"
 [ $? -eq 2 ] && grep -q 'coordinate 0 is 99999999999999999999999, past' "$T/e" && ok ||
