@@ -278,26 +278,21 @@ static bool scan_within_bound(const bench_case &c, const std::vector<uint8_t> &i
             inner *= t.Sizes[d];
     for (uint64_t o = 0; o < outer; o++)
         for (uint64_t i = 0; i < inner; i++) {
-            double mag = 0;
-            bool flush = false; /* a term a device may flush (CUMULATIVE_SUMMATION-11) */
+            dmlc_cumsum_prefix p = {0, 0, false}; /* a sum's prefix as the judge reads it */
             for (uint64_t k = 0; k < len; k++) {
                 uint64_t a = dec ? len - 1 - k : k, f = (o * len + a) * inner + i;
                 double x = dmlr_load_float(&in[f * es], t.DataType);
-                if (!excl && isfinite(x))
-                    mag += fabs(x);
                 if (!excl)
-                    flush = flush || dmlc_cumsum_term_may_flush(t.DataType, x);
+                    dmlc_cumsum_prefix_add(&p, t.DataType, x);
                 uint64_t n = excl ? k : k + 1;
-                bool ok = sum ? dmlc_cumsum_within_bound(t.DataType, &e[f * es], &g[f * es], n, mag,
-                                                         flush)
+                bool ok = sum ? dmlc_cumsum_within_bound(t.DataType, &e[f * es], &g[f * es], p.n,
+                                                         p.magnitudes, p.may_flush)
                               : dmlc_cumprod_within_bound(t.DataType, &e[f * es], &g[f * es], n);
                 if (!ok && !bad++)
                     first = f;
                 exact += memcmp(&e[f * es], &g[f * es], es) == 0;
-                if (excl && isfinite(x))
-                    mag += fabs(x);
                 if (excl)
-                    flush = flush || dmlc_cumsum_term_may_flush(t.DataType, x);
+                    dmlc_cumsum_prefix_add(&p, t.DataType, x);
             }
         }
     if (bad) {

@@ -33,12 +33,10 @@ static uint64_t elem_offset(const tensor &t, uint64_t flat)
 }
 
 /*
- * CUMULATIVE_SUMMATION-11's inputs per output element (flat, row-major): the
- * prefix length n, the finite terms' magnitudes and whether a term may be
- * flushed (dmlc_cumsum_term_may_flush), walked lane by lane.
+ * CUMULATIVE_SUMMATION-11's inputs per output element (flat, row-major): its
+ * prefix as the judge reads it (dmlc_cumsum_prefix), walked lane by lane.
  */
-static void sum_prefixes(const test_case &c, std::vector<uint64_t> &n, std::vector<double> &mag,
-                         std::vector<uint8_t> &flush)
+static void sum_prefixes(const test_case &c, std::vector<dmlc_cumsum_prefix> &pre)
 {
     const dmlr_cumulative_summation_operator_desc &d = c.u.cs;
     const tensor &in = c.t[0];
@@ -48,24 +46,19 @@ static void sum_prefixes(const test_case &c, std::vector<uint64_t> &n, std::vect
             outer *= in.sizes[k];
         else if (k > d.Axis)
             inner *= in.sizes[k];
-    n.assign(outer * len * inner, 0);
-    mag.assign(outer * len * inner, 0);
-    flush.assign(outer * len * inner, 0);
+    pre.assign(outer * len * inner, dmlc_cumsum_prefix{0, 0, false});
     for (uint64_t o = 0; o < outer; o++)
         for (uint64_t i = 0; i < inner; i++) {
-            double a = 0;
-            bool fl = false;
+            dmlc_cumsum_prefix p = {0, 0, false};
             for (uint64_t t = 0; t < len; t++) {
                 uint64_t k = d.AxisDirection == DMLR_AXIS_DIRECTION_DECREASING ? len - 1 - t : t;
                 uint64_t f = (o * len + k) * inner + i;
                 double x = dmlr_load_float(&in.host[elem_offset(in, f)], in.d.DataType);
                 if (d.HasExclusiveSum) /* the terms before this one */
-                    n[f] = t, mag[f] = a, flush[f] = fl;
-                if (x == x && x - x == 0)
-                    a += x < 0 ? -x : x;
-                fl = fl || dmlc_cumsum_term_may_flush(in.d.DataType, x);
+                    pre[f] = p;
+                dmlc_cumsum_prefix_add(&p, in.d.DataType, x);
                 if (!d.HasExclusiveSum)
-                    n[f] = t + 1, mag[f] = a, flush[f] = fl;
+                    pre[f] = p;
             }
         }
 }
@@ -102,16 +95,14 @@ bool selftest_judge(test_case &c, std::vector<std::vector<uint8_t>> &gpu,
     }
     if (is_scan(c.type) && (out0.d.DataType == DMLR_FLOAT32 || out0.d.DataType == DMLR_FLOAT16)) {
         bool sum = c.type == DMLR_OPERATOR_CUMULATIVE_SUMMATION;
-        std::vector<uint64_t> sn;
-        std::vector<double> mag;
-        std::vector<uint8_t> flush;
+        std::vector<dmlc_cumsum_prefix> pre;
         if (sum)
-            sum_prefixes(c, sn, mag, flush);
+            sum_prefixes(c, pre);
         for (uint64_t f = 0; f < n; f++) { /* CUMULATIVE_PRODUCT-10/11, CUMULATIVE_SUMMATION-11/12 */
             uint64_t o = elem_offset(out0, f);
             bool in_bound =
-                sum ? dmlc_cumsum_within_bound(out0.d.DataType, &ref[0][o], &gpu[0][o], sn[f], mag[f],
-                                               flush[f] != 0)
+                sum ? dmlc_cumsum_within_bound(out0.d.DataType, &ref[0][o], &gpu[0][o], pre[f].n,
+                                               pre[f].magnitudes, pre[f].may_flush)
                     : dmlc_cumprod_within_bound(out0.d.DataType, &ref[0][o], &gpu[0][o],
                                                 dmlc_cumprod_prefix_length(&c.u.c, f));
             if (!in_bound) {

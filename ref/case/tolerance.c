@@ -279,8 +279,10 @@ uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_opera
 
 /* ---- CUMULATIVE_SUMMATION-11 .. -13 ------------------------------------------ */
 /*
- * Why the bound holds (u = 2^-(m+1); S the precise sum of the n terms of a
- * prefix, A the sum of their magnitudes): any association order adds the n
+ * Why the bound holds (u = 2^-(m+1); S the precise sum of the n nonzero
+ * finite terms of a prefix, A the sum of their magnitudes; a zero term is
+ * added exactly in any order, so it neither rounds nor counts, and a prefix
+ * with an infinity or a NaN is judged exactly): any association order adds the n
  * terms with n - 1 roundings at a width at least the output's, then narrows
  * once; each term passes through at most n roundings of relative size <= u,
  * so |got - S| <= ((1+u)^n - 1) A (Higham's bound for summation in any order).
@@ -316,6 +318,15 @@ bool dmlc_cumsum_term_may_flush(dmlr_data_type dt, double x)
     return float_params(dt, &m, &tiny, &huge) && isfinite(x) && fmod(x, tiny) != 0;
 }
 
+void dmlc_cumsum_prefix_add(dmlc_cumsum_prefix *p, dmlr_data_type dt, double x)
+{
+    if (!isfinite(x) || x == 0) /* CUMULATIVE_SUMMATION-11: exact in any order, or judged exactly */
+        return;
+    p->n++;
+    p->magnitudes += fabs(x);
+    p->may_flush = p->may_flush || dmlc_cumsum_term_may_flush(dt, x);
+}
+
 double dmlc_cumsum_bound(dmlr_data_type dt, double magnitudes, uint64_t n, bool may_flush)
 {
     int m;
@@ -346,19 +357,16 @@ bool dmlc_cumsum_within_bound(dmlr_data_type dt, const void *expected, const voi
 }
 
 /*
- * The finite terms' magnitudes of element flat's prefix, from InputTensor's
- * buffer t (the offsets computed here from its resolved strides: the judge
- * needs no more of the case layer than its structs); *may_flush: whether some
- * term lets a device flush (dmlc_cumsum_term_may_flush).
+ * Element flat's prefix as the bound reads it (dmlc_cumsum_prefix_add), from
+ * InputTensor's buffer t (the offsets computed here from its resolved strides:
+ * the judge needs no more of the case layer than its structs).
  */
-static double prefix_magnitudes(const scan_shape *s, const dmlc_case_tensor *t, uint64_t flat,
-                                bool *may_flush)
+static dmlc_cumsum_prefix prefix_of(const scan_shape *s, const dmlc_case_tensor *t, uint64_t flat)
 {
     uint64_t outer, len, inner, n = prefix_length(s, flat), coord[DMLR_MAX_RANK];
-    double a = 0;
-    *may_flush = false;
+    dmlc_cumsum_prefix p = {0, 0, false};
     if (!lanes_of(s, &outer, &len, &inner) || !t->data || t->rank != s->out->DimensionCount)
-        return 0;
+        return p;
     for (uint32_t d = t->rank; d-- > 0;) /* the coordinates of flat */
         coord[d] = flat % t->sizes[d], flat /= t->sizes[d];
     for (uint64_t j = 0; j < n; j++) { /* the terms before (exclusive) or up to k */
@@ -366,13 +374,11 @@ static double prefix_magnitudes(const scan_shape *s, const dmlc_case_tensor *t, 
         coord[s->axis] = s->decreasing ? len - 1 - j : j;
         for (uint32_t d = 0; d < t->rank; d++)
             off += coord[d] * t->strides[d];
-        double x = dmlr_load_float((const unsigned char *)t->data + off * t->esize,
-                                   t->desc->DataType);
-        if (isfinite(x))
-            a += fabs(x);
-        *may_flush = *may_flush || dmlc_cumsum_term_may_flush(t->desc->DataType, x);
+        dmlc_cumsum_prefix_add(&p, t->desc->DataType,
+                               dmlr_load_float((const unsigned char *)t->data + off * t->esize,
+                                               t->desc->DataType));
     }
-    return a;
+    return p;
 }
 
 bool dmlc_cumsum_accepts(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
@@ -380,11 +386,10 @@ bool dmlc_cumsum_accepts(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
 {
     scan_shape s = sum_shape(c->op.Desc);
     const dmlc_case_tensor *in = c->tensor_count ? &c->tensors[0] : NULL; /* InputTensor */
-    bool may_flush;
     if (!in || in->is_output || !dmlr_data_type_is_float(dt))
         return dmlc_cumsum_within_bound(dt, expected, got, 0, 0, false);
-    double a = prefix_magnitudes(&s, in, e, &may_flush);
-    return dmlc_cumsum_within_bound(dt, expected, got, prefix_length(&s, e), a, may_flush);
+    dmlc_cumsum_prefix p = prefix_of(&s, in, e);
+    return dmlc_cumsum_within_bound(dt, expected, got, p.n, p.magnitudes, p.may_flush);
 }
 
 double dmlc_cumsum_bound_at(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
@@ -392,12 +397,11 @@ double dmlc_cumsum_bound_at(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
 {
     scan_shape s = sum_shape(c->op.Desc);
     const dmlc_case_tensor *in = c->tensor_count ? &c->tensors[0] : NULL; /* InputTensor */
-    bool may_flush;
     (void)expected; /* a sum's bound follows its terms, not its value */
     if (!in || in->is_output || !dmlr_data_type_is_float(dt))
         return 0;
-    double a = prefix_magnitudes(&s, in, e, &may_flush);
-    return dmlc_cumsum_bound(dt, a, prefix_length(&s, e), may_flush);
+    dmlc_cumsum_prefix p = prefix_of(&s, in, e);
+    return dmlc_cumsum_bound(dt, p.magnitudes, p.n, p.may_flush);
 }
 
 /*
@@ -409,14 +413,13 @@ double dmlc_cumsum_bound_at(const dmlc_case *c, uint64_t e, dmlr_data_type dt,
  * result, it forgives across the midpoint); marks do not carry on along the
  * lane (a wide sum comes back into range).
  */
-static bool near_overflow(int m, double huge, double sum, double magnitudes, uint64_t n,
-                          bool may_flush)
+static bool near_overflow(int m, double huge, double sum, const dmlc_cumsum_prefix *p)
 {
     int e;
     frexp(huge, &e);
     double at = huge + ldexp(1.0, e - m - 2); /* 65504 + 16: half a unit in the last place */
-    double d = dmlc_cumsum_bound(DMLR_FLOAT16, magnitudes, n, may_flush);
-    return n && fabs(sum) - d < at && fabs(sum) + d >= at;
+    double d = dmlc_cumsum_bound(DMLR_FLOAT16, p->magnitudes, p->n, p->may_flush);
+    return p->n && fabs(sum) - d < at && fabs(sum) + d >= at;
 }
 
 /* CUMULATIVE_SUMMATION-16's marks, lane by lane in traversal order. */
@@ -426,21 +429,19 @@ static uint64_t float16_marks(const scan_shape *sh, uint64_t outer, uint64_t len
     uint64_t marked = 0;
     for (uint64_t o = 0; o < outer; o++)
         for (uint64_t i = 0; i < inner; i++) {
-            double a = 0, sum = 0; /* FLOAT16 terms: exact in double for n < 2^13 */
-            bool special = false;  /* an infinity or NaN: the element is exact in any order */
-            bool flush = false;    /* a term a device may flush (CUMULATIVE_SUMMATION-11) */
+            dmlc_cumsum_prefix p = {0, 0, false};
+            double sum = 0;       /* FLOAT16 terms: exact in double for n < 2^13 */
+            bool special = false; /* an infinity or NaN: the element is exact in any order */
             for (uint64_t s = 0; s < len; s++) {
                 uint64_t k = sh->decreasing ? len - 1 - s : s, flat = (o * len + k) * inner + i;
                 double x = dmlr_load_float((const unsigned char *)input + flat * 2, DMLR_FLOAT16);
                 if (sh->exclusive)
-                    marked += marks[flat] = !special && near_overflow(m, huge, sum, a, s, flush);
+                    marked += marks[flat] = !special && near_overflow(m, huge, sum, &p);
                 special = special || !isfinite(x);
-                flush = flush || dmlc_cumsum_term_may_flush(DMLR_FLOAT16, x);
-                a += isfinite(x) ? fabs(x) : 0;
+                dmlc_cumsum_prefix_add(&p, DMLR_FLOAT16, x);
                 sum += isfinite(x) ? x : 0;
                 if (!sh->exclusive)
-                    marked += marks[flat] =
-                        !special && near_overflow(m, huge, sum, a, s + 1, flush);
+                    marked += marks[flat] = !special && near_overflow(m, huge, sum, &p);
             }
         }
     return marked;

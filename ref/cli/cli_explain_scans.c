@@ -98,13 +98,13 @@ static void product_why(const dmlc_case_tensor *in, const uint64_t *lane, uint32
 
 /*
  * How the case's check judges a device at this element (when it is not
- * marked), and for a marked sum why (CUMULATIVE_SUMMATION-13, -16).  a: the
- * finite terms' magnitudes, summed in traversal order; flush: some term lets a
- * device that flushes subnormals lose something (dmlc_cumsum_term_may_flush).
+ * marked), and for a marked sum why (CUMULATIVE_SUMMATION-13, -16).  n: the
+ * prefix length; p: a sum's prefix as the judge reads it (dmlc_cumsum_prefix).
  */
-static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n, double a,
-                       bool flush)
+static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n,
+                       const dmlc_cumsum_prefix *p)
 {
+    double a = p->magnitudes;
     dmlr_data_type dt = x->out->desc->DataType;
     const dmlc_check_info *k = dmlc_check_info_of(x->out->check);
     int m = 0;
@@ -130,21 +130,21 @@ static void scan_judge(const cli_xp *x, const scan *s, double result, uint64_t n
     printf("  judge: \"%s\", the case's check: ", k ? k->token : "?");
     if (!k || k->mode == DMLC_CHECK_EXACT || !fl) /* integers: exact (-12, -11) */
         printf("bit for bit\n");
-    else if (n == 0)
-        printf("n = 0, exactly %s (%s-%u)\n", s->sum ? "0 of either sign" : "1", s->op,
-               s->sum ? 12 : 11);
     else if (isnan(result) || isinf(result))
         printf("%s (%s-%u)\n", isnan(result) ? "any NaN, and only a NaN" : "this infinity exactly",
                s->op, s->sum ? 12 : 11);
+    else if (n == 0 || (s->sum && p->n == 0))
+        printf("%s, exactly %s (%s-%u)\n", n ? "every term zero, nothing rounds" : "n = 0",
+               s->sum ? "0 of either sign" : "1", s->op, s->sum ? 12 : 11);
     else if (s->sum) {
-        bound = 2 * g * a + (flush ? 2 * (double)n * tiny : 0); /* CUMULATIVE_SUMMATION-11 */
-        if (flush)
+        bound = dmlc_cumsum_bound(dt, p->magnitudes, p->n, p->may_flush);
+        if (p->may_flush)
             printf("|got - E| <= 2 ((1 + 2^-%d)^(n+1) - 1) A + 2n 2^%d,\n", m + 1, (int)log2(tiny));
         else
             printf("|got - E| <= 2 ((1 + 2^-%d)^(n+1) - 1) A (every term a multiple of 2^%d: "
                    "nothing to flush),\n", m + 1, (int)log2(tiny));
-        printf("  n = %llu, A = %.17g (the finite terms' magnitudes): %.6g "
-               "(CUMULATIVE_SUMMATION-11)\n", (unsigned long long)n, a, bound);
+        printf("  n = %llu (the nonzero finite terms), A = %.17g (their magnitudes): %.6g "
+               "(CUMULATIVE_SUMMATION-11)\n", (unsigned long long)p->n, p->magnitudes, bound);
     } else {
         bound = fmax(fabs(result), tiny) * g; /* CUMULATIVE_PRODUCT-10 */
         printf("|got - E| <= max(|E|, 2^%d) ((1 + 2^-%d)^(n+1) - 1),\n  n = %llu: %.6g "
@@ -162,9 +162,9 @@ static bool explain_scan(const cli_xp *x, const scan *s)
     uint64_t L = in->sizes[A], k = x->coord[A], n, c[DMLR_MAX_RANK], pos[RUNS];
     uint64_t mask = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
     uint64_t ibits = s->sum ? 0 : 1;    /* the identities; a sum starts at -0, */
-    double run = s->sum ? -0.0 : 1, a = 0; /* exact for every x (CUMULATIVE_SUMMATION-10) */
+    double run = s->sum ? -0.0 : 1; /* exact for every x (CUMULATIVE_SUMMATION-10) */
+    dmlc_cumsum_prefix p = {0, 0, false}; /* a sum's prefix as the judge reads it (-11) */
     bool passed = false; /* a FLOAT16 running sum beyond 65520 on the way (-16) */
-    bool flush = false;  /* a term a device may flush (CUMULATIVE_SUMMATION-11) */
     unsigned char result[8];
     char lane[96], v[96];
     n = s->down ? L - k : k + 1;
@@ -203,8 +203,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
         if (fl) {
             double t = as_double(dt, e);
             run = s->sum ? run + t : run * t;
-            a += isfinite(t) ? fabs(t) : 0;
-            flush = flush || dmlc_cumsum_term_may_flush(dt, t);
+            dmlc_cumsum_prefix_add(&p, dt, t);
             passed = passed || (s->sum && dt == DMLR_FLOAT16 && fabs(run) >= 65520);
         } else {
             uint64_t t = dmlc_value_bits(dt, e);
@@ -228,7 +227,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
     }
     if (!fl) {
         dmlc_value_set_bits(dt, result, ibits);
-        scan_judge(x, s, 0, n, 0, false);
+        scan_judge(x, s, 0, n, &p);
         return cli_xp_verdict(x, result, false);
     }
     if (s->sum && s->exclusive && run == 0) { /* CUMULATIVE_SUMMATION-10 */
@@ -250,7 +249,7 @@ static bool explain_scan(const cli_xp *x, const scan *s)
         printf("  the running sum passed 65520 on the way: an FP16 accumulator holds infinity "
                "from there,\n  but a FLOAT16 sum runs at FP32 or wider and comes back "
                "(CUMULATIVE_SUMMATION-16)\n");
-    scan_judge(x, s, as_double(dt, result), n, a, flush);
+    scan_judge(x, s, as_double(dt, result), n, &p);
     return cli_xp_verdict(x, result, true);
 }
 

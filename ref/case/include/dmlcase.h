@@ -426,12 +426,20 @@ uint64_t dmlc_cumprod_implementation_defined(const dmlr_cumulative_product_opera
 /*
  * CUMULATIVE_SUMMATION (SPEC_NOTES: CUMULATIVE_SUMMATION-11 .. -13).  A sum's
  * error depends on the magnitudes of its terms, not on its value (terms may
- * cancel), so the bound takes `magnitudes`: the sum of |x| over the finite
- * terms of the element's prefix (n of them, n as dmlc_cumprod_prefix_length
- * counts), and `may_flush`: whether dmlc_cumsum_term_may_flush holds for some
- * term of it:  2 ((1 + 2^-(m+1))^(n+1) - 1) magnitudes, + 2 n smallest normal
- * where may_flush; 0 for n == 0 or a non-float type.
+ * cancel), so the bound takes what dmlc_cumsum_prefix gathers from the terms
+ * of the element's prefix: n, the terms that can round (the nonzero finite
+ * ones: adding an exact zero rounds nothing), `magnitudes`, the sum of their
+ * |x|, and `may_flush`, whether dmlc_cumsum_term_may_flush holds for one:
+ * 2 ((1 + 2^-(m+1))^(n+1) - 1) magnitudes, + 2 n smallest normal where
+ * may_flush; 0 for n == 0 or a non-float type.
  */
+typedef struct dmlc_cumsum_prefix {
+    uint64_t n;
+    double magnitudes;
+    bool may_flush;
+} dmlc_cumsum_prefix;
+/* Add term x (a value of float type dt) to a prefix that starts as {0, 0, false}. */
+void dmlc_cumsum_prefix_add(dmlc_cumsum_prefix *p, dmlr_data_type dt, double x);
 double dmlc_cumsum_bound(dmlr_data_type dt, double magnitudes, uint64_t n, bool may_flush);
 /* Integers exact; NaN any NaN; +-inf only itself; else |got - expected| <= the bound. */
 bool dmlc_cumsum_within_bound(dmlr_data_type dt, const void *expected, const void *got,

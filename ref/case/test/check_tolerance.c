@@ -601,6 +601,36 @@ START_TEST(tolerance_sum_of_zeros_admits_no_flush_error)
 }
 END_TEST
 
+START_TEST(tolerance_zero_terms_round_nothing_and_do_not_widen_the_bound)
+{
+    /* CUMULATIVE_SUMMATION-11: adding an exact zero rounds nothing in any order, so n counts the
+     * nonzero finite terms; with n the prefix length, -1 then 1499 zeros took +1 (bound 2.3), and
+     * -1 then 99 zeros took -1.1 (bound 0.0998) */
+    char *tail = json_repeat("0", 1499), *lane = malloc(strlen(tail) + 8);
+    ck_assert_ptr_nonnull(lane);
+    sprintf(lane, "[-1, %s", tail + 1);
+    dmlc_case *c = sum_case("FLOAT16", 1500, 1, "INCREASING", lane, lane);
+    uint16_t minus1 = 0xbc00, plus1 = 0x3c00, near = 0xbc01, far = 0xbc03, big = 0xbc66; /* -1.1 */
+    double bound = 2 * (pow(1 + 0x1p-11, 2) - 1); /* n = 1, A = 1, nothing to flush */
+    ck_assert_double_eq_tol(dmlc_cumsum_bound_at(c, 1499, DMLR_FLOAT16, &minus1), bound, 1e-15);
+    ck_assert(dmlc_cumsum_accepts(c, 1499, DMLR_FLOAT16, &minus1, &minus1));
+    ck_assert(dmlc_cumsum_accepts(c, 1499, DMLR_FLOAT16, &minus1, &near));   /* 2^-10 */
+    ck_assert(!dmlc_cumsum_accepts(c, 1499, DMLR_FLOAT16, &minus1, &far));   /* 3 2^-10 */
+    ck_assert(!dmlc_cumsum_accepts(c, 1499, DMLR_FLOAT16, &minus1, &plus1));
+    ck_assert(!dmlc_cumsum_accepts(c, 99, DMLR_FLOAT16, &minus1, &big));
+    dmlc_cumsum_prefix p = {0, 0, false};
+    const double terms[] = {0, -0.0, 2, INFINITY, NAN, -3, 0x1p-24};
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++)
+        dmlc_cumsum_prefix_add(&p, DMLR_FLOAT16, terms[i]);
+    ck_assert_uint_eq(p.n, 3); /* 2, -3, 2^-24: zeros exact, infinity and NaN judged exactly */
+    ck_assert_double_eq(p.magnitudes, 5 + 0x1p-24);
+    ck_assert(p.may_flush);
+    dmlc_case_free(c);
+    free(lane);
+    free(tail);
+}
+END_TEST
+
 START_TEST(tolerance_sum_with_a_subnormal_term_admits_the_flush_error)
 {
     /* CUMULATIVE_SUMMATION-11: 3 2^-24 (subnormal) flushed to 0; and t + 2^-24 - t = 2^-24,
@@ -715,6 +745,7 @@ static Suite *tolerance_suite(void)
     suite_add_tcase(s, tc);
     tcase_add_test(tc, tolerance_sum_judge_reads_the_magnitudes_from_the_case_input);
     tcase_add_test(tc, tolerance_sum_of_zeros_admits_no_flush_error);
+    tcase_add_test(tc, tolerance_zero_terms_round_nothing_and_do_not_widen_the_bound);
     tcase_add_test(tc, tolerance_sum_with_a_subnormal_term_admits_the_flush_error);
     tcase_add_test(tc, tolerance_sum_of_multiples_of_the_smallest_normal_admits_no_flush_error);
     return s;
