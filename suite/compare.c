@@ -274,29 +274,34 @@ static bool html(const char *path, const report *a, const report *b, const chang
     return ok;
 }
 
+/* What compare's two reports are written from. */
+typedef struct compare_reports {
+    const report *r;
+    const change *c;
+    size_t n;
+    const size_t *count;
+} compare_reports;
+
+static bool junit_to(const char *to, void *ctx)
+{
+    const compare_reports *x = ctx;
+    return junit(to, x->c, x->n, x->count);
+}
+
+static bool html_to(const char *to, void *ctx)
+{
+    const compare_reports *x = ctx;
+    return html(to, &x->r[0], &x->r[1], x->c, x->n, x->count);
+}
+
 /* --junit and --html, all or nothing (outputs.c); false after one line on stderr. */
 static bool write_files(const char *junit_file, const char *html_file, const report *r,
                         const change *c, size_t n, const size_t *count)
 {
-    dmlc_output slot[DMLCTS_OUTPUTS_MAX];
-    dmlc_outputs set = {slot, 0, DMLCTS_OUTPUTS_MAX};
-    const char *to, *failed = NULL;
-    if (junit_file && !((to = dmlc_output_add(&set, junit_file)) && junit(to, c, n, count))) {
-        fprintf(stderr, "dmlcts compare: cannot write --junit %s\n", junit_file);
-        dmlc_outputs_discard(&set);
-        return false;
-    }
-    if (html_file && !((to = dmlc_output_add(&set, html_file)) &&
-                       html(to, &r[0], &r[1], c, n, count))) {
-        fprintf(stderr, "dmlcts compare: cannot write --html %s\n", html_file);
-        dmlc_outputs_discard(&set);
-        return false;
-    }
-    if (!dmlc_outputs_commit(&set, &failed)) {
-        fprintf(stderr, "dmlcts compare: cannot write %s: %s\n", failed, strerror(errno));
-        return false;
-    }
-    return true;
+    compare_reports x = {r, c, n, count};
+    const dmlcts_report_file files[] = {{"--junit", junit_file, junit_to, &x},
+                                        {"--html", html_file, html_to, &x}};
+    return dmlcts_write_report_files("dmlcts compare", files, 2);
 }
 
 static int usage(const char *what)

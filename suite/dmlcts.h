@@ -474,6 +474,14 @@ int dmlcts_report_main(int argc, char **argv);
 /* ---- outputs.c ----------------------------------------------------------- */
 /* A command's reports, put in place all or nothing (dmlc_outputs): at most four. */
 #define DMLCTS_OUTPUTS_MAX 4
+/* One report a command may write: its option, its path (NULL: not asked for) and its writer. */
+typedef struct dmlcts_report_file {
+    const char *opt, *path;
+    bool (*write)(const char *to, void *ctx); /* to: the name to write, temporary or path itself */
+    void *ctx;
+} dmlcts_report_file;
+/* Every report asked for, all or nothing; false after one sanitised line "CMD: cannot write ...". */
+bool dmlcts_write_report_files(const char *cmd, const dmlcts_report_file *files, size_t count);
 /* The run's --junit, --json, --results-csv and --html (one line on stderr when one fails). */
 bool dmlcts_write_reports(const dmlcts_options *o, const dmlcts_result *res, size_t n, int rc);
 

@@ -249,37 +249,42 @@ static int merged_status(const part *p, size_t n, size_t count, size_t case_erro
     return rc;
 }
 
+/* What merge writes: ALL.json, and its page rendered from the report as written. */
+typedef struct merged_files {
+    const cJSON *root;
+    const char *out;
+} merged_files;
+
+static bool json_to(const char *to, void *ctx)
+{
+    const merged_files *m = ctx;
+    char *json = cJSON_Print(m->root);
+    FILE *f = json ? fopen(to, "w") : NULL;
+    bool ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
+    free(json);
+    return f ? fclose(f) == 0 && ok : false;
+}
+
+static bool page_to(const char *to, void *ctx)
+{
+    const merged_files *m = ctx;
+    cJSON *copy = cJSON_Duplicate(m->root, true);
+    dmlcts_run run;
+    char msg[256];
+    bool ok = copy && dmlcts_run_from_json(copy, m->out, &run, msg, sizeof msg) &&
+              dmlcts_html_report(to, &run, 1, NULL);
+    if (copy)
+        dmlcts_run_free(&run);
+    return ok;
+}
+
 /* ALL.json and its page, all or nothing (outputs.c); 0, or 2 after one line. */
 static int write_files(const char *out, const char *html, const cJSON *root)
 {
-    dmlc_output slot[DMLCTS_OUTPUTS_MAX];
-    dmlc_outputs set = {slot, 0, DMLCTS_OUTPUTS_MAX};
-    const char *to_out = dmlc_output_add(&set, out), *to_html = NULL, *failed = NULL;
-    char *json = cJSON_Print(root), msg[256];
-    dmlcts_run run;
-    cJSON *copy = NULL;
-    FILE *f = NULL;
-    bool ok = to_out && json && (f = fopen(to_out, "w")) && fputs(json, f) >= 0 &&
-              fputc('\n', f) != EOF;
-    free(json);
-    if ((f && fclose(f) != 0) || !ok) {
-        dmlc_outputs_discard(&set);
-        return refuse("cannot write --out %s%s", out, "");
-    }
-    if (html) { /* the page, rendered from the report as written */
-        ok = (to_html = dmlc_output_add(&set, html)) && (copy = cJSON_Duplicate(root, true)) &&
-             dmlcts_run_from_json(copy, out, &run, msg, sizeof msg) &&
-             dmlcts_html_report(to_html, &run, 1, NULL);
-        if (copy)
-            dmlcts_run_free(&run);
-        if (!ok) {
-            dmlc_outputs_discard(&set);
-            return refuse("cannot write --html %s%s", html, "");
-        }
-    }
-    if (!dmlc_outputs_commit(&set, &failed))
-        return refuse("cannot write %s: %s", failed, strerror(errno));
-    return 0;
+    merged_files m = {root, out};
+    const dmlcts_report_file files[] = {{"--out", out, json_to, &m},
+                                        {"--html", html, page_to, &m}};
+    return dmlcts_write_report_files("dmlcts merge", files, 2) ? 0 : 2;
 }
 
 /* The merged report (and its page when html); its exit code, or 2. */

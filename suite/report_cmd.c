@@ -13,6 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The runs a page is rendered from. */
+typedef struct report_page {
+    dmlcts_run *runs;
+    size_t n;
+} report_page;
+
+static bool page_to(const char *to, void *ctx)
+{
+    const report_page *p = ctx;
+    return dmlcts_html_report(to, p->runs, p->n, NULL);
+}
+
 int dmlcts_report_main(int argc, char **argv)
 {
     const char *html = NULL;
@@ -49,18 +61,9 @@ int dmlcts_report_main(int argc, char **argv)
         rc = 2;
     }
     if (rc == 0) { /* a page in place whole, or none (outputs.c) */
-        dmlc_output slot[DMLCTS_OUTPUTS_MAX];
-    dmlc_outputs set = {slot, 0, DMLCTS_OUTPUTS_MAX};
-        const char *to = dmlc_output_add(&set, html), *failed = NULL;
-        if (!to || !dmlcts_html_report(to, runs, n, NULL)) {
-            fprintf(stderr, "dmlcts report: cannot write --html %s\n", html);
-            dmlc_outputs_discard(&set);
-            rc = 2;
-        } else if (!dmlc_outputs_commit(&set, &failed)) {
-            fprintf(stderr, "dmlcts report: cannot write --html %s: %s\n", failed,
-                    strerror(errno));
-            rc = 2;
-        }
+        report_page page = {runs, n};
+        const dmlcts_report_file file = {"--html", html, page_to, &page};
+        rc = dmlcts_write_report_files("dmlcts report", &file, 1) ? 0 : 2;
     }
     for (size_t i = 0; i < n; i++)
         dmlcts_run_free(&runs[i]);
