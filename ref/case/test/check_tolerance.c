@@ -495,7 +495,7 @@ START_TEST(tolerance_sum_never_marks_integers)
 }
 END_TEST
 
-/* A loaded one-lane INCREASING inclusive CUMULATIVE_SUMMATION case of dt ("FLOAT16"): count
+/* A loaded one-lane inclusive CUMULATIVE_SUMMATION case of dt ("FLOAT16") along dir: count
  * elements, the JSON arrays of its input and expected output, the input with Strides [stride]. */
 static dmlc_case *sum_case(const char *dt, uint32_t count, uint32_t stride, const char *dir,
                            const char *inputs, const char *expected)
